@@ -1,0 +1,57 @@
+"""Crash-safe file writes: temp file in the same folder, fsync, then atomic rename."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+
+def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> None:
+    """Write ``data`` to ``path`` so that readers see the old file or the new one, never a part.
+
+    The existing file's permission bits are kept unless ``mode`` is given; a new file gets
+    ``mode`` or the process default (0666 minus umask).
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if mode is None:
+        try:
+            mode = stat.S_IMODE(path.stat().st_mode)
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def atomic_write_text(path: Path, text: str, *, mode: int | None = None) -> None:
+    """UTF-8, ``\\n`` line endings, atomic. See :func:`atomic_write_bytes`."""
+    atomic_write_bytes(path, text.encode("utf-8"), mode=mode)
+
+
+def write_if_changed(path: Path, text: str) -> bool:
+    """Atomically write ``text`` unless the file already holds exactly these bytes.
+
+    Returns True when the file was written.
+    """
+    data = text.encode("utf-8")
+    try:
+        if path.read_bytes() == data:
+            return False
+    except (FileNotFoundError, IsADirectoryError):
+        pass
+    atomic_write_bytes(path, data)
+    return True
