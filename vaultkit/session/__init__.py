@@ -1,0 +1,1 @@
+"""The session pipeline: jobs, transcripts, distillation, note writing and the worker."""
