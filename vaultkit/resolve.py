@@ -1,0 +1,255 @@
+"""Obsidian's link resolution (SPEC §3.1) over a FileIndex of vault paths; pure, no I/O."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from vaultkit.model import NOTE_SUFFIX, Link, Note
+
+_SEP = "/"
+
+
+def match_key(text: str) -> str:
+    """The form two names are compared in: NFC, casefolded, NFC again (casefold can denormalise)."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", text).casefold())
+
+
+def _folder(path: str) -> str:
+    """The folder part of a vault path (``""`` at the vault root)."""
+    return path.rpartition(_SEP)[0]
+
+
+def _is_note_path(path: str) -> bool:
+    return path.lower().endswith(NOTE_SUFFIX)
+
+
+def _is_vault_path(path: str) -> bool:
+    """False for empty paths, absolute paths, folders and anything inside a dot-folder."""
+    if not path or path.startswith(_SEP) or path.endswith(_SEP):
+        return False
+    folders = path.split(_SEP)[:-1]
+    return not any(part == "" or part.startswith(".") for part in folders)
+
+
+def _length_order(path: str) -> tuple[int, int, str]:
+    """Shortest path first; then fewest segments; then lexicographic (deterministic)."""
+    return (len(path), path.count(_SEP), path)
+
+
+def _group(pairs: Iterable[tuple[str, str]]) -> dict[str, tuple[str, ...]]:
+    """Group values by key; each group sorted by ``_length_order``."""
+    groups: dict[str, list[str]] = {}
+    for key, value in pairs:
+        groups.setdefault(key, []).append(value)
+    return {key: tuple(sorted(values, key=_length_order)) for key, values in groups.items()}
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class FileIndex:
+    """Lookup structures over every file of a vault; build it with :func:`build_file_index`.
+
+    ``paths`` is every indexed file (vault-relative POSIX, sorted) and ``notes`` the ``.md`` ones.
+    The other fields are private lookup tables keyed by :func:`match_key` forms.
+    """
+
+    paths: tuple[str, ...]
+    notes: tuple[str, ...]
+    _keys: Mapping[str, str] = field(repr=False)  # real path -> match key of the path
+    _by_name: Mapping[str, tuple[str, ...]] = field(repr=False)  # key of file name -> paths
+    _by_path: Mapping[str, tuple[str, ...]] = field(repr=False)  # key of full path -> paths
+    _by_alias: Mapping[str, tuple[str, ...]] = field(repr=False)  # key of alias -> note paths
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._keys
+
+    def __len__(self) -> int:
+        return len(self.paths)
+
+    def is_note(self, path: str) -> bool:
+        """True when ``path`` is an indexed file ending in ``.md``."""
+        return path in self._keys and _is_note_path(path)
+
+    def notes_with_alias(self, text: str) -> tuple[str, ...]:
+        """Notes whose frontmatter aliases contain ``text`` (case-insensitive, NFC), sorted."""
+        return self._by_alias.get(match_key(text.strip()), ())
+
+    def same_name_notes(self) -> tuple[tuple[str, ...], ...]:
+        """Groups of two or more notes sharing a file name, so bare links to them are ambiguous.
+
+        Each group is ordered shortest path first; groups are sorted by their first path.
+        """
+        groups = [
+            tuple(p for p in paths if _is_note_path(p))
+            for name, paths in self._by_name.items()
+            if name.endswith(NOTE_SUFFIX)
+        ]
+        return tuple(sorted((g for g in groups if len(g) > 1), key=lambda g: g[0]))
+
+
+def build_file_index(
+    paths: Iterable[str], aliases: Mapping[str, Iterable[str]] | None = None
+) -> FileIndex:
+    """Index every file of a vault (notes and attachments) for :func:`resolve_target`.
+
+    ``paths`` are vault-relative POSIX paths; duplicates are merged and paths inside dot-folders
+    (``.obsidian/``, ``.trash/``, ``.vaultkit/``) or that are not file paths are ignored.
+    ``aliases`` maps a note path to its frontmatter aliases; entries for unknown paths are ignored.
+    """
+    unique = sorted({p for p in paths if _is_vault_path(p)})
+    keys = {path: match_key(path) for path in unique}
+    by_name = _group((key.rpartition(_SEP)[2], path) for path, key in keys.items())
+    by_path = _group((key, path) for path, key in keys.items())
+    alias_pairs = (
+        (match_key(alias.strip()), note)
+        for note, names in (aliases or {}).items()
+        if note in keys
+        for alias in names
+        if alias.strip()
+    )
+    by_alias = {k: tuple(sorted(set(v))) for k, v in _group(alias_pairs).items()}
+    notes = tuple(p for p in unique if _is_note_path(p))
+    return FileIndex(tuple(unique), notes, keys, by_name, by_path, by_alias)
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """Where one link target points.
+
+    ``path`` is the resolved vault path, or None for a ghost. ``candidates`` lists every matching
+    file (the winner first) when more than one matched. ``alias_of`` lists, for a ghost, the notes
+    that carry the link text as a frontmatter alias.
+    """
+
+    path: str | None
+    candidates: tuple[str, ...] = ()
+    alias_of: tuple[str, ...] = ()
+
+    @property
+    def ghost(self) -> bool:
+        return self.path is None
+
+    @property
+    def ambiguous(self) -> bool:
+        return len(self.candidates) > 1
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedLink:
+    """One link of one note together with where it resolved."""
+
+    source: str
+    link: Link
+    resolution: Resolution
+
+
+def _normalise(segments: Iterable[str]) -> str | None:
+    """Join segments, dropping ``.`` and empty ones and applying ``..``; None above the root."""
+    out: list[str] = []
+    for part in segments:
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not out:
+                return None
+            out.pop()
+        else:
+            out.append(part)
+    return _SEP.join(out)
+
+
+def _is_relative(target: str) -> bool:
+    return target in (".", "..") or target.startswith(("./", "../"))
+
+
+def _explicit_path(source: str, target: str) -> str | None:
+    """The vault path an absolute (``/x``) or relative (``./x``, ``../x``) target names."""
+    if target.startswith(_SEP):
+        return _normalise(target.split(_SEP))
+    return _normalise([*_folder(source).split(_SEP), *target.split(_SEP)])
+
+
+def _ranked(index: FileIndex, found: Iterable[str], wanted: str, source: str) -> tuple[str, ...]:
+    """Order matches: full vault path equals the target, then same folder as the source, then
+    shortest path (fewest segments, then lexicographic)."""
+    here = match_key(_folder(source))
+    exact = (wanted, wanted + NOTE_SUFFIX)
+
+    def rank(path: str) -> tuple[bool, bool, int, int, str]:
+        key = index._keys[path]
+        return (key not in exact, _folder(key) != here, *_length_order(path))
+
+    return tuple(sorted(found, key=rank))
+
+
+def _exact_matches(index: FileIndex, wanted: str) -> list[str]:
+    """Files whose full vault path is ``wanted`` (``.md`` optional)."""
+    return [*index._by_path.get(wanted, ()), *index._by_path.get(wanted + NOTE_SUFFIX, ())]
+
+
+def _suffix_matches(index: FileIndex, wanted: str) -> list[str]:
+    """Files whose path ends with ``wanted`` (``.md`` optional) on a ``/`` boundary."""
+    name = wanted.rpartition(_SEP)[2]
+    if not name:
+        return []
+    found = [*index._by_name.get(name, ()), *index._by_name.get(name + NOTE_SUFFIX, ())]
+    if _SEP not in wanted:
+        return found
+    tails = (wanted, wanted + NOTE_SUFFIX)
+    return [
+        path
+        for path in found
+        if index._keys[path] in tails
+        or index._keys[path].endswith((_SEP + tails[0], _SEP + tails[1]))
+    ]
+
+
+def _matches(index: FileIndex, source: str, target: str) -> tuple[str, list[str]]:
+    """The match key searched for and the files that match it (unordered)."""
+    if target.startswith(_SEP) or _is_relative(target):
+        path = _explicit_path(source, target)
+        if not path:  # escapes the vault root, or names the root folder itself
+            return "", []
+        wanted = match_key(path)
+        return wanted, _exact_matches(index, wanted)
+    wanted = match_key(target)
+    return wanted, _suffix_matches(index, wanted)
+
+
+def resolve_target(index: FileIndex, source: str, target: str) -> Resolution:
+    """Resolve one link target written in the note ``source`` the way Obsidian desktop does.
+
+    ``target`` is the path part only (no ``#heading``), already percent-decoded; surrounding
+    whitespace is ignored and an empty target is a self-link that resolves to ``source``.
+    """
+    target = target.strip()
+    if not target:
+        return Resolution(source)
+    wanted, found = _matches(index, source, target)
+    if not found:
+        return Resolution(None, alias_of=index.notes_with_alias(target))
+    ranked = _ranked(index, found, wanted, source)
+    return Resolution(ranked[0], ranked if len(ranked) > 1 else ())
+
+
+def resolve_all(index: FileIndex, notes: Iterable[Note]) -> tuple[ResolvedLink, ...]:
+    """Resolve every link of every note, in note order and link order within a note.
+
+    Results are memoised per (source folder, target), since resolution depends on nothing else
+    except for self-links, which are cheap.
+    """
+    memo: dict[tuple[str, str], Resolution] = {}
+    out: list[ResolvedLink] = []
+    for note in notes:
+        folder = _folder(note.path)
+        for link in note.links:
+            if not link.target.strip():
+                out.append(ResolvedLink(note.path, link, Resolution(note.path)))
+                continue
+            key = (folder, link.target)
+            resolution = memo.get(key)
+            if resolution is None:
+                resolution = memo[key] = resolve_target(index, note.path, link.target)
+            out.append(ResolvedLink(note.path, link, resolution))
+    return tuple(out)
