@@ -1,0 +1,109 @@
+"""Lean hook entry point: ``vaultkit-hook EVENT`` or ``python -m vaultkit.hookentry EVENT``.
+
+Imports only the standard library and lean vaultkit modules so that a hook costs little more than
+starting Python. Whatever happens, it logs to the store's log and exits 0: a hook must never break
+or stall the agent's session. The handler for ``EVENT`` is ``vaultkit.hooks.<snake_case>.run``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import os
+import re
+import sys
+import traceback
+from collections.abc import Callable, Mapping, Sequence
+from typing import cast
+
+from vaultkit.hooks import common
+from vaultkit.store import Store
+
+Handler = Callable[[common.Payload, Mapping[str, str]], "str | None"]
+
+_EVENT = re.compile(r"[A-Z][A-Za-z]{1,40}")
+
+
+def handler_module(event: str) -> str | None:
+    """``"SessionEnd"`` → ``"vaultkit.hooks.session_end"``; ``None`` for a malformed name."""
+    if not _EVENT.fullmatch(event):
+        return None
+    return "vaultkit.hooks." + re.sub(r"(?<!^)([A-Z])", r"_\1", event).lower()
+
+
+def _read_stdin() -> bytes:
+    stream = sys.stdin
+    if stream is None or stream.isatty():
+        return b""
+    return stream.buffer.read()
+
+
+def _load_handler(event: str) -> Handler | None:
+    name = handler_module(event)
+    if name is None:
+        return None
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name == name:
+            return None
+        raise
+    return cast(Handler, module.run)
+
+
+def _fallback_store(payload: common.Payload, env: Mapping[str, str]) -> Store | None:
+    try:
+        return common.store_for(payload, env)
+    except Exception:
+        return None
+
+
+def _event_from(raw: bytes) -> str:
+    return common.HookFields.of(common.decode_payload(raw)[0]).hook_event_name
+
+
+def _emit(text: str) -> None:
+    out = sys.stdout.buffer
+    out.write(text.encode("utf-8"))
+    if not text.endswith("\n"):
+        out.write(b"\n")
+    out.flush()
+
+
+def dispatch(event: str, raw: bytes, env: Mapping[str, str]) -> str | None:
+    """Run the handler for ``event`` on stdin bytes ``raw``; log problems; never raise."""
+    payload, problem = common.decode_payload(raw)
+    store = _fallback_store(payload, env)
+    try:
+        if problem is not None and store is not None:
+            common.log(store, f"hook {event or '?'}: {problem}; continuing with an empty payload")
+        handler = _load_handler(event)
+        if handler is None:
+            if store is not None:
+                common.log(store, f"hook: no handler for event {event!r}; ignored")
+            return None
+        return handler(payload, env)
+    except BaseException as exc:  # a hook must never fail the agent's session
+        if store is not None:
+            detail = "".join(traceback.format_exception(exc)).rstrip()
+            common.log(store, f"hook {event}: {type(exc).__name__}: {exc}\n{detail}")
+        return None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Console-script entry: ``vaultkit-hook EVENT`` (EVENT falls back to ``hook_event_name``)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    env = os.environ
+    if common.guarded(env):
+        return 0
+    with contextlib.suppress(BaseException):
+        raw = _read_stdin()
+        event = args[0] if args else _event_from(raw)
+        output = dispatch(event, raw, env)
+        if output:
+            _emit(output)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,97 @@
+"""What every hook handler shares: the guard, payload fields read defensively, store lookup, log."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from vaultkit.log import append_log
+from vaultkit.store import Store, find_store
+
+GUARD_VARS = ("VAULTKIT_CHILD", "CLAUDE_WIKI_CHILD")
+SESSION_END_REASONS = frozenset(
+    {"clear", "resume", "logout", "prompt_input_exit", "bypass_permissions_disabled", "other"}
+)
+SESSION_START_SOURCES = frozenset({"startup", "resume", "clear", "compact", "fork"})
+
+Payload = dict[str, object]
+
+
+def guarded(env: Mapping[str, str]) -> bool:
+    """True when this process was started by vaultkit itself (or the seed), so hooks must no-op."""
+    return any(env.get(name) for name in GUARD_VARS)
+
+
+def decode_payload(raw: bytes) -> tuple[Payload, str | None]:
+    """Parse hook stdin: UTF-8 bytes (never the locale's code page) holding one JSON object.
+
+    Returns the object (empty when unusable) and a problem description, or ``None`` when fine.
+    """
+    text = raw.decode("utf-8", errors="replace").lstrip("\ufeff").strip()
+    if not text:
+        return {}, "empty stdin"
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        return {}, f"stdin is not JSON ({exc})"
+    if not isinstance(data, dict):
+        return {}, f"stdin JSON is a {type(data).__name__}, not an object"
+    return data, None
+
+
+def _text(payload: Payload, key: str) -> str:
+    value = payload.get(key)
+    return value.strip() if isinstance(value, str) else ""
+
+
+@dataclass(frozen=True, slots=True)
+class HookFields:
+    """The common payload fields, each ``""`` when missing or not a string."""
+
+    session_id: str
+    transcript_path: str
+    cwd: str
+    hook_event_name: str
+    reason: str
+    source: str
+
+    @classmethod
+    def of(cls, payload: Payload) -> HookFields:
+        return cls(
+            session_id=_text(payload, "session_id"),
+            transcript_path=_text(payload, "transcript_path"),
+            cwd=_text(payload, "cwd"),
+            hook_event_name=_text(payload, "hook_event_name"),
+            reason=_text(payload, "reason"),
+            source=_text(payload, "source"),
+        )
+
+    @property
+    def end_reason(self) -> str:
+        """``reason`` with unknown or missing values read as ``"other"`` (SPEC §4)."""
+        return self.reason if self.reason in SESSION_END_REASONS else "other"
+
+    @property
+    def start_source(self) -> str:
+        """``source`` with unknown or missing values read as ``"startup"``."""
+        return self.source if self.source in SESSION_START_SOURCES else "startup"
+
+
+def store_for(payload: Payload, env: Mapping[str, str]) -> Store:
+    """The store of the payload's ``cwd`` (an existing folder), else of the process cwd."""
+    cwd = Path(_text(payload, "cwd")) if _text(payload, "cwd") else None
+    if cwd is None or not cwd.is_dir():
+        cwd = Path.cwd()
+    return find_store(cwd, env=dict(env))
+
+
+def log(store: Store, message: str) -> None:
+    """Append one line to the store's log (never raises)."""
+    append_log(store.log, message)
+
+
+def now_iso() -> str:
+    return datetime.now().astimezone().isoformat(timespec="seconds")

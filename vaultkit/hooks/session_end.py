@@ -1,0 +1,47 @@
+"""SessionEnd: queue the session and start the detached worker — nothing slow happens here.
+
+Claude Code gives all SessionEnd hooks 1.5 s together, so this handler only writes one small job
+file and spawns the worker; copying, parsing and the LLM call all happen in the worker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from vaultkit.hooks import common
+from vaultkit.session import jobs
+from vaultkit.session.spawn import spawn_worker
+from vaultkit.store import Store
+
+
+def queue_session(store: Store, fields: common.HookFields) -> jobs.Job:
+    """Write (or rewrite) the session's job; attempts and the last error of a queued job survive."""
+    job = jobs.Job(
+        session_id=fields.session_id,
+        transcript_path=fields.transcript_path,
+        cwd=fields.cwd,
+        reason=fields.end_reason,
+        ended_at=common.now_iso(),
+    )
+    existing = jobs.read_job(jobs.queue_dir(store) / f"{jobs.safe_id(fields.session_id)}.json")
+    if existing is not None:
+        job = replace(job, attempts=existing.attempts, last_error=existing.last_error)
+    jobs.write_job(store, job)
+    return job
+
+
+def run(payload: common.Payload, env: Mapping[str, str]) -> str | None:
+    """Queue the ended session and spawn its worker; prints nothing."""
+    fields = common.HookFields.of(payload)
+    store = common.store_for(payload, env)
+    if not fields.session_id or not fields.transcript_path:
+        common.log(store, "SessionEnd: no session_id or transcript_path in payload; nothing queued")
+        return None
+    if fields.reason != fields.end_reason:
+        common.log(store, f"SessionEnd: unknown reason {fields.reason!r} read as 'other'")
+    queue_session(store, fields)
+    pid = spawn_worker(store, session_id=fields.session_id)
+    started = f"worker pid {pid}" if pid is not None else "worker could not be started"
+    common.log(store, f"SessionEnd {fields.session_id} ({fields.end_reason}): queued, {started}")
+    return None
