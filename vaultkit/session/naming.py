@@ -1,0 +1,105 @@
+"""Note file names: ``YYYY-MM-DD_HHMM_<sid8>_<Title>.md``, safe on Windows, macOS and Linux.
+
+Also reads the seed's names back (``YYYY_MM_DD__HH.MM_<sid>_요약.md`` / ``_위키.md``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from datetime import datetime
+
+STEM_MAX_BYTES = 150
+UNTITLED = "untitled"
+
+_FORBIDDEN = frozenset('\\/:*?"<>|#^[]')
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_RESERVED = frozenset(
+    {"CON", "PRN", "AUX", "NUL"}
+    | {f"COM{i}" for i in range(1, 10)}
+    | {f"LPT{i}" for i in range(1, 10)}
+)
+_SPACES = re.compile(r"\s+")
+_NEW_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})_(\d{2})(\d{2})_([A-Za-z0-9-]{1,8})_(.+)\.md$")
+_SEED_NAME = re.compile(r"^(\d{4})_(\d{2})_(\d{2})__(\d{2})\.(\d{2})_(.+?)_(요약|위키)\.md$")
+
+
+@dataclass(frozen=True, slots=True)
+class NoteName:
+    """What a note's file name says: when (naive local time), which session, which title."""
+
+    when: datetime
+    session: str  # first 8 characters (new names) or the whole id (seed names)
+    title: str
+    seed: bool
+
+
+def short_id(session_id: str) -> str:
+    """The first 8 file-name-safe characters of a session id (``[A-Za-z0-9-]`` only)."""
+    cleaned = re.sub(r"[^A-Za-z0-9-]", "", session_id.strip())
+    return cleaned[:8] or "nosessid"
+
+
+def _drop_unsafe(text: str) -> str:
+    chars = []
+    for ch in text:
+        if ch in _FORBIDDEN or ch in _BIDI or unicodedata.category(ch) == "Cc":
+            chars.append(" ")
+        else:
+            chars.append(ch)
+    return "".join(chars)
+
+
+def _trim_ends(text: str) -> str:
+    return text.lstrip(". ").rstrip(". ")
+
+
+def _cut_bytes(text: str, limit: int) -> str:
+    data = text.encode("utf-8")
+    if len(data) <= limit:
+        return text
+    return data[:limit].decode("utf-8", errors="ignore")
+
+
+def safe_title(title: str, *, max_bytes: int = STEM_MAX_BYTES) -> str:
+    """A title usable as (part of) a file name: NFC, no forbidden or link-breaking characters,
+    no leading dots, no trailing dot or space, not a device name, at most ``max_bytes`` UTF-8."""
+    text = unicodedata.normalize("NFC", title)
+    text = _trim_ends(_SPACES.sub(" ", _drop_unsafe(text)).strip())
+    if text.split(".")[0].strip().upper() in _RESERVED:
+        text = f"_{text}"
+    text = _trim_ends(_cut_bytes(text, max(1, max_bytes)))
+    return text or UNTITLED
+
+
+def stamp(when: datetime) -> str:
+    """``YYYY-MM-DD_HHMM`` in the local time of ``when`` (aware values are converted)."""
+    local = when.astimezone() if when.tzinfo is not None else when
+    return local.strftime("%Y-%m-%d_%H%M")
+
+
+def note_stem(when: datetime, session_id: str, title: str) -> str:
+    """The shared stem of a session's summary and wiki note (at most 150 UTF-8 bytes)."""
+    prefix = f"{stamp(when)}_{short_id(session_id)}_"
+    room = STEM_MAX_BYTES - len(prefix.encode("utf-8"))
+    return prefix + safe_title(title, max_bytes=room)
+
+
+def parse_name(name: str) -> NoteName | None:
+    """Read a note file name written by vaultkit or by the seed; None for anything else."""
+    name = unicodedata.normalize("NFC", name)
+    match = _NEW_NAME.match(name)
+    seed = False
+    if match is None:
+        match = _SEED_NAME.match(name)
+        seed = True
+    if match is None:
+        return None
+    year, month, day, hour, minute = (int(g) for g in match.groups()[:5])
+    try:
+        when = datetime(year, month, day, hour, minute)
+    except ValueError:
+        return None
+    title = "" if seed else match.group(7)
+    return NoteName(when=when, session=match.group(6), title=title, seed=seed)

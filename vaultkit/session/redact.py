@@ -1,0 +1,90 @@
+"""Replace secrets (provider keys, tokens, private keys, password assignments) with markers.
+
+Every pattern is a flat character-class scan with no nested quantifiers, so redaction is linear in
+the text length; PEM blocks are cut with ``str.find`` instead of a lazy regex.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+_PEM_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----")
+_PEM_END = re.compile(r"-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----")
+
+# (kind, pattern); order matters: specific providers before generic shapes.
+_TOKENS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("anthropic", re.compile(r"\bsk-ant-[A-Za-z0-9_-]{10,}")),
+    ("openai", re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}")),
+    ("github", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})")),
+    ("aws-access-key", re.compile(r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b")),
+    ("slack", re.compile(r"\bxox[abprs]-[A-Za-z0-9-]{10,}")),
+    ("google", re.compile(r"\bAIza[0-9A-Za-z_-]{35}")),
+    ("stripe", re.compile(r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}")),
+    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}")),
+)
+
+_BEARER = re.compile(r"(?i)(\bBearer\s{1,5})(?!\[REDACTED)[A-Za-z0-9._~+/=-]{8,}")
+
+_AWS_SECRET = re.compile(
+    r"(?i)(aws_?secret_?(?:access_?)?key[\"']?\s{0,5}[:=]\s{0,5}[\"']?)[A-Za-z0-9/+=]{30,}"
+)
+
+_ASSIGN = re.compile(
+    r"(?i)\b((?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key"
+    r"|private[_-]?key|client[_-]?secret)[A-Za-z0-9_.-]{0,30}[\"']?\s{0,5}[:=]\s{0,5})"
+    r"(?!\[REDACTED)(\"[^\"\n]{1,500}\"|'[^'\n]{1,500}'|[^\s\"'`,;()\[\]{}<>]{4,500})"
+)
+
+
+def _assign_kind(name: str) -> str:
+    lowered = name.lower()
+    if lowered.startswith(("password", "passwd", "pwd")):
+        return "password"
+    if lowered.startswith("token"):
+        return "token"
+    if lowered.startswith(("api", "apikey")):
+        return "api-key"
+    return "secret"
+
+
+def _marker(kind: str) -> str:
+    return f"[REDACTED:{kind}]"
+
+
+def _redact_pem(text: str) -> str:
+    out: list[str] = []
+    pos = 0
+    while True:
+        begin = _PEM_BEGIN.search(text, pos)
+        if begin is None:
+            break
+        out.append(text[pos : begin.start()])
+        end = _PEM_END.search(text, begin.end())
+        if end is not None:
+            pos = end.end()
+        else:
+            blank = text.find("\n\n", begin.end())
+            pos = len(text) if blank < 0 else blank
+        out.append(_marker("private-key"))
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _sub_group(kind_of: Callable[[re.Match[str]], str]) -> Callable[[re.Match[str]], str]:
+    def repl(match: re.Match[str]) -> str:
+        return match.group(1) + _marker(kind_of(match))
+
+    return repl
+
+
+def redact(text: str) -> str:
+    """``text`` with every recognised secret replaced by ``[REDACTED:kind]``."""
+    if not text:
+        return text
+    text = _redact_pem(text)
+    for kind, pattern in _TOKENS:
+        text = pattern.sub(_marker(kind), text)
+    text = _BEARER.sub(_sub_group(lambda _m: "bearer"), text)
+    text = _AWS_SECRET.sub(_sub_group(lambda _m: "aws-secret"), text)
+    return _ASSIGN.sub(_sub_group(lambda m: _assign_kind(m.group(1))), text)
