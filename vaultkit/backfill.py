@@ -1,0 +1,153 @@
+"""Find this project's sessions that ended without being distilled and queue them (lean: stdlib).
+
+Two kinds: (a) jobs already queued whose worker is gone (no live running marker) with attempts
+left; (b) transcripts next to the current one (Claude Code keeps one folder per project) that are
+idle, not the current session, not done, not queued or failed, and whose first lines' ``cwd``
+maps to this store. Kind (b) is queued with source ``"backfill"``. The caller starts one worker.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from vaultkit.session import jobs
+from vaultkit.store import Store, find_store
+
+IDLE_SECONDS = 300.0  # a transcript untouched this long belongs to a session that is over
+MAX_AGE_SECONDS = 7 * 24 * 3600.0  # older transcripts are history, not missed sessions
+MAX_PER_START = 3
+MAX_INSPECTED = 30
+HEAD_BYTES = 64 * 1024
+HEAD_LINES = 30
+JOB_GRACE_SECONDS = 120.0  # a just-queued job's worker may not have written its marker yet
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What one SessionStart found: jobs to (re)start and transcripts to queue."""
+
+    orphaned: tuple[jobs.Job, ...] = ()
+    missed: tuple[jobs.Job, ...] = ()
+
+    @property
+    def count(self) -> int:
+        return len(self.orphaned) + len(self.missed)
+
+
+def transcript_cwd(path: Path) -> str:
+    """The first ``cwd`` recorded in a transcript's first lines (``""`` when none)."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(HEAD_BYTES)
+    except OSError:
+        return ""
+    for line in head.splitlines()[:HEAD_LINES]:
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(entry, dict) and isinstance(entry.get("cwd"), str) and entry["cwd"]:
+            return str(entry["cwd"])
+    return ""
+
+
+def _maps_to(cwd: str, store: Store) -> bool:
+    if not cwd:
+        return False
+    try:
+        return find_store(Path(cwd), env={}).root.resolve() == store.root.resolve()
+    except OSError:
+        return False
+
+
+def _busy_ids(store: Store) -> set[str]:
+    """Session ids (safe form) that are queued, failed, or held by a live worker."""
+    busy = {jobs.safe_id(job.session_id) for _, job in jobs.list_jobs(store)}
+    busy |= {jobs.safe_id(marker.session_id) for marker in jobs.live_running(store)}
+    failed = jobs.queue_dir(store) / "failed"
+    if failed.is_dir():
+        busy |= {p.stem for p in failed.glob("*.json")}
+    return busy
+
+
+def _age(path: Path, now: float) -> float:
+    try:
+        return now - path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def orphaned_jobs(store: Store, max_attempts: int, now: float) -> list[jobs.Job]:
+    """Queued jobs with attempts left, queued a while ago, whose worker is not running."""
+    live = {jobs.safe_id(marker.session_id) for marker in jobs.live_running(store)}
+    return [
+        job
+        for path, job in jobs.list_jobs(store)
+        if jobs.safe_id(job.session_id) not in live
+        and job.attempts < max_attempts
+        and _age(path, now) >= JOB_GRACE_SECONDS
+    ][:MAX_PER_START]
+
+
+def _candidates(folder: Path, current: str, now: float) -> Iterator[tuple[Path, float]]:
+    try:
+        entries = [e for e in os.scandir(folder) if e.name.endswith(".jsonl") and e.is_file()]
+    except OSError:
+        return
+    stamped = sorted(((e.stat().st_mtime, Path(e.path)) for e in entries), reverse=True)
+    for mtime, path in stamped[:MAX_INSPECTED]:
+        if path.stem == current or now - mtime < IDLE_SECONDS or now - mtime > MAX_AGE_SECONDS:
+            continue
+        yield path, mtime
+
+
+def missed_transcripts(
+    store: Store, transcript_path: str, session_id: str, now: float
+) -> list[jobs.Job]:
+    """Idle transcripts of this project, other than the current one, never distilled."""
+    if not transcript_path:
+        return []
+    current_path = Path(transcript_path)
+    current = session_id or current_path.stem
+    busy = _busy_ids(store)
+    found: list[jobs.Job] = []
+    for path, mtime in _candidates(current_path.parent, current, now):
+        sid = path.stem
+        if jobs.safe_id(sid) in busy or jobs.read_done(store, sid) is not None:
+            continue
+        cwd = transcript_cwd(path)
+        if not _maps_to(cwd, store):
+            continue
+        ended = datetime.fromtimestamp(mtime).astimezone().isoformat(timespec="seconds")
+        found.append(jobs.Job(sid, str(path), cwd=cwd, ended_at=ended, source="backfill"))
+        if len(found) >= MAX_PER_START:
+            break
+    return found
+
+
+def plan(
+    store: Store, transcript_path: str, session_id: str, *, max_attempts: int, now: float
+) -> Plan:
+    """What needs distilling, without changing anything."""
+    return Plan(
+        orphaned=tuple(orphaned_jobs(store, max_attempts, now)),
+        missed=tuple(missed_transcripts(store, transcript_path, session_id, now)),
+    )
+
+
+def apply(store: Store, found: Plan, spawn: Callable[[Store], object]) -> int:
+    """Queue the missed transcripts and start one worker when anything needs it.
+
+    Returns how many sessions the worker was started for (0 when nothing was needed).
+    """
+    if not found.count:
+        return 0
+    for job in found.missed:
+        jobs.write_job(store, job)
+    spawn(store)
+    return found.count

@@ -1,0 +1,343 @@
+"""SessionStart: inject the latest summary, wiki note and INDEX head; backfill missed sessions.
+
+Lean (stdlib + lean vaultkit modules). Reads only what it shows: the names in ``summary/``, the
+heads of the newest few summaries, the chosen summary and wiki note, and INDEX.md.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from vaultkit import backfill, inject
+from vaultkit.config import Config, load_config
+from vaultkit.errors import VaultkitError
+from vaultkit.leanmeta import Meta, is_degraded, meta_str, read_meta
+from vaultkit.log import append_log
+from vaultkit.session import jobs
+from vaultkit.session.naming import parse_name
+from vaultkit.store import Store, find_store, git_root
+
+CANDIDATES = 10
+HEAD_BYTES = 4096
+NOTE_MAX_BYTES = 256 * 1024
+INDEX_MAX_BYTES = 1024 * 1024
+INDEX_HEAD = 12
+GUARD_VARS = ("VAULTKIT_CHILD", "CLAUDE_WIKI_CHILD")
+INDEX_START = "<!-- vaultkit:index:start"
+INDEX_END = "<!-- vaultkit:index:end"
+
+_DIGITS = re.compile(r"\d")
+_ENTRY = re.compile(r"^\s{0,3}[-*+]\s+.*\[\[")
+_HEADING = re.compile(r"^#{1,6}\s+(.+)$", re.MULTILINE)
+
+Spawner = Callable[[Store], object]
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """One summary file as seen from its name and the head of its frontmatter."""
+
+    path: Path
+    key: str  # sortable date key: frontmatter date digits, else the name's stamp
+    meta: Meta
+    head: str
+
+    @property
+    def degraded(self) -> bool:
+        return is_degraded(self.meta)
+
+    @property
+    def session_id(self) -> str:
+        return meta_str(self.meta, "session_id")
+
+
+def run(payload: dict[str, object], env: Mapping[str, str]) -> str | None:
+    """The hook: the JSON to print for this SessionStart, or None to print nothing."""
+    if any(env.get(name) for name in GUARD_VARS):
+        return None
+    text = compose(payload, env, spawn=_spawn)
+    if not text:
+        return None
+    return envelope(text)
+
+
+def envelope(text: str) -> str:
+    """The ``additionalContext`` JSON form of the injection."""
+    output = {"hookEventName": "SessionStart", "additionalContext": text}
+    return json.dumps({"hookSpecificOutput": output}, ensure_ascii=False)
+
+
+def compose(payload: Mapping[str, object], env: Mapping[str, str], *, spawn: Spawner | None) -> str:
+    """The injection text for a payload; ``spawn=None`` means look only (no backfill)."""
+    source = _field(payload, "source") or "startup"
+    if source in ("resume", "fork"):
+        return ""
+    store = find_store(_cwd(payload), env=dict(env))
+    if not store.root.is_dir():
+        return ""
+    config = _config(store)
+    if source == "clear" and not config.inject.on_clear:
+        return ""
+    if source == "compact":
+        return compact_text(store, config, _field(payload, "session_id"))
+    started = _backfill(store, payload, config, spawn) if spawn is not None else 0
+    return startup_text(store, config, _cwd(payload), backfilled=started)
+
+
+def _field(payload: Mapping[str, object], key: str) -> str:
+    value = payload.get(key)
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _cwd(payload: Mapping[str, object]) -> Path:
+    cwd = _field(payload, "cwd")
+    return Path(cwd) if cwd and Path(cwd).is_dir() else Path.cwd()
+
+
+def _config(store: Store) -> Config:
+    try:
+        return load_config(store.config_file)
+    except VaultkitError as exc:
+        append_log(store.log, f"session-start: {exc.message}; using default settings")
+        return Config()
+
+
+def _spawn(store: Store) -> object:
+    from vaultkit.session.spawn import spawn_worker  # only when a worker is needed
+
+    return spawn_worker(store)
+
+
+def _backfill(store: Store, payload: Mapping[str, object], config: Config, spawn: Spawner) -> int:
+    try:
+        found = backfill.plan(
+            store,
+            _field(payload, "transcript_path"),
+            _field(payload, "session_id"),
+            max_attempts=config.distill.max_attempts,
+            now=time.time(),
+        )
+        started = backfill.apply(store, found, spawn)
+    except OSError as exc:
+        append_log(store.log, f"session-start: backfill failed: {exc}")
+        return 0
+    if started:
+        ids = ", ".join(j.session_id for j in (*found.orphaned, *found.missed))
+        append_log(store.log, f"session-start: backfill started a worker for {ids}")
+    return started
+
+
+# --- reading the store -------------------------------------------------------------------------
+
+
+def _date_key(meta: Meta, name: str) -> str:
+    digits = "".join(_DIGITS.findall(meta_str(meta, "date")))[:12]
+    if len(digits) == 12:
+        return digits
+    parsed = parse_name(name)
+    return parsed.when.strftime("%Y%m%d%H%M") if parsed is not None else ""
+
+
+def _name_key(name: str) -> str:
+    parsed = parse_name(name)
+    return parsed.when.strftime("%Y%m%d%H%M") if parsed is not None else ""
+
+
+def _read_head(path: Path, limit: int) -> str:
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(limit)
+    except OSError:
+        return ""
+    return data.decode("utf-8", errors="replace")
+
+
+def note_files(folder: Path) -> list[Path]:
+    """``*.md`` files directly in ``folder`` (not INDEX.md), newest name stamp first."""
+    try:
+        names = [e.name for e in os.scandir(folder) if e.name.endswith(".md") and e.is_file()]
+    except OSError:
+        return []
+    names = [n for n in names if n.lower() != "index.md"]
+    names.sort(key=lambda n: (_name_key(n), n), reverse=True)
+    return [folder / n for n in names]
+
+
+def recent_summaries(store: Store, limit: int = CANDIDATES) -> list[Summary]:
+    """The newest summaries (by frontmatter date, else name stamp), newest first."""
+    found = []
+    for path in note_files(store.summary)[:limit]:
+        head = _read_head(path, HEAD_BYTES)
+        meta, _ = read_meta(head)
+        found.append(Summary(path, _date_key(meta, path.name), meta, head))
+    found.sort(key=lambda s: (s.key, s.path.name), reverse=True)
+    return found
+
+
+def current_branch(cwd: Path) -> str:
+    """The checked-out branch, read from ``.git/HEAD`` (worktree files followed); ``""`` if none."""
+    root = git_root(cwd.resolve())
+    if root is None:
+        return ""
+    git = root / ".git"
+    if git.is_file():
+        pointer = _read_head(git, 4096).strip()
+        if not pointer.startswith("gitdir:"):
+            return ""
+        git = (root / pointer[len("gitdir:") :].strip()).resolve()
+    head = _read_head(git / "HEAD", 4096).strip()
+    prefix = "ref: refs/heads/"
+    return head[len(prefix) :] if head.startswith(prefix) else ""
+
+
+def choose(summaries: list[Summary], branch: str) -> Summary | None:
+    """Prefer the current branch, then non-degraded, then the newest."""
+    if not summaries:
+        return None
+
+    def rank(s: Summary) -> tuple[bool, bool, str, str]:
+        on_branch = bool(branch) and meta_str(s.meta, "git_branch") == branch
+        return (on_branch, not s.degraded, s.key, s.path.name)
+
+    return max(summaries, key=rank)
+
+
+def _rel(store: Store, path: Path) -> str:
+    try:
+        return path.relative_to(store.project).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def _note(store: Store, path: Path) -> inject.NoteText | None:
+    text = _read_head(path, NOTE_MAX_BYTES)
+    if not text:
+        return None
+    _, body = read_meta(text)
+    return inject.NoteText(path=_rel(store, path), body=body)
+
+
+def wiki_for(store: Store, summary: Path) -> Path | None:
+    """The same session's wiki note (same stem; seed ``_요약`` → ``_위키``), else the newest."""
+    stem = summary.stem
+    names = [stem, stem[: -len("_요약")] + "_위키"] if stem.endswith("_요약") else [stem]
+    for name in names:
+        candidate = store.wiki / f"{name}.md"
+        if candidate.is_file():
+            return candidate
+    notes = note_files(store.wiki)
+    return notes[0] if notes else None
+
+
+def index_head(store: Store) -> tuple[tuple[str, ...], int]:
+    """The first entry lines of INDEX.md's generated region (whole file for old indexes)."""
+    text = _read_head(store.index, INDEX_MAX_BYTES)
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith(INDEX_START)), -1)
+    if start >= 0:
+        end = next((i for i, ln in enumerate(lines) if ln.startswith(INDEX_END)), len(lines))
+        lines = lines[start + 1 : end]
+    entries = [line.strip() for line in lines if _ENTRY.match(line)]
+    return tuple(entries[:INDEX_HEAD]), len(entries)
+
+
+def _newest_mtime(folder: Path, suffix: str) -> float:
+    try:
+        times = [e.stat().st_mtime for e in os.scandir(folder) if e.name.endswith(suffix)]
+    except OSError:
+        return 0.0
+    return max(times, default=0.0)
+
+
+def is_stale(store: Store) -> bool:
+    """True when the newest raw copy is newer than the newest summary."""
+    raw = _newest_mtime(store.raw, ".jsonl")
+    return raw > 0 and raw > _newest_mtime(store.summary, ".md")
+
+
+def raw_path_for(store: Store, session_id: str) -> str:
+    """Where the raw transcript of a session is (done record, else a name match in raw/)."""
+    if not session_id:
+        return ""
+    done = jobs.read_done(store, session_id)
+    if done is not None and done.raw_path:
+        return _rel(store, Path(done.raw_path))
+    matches = sorted(store.raw.glob(f"*{jobs.safe_id(session_id)}*.jsonl"))
+    return _rel(store, matches[-1]) if matches else ""
+
+
+def _title(summary: Summary) -> str:
+    title = meta_str(summary.meta, "title")
+    parsed = parse_name(summary.path.name)
+    if not title and parsed is not None and parsed.title:
+        title = parsed.title
+    if not title:
+        heading = _HEADING.search(read_meta(summary.head)[1])
+        title = heading.group(1).strip() if heading else summary.path.stem
+    return " ".join(title.split())[:120]
+
+
+def _recent_rows(others: list[Summary], count: int) -> tuple[inject.Recent, ...]:
+    rows = []
+    for s in others[: max(0, count)]:
+        key = s.key
+        stamp = f"{key[:4]}-{key[4:6]}-{key[6:8]} {key[8:10]}:{key[10:12]}" if key else "?"
+        rows.append(inject.Recent(stamp=stamp, title=_title(s), degraded=s.degraded))
+    return tuple(rows)
+
+
+def gather(store: Store, config: Config, cwd: Path, *, backfilled: int = 0) -> inject.Material:
+    """Read what the startup injection shows."""
+    summaries = recent_summaries(store, max(CANDIDATES, config.inject.recent + 1))
+    chosen = choose(summaries, current_branch(cwd))
+    note = _note(store, chosen.path) if chosen is not None else None
+    wiki_path = wiki_for(store, chosen.path) if chosen is not None else None
+    wiki = _note(store, wiki_path) if wiki_path is not None else None
+    lines, total = index_head(store)
+    others = [s for s in summaries if chosen is None or s.path != chosen.path]
+    newest = summaries[0] if summaries else None
+    sample = (note.body if note else "")[:4000] + (chosen.path.name if chosen else "")
+    return inject.Material(
+        korean=inject.has_hangul(sample),
+        running=bool(jobs.live_running(store)),
+        stale=is_stale(store),
+        backfilled=backfilled,
+        summary=note,
+        degraded=chosen is not None and chosen.degraded,
+        degraded_reason=meta_str(chosen.meta, "degraded_reason") if chosen else "",
+        raw_path=raw_path_for(store, chosen.session_id) if chosen and chosen.degraded else "",
+        newer_skipped=newest.path.name if newest is not None and newest is not chosen else "",
+        wiki=wiki,
+        index_path=_rel(store, store.index),
+        index_lines=lines,
+        index_total=total,
+        recent=_recent_rows(others, config.inject.recent),
+    )
+
+
+def startup_text(store: Store, config: Config, cwd: Path, *, backfilled: int = 0) -> str:
+    """The ``startup`` injection text within ``config.inject.budget`` (never above 9,000)."""
+    return inject.build(gather(store, config, cwd, backfilled=backfilled), config.inject.budget)
+
+
+def compact_text(store: Store, config: Config, session_id: str) -> str:
+    """After compaction: this session's own handoff, when the worker already wrote one."""
+    if not session_id:
+        return ""
+    short = re.sub(r"[^A-Za-z0-9-]", "", session_id)[:8]
+    for path in note_files(store.summary):
+        if short and short not in path.name:
+            continue
+        meta, _ = read_meta(_read_head(path, HEAD_BYTES))
+        if meta_str(meta, "session_id") in ("", session_id):
+            note = _note(store, path)
+            if note is not None:
+                korean = inject.has_hangul(note.body[:4000] + path.name)
+                return inject.build_handoff(note, config.inject.budget, korean=korean)
+    return ""

@@ -1,0 +1,218 @@
+"""Pure: the SessionStart injection text, built from gathered material within a character budget.
+
+Order: warnings, degraded notice, latest summary, previous wiki note, INDEX head, recent sessions.
+When the text is too long the wiki note is trimmed first, then dropped; then recent sessions and
+INDEX lines are dropped from the end; the summary is trimmed last. The result never exceeds the
+budget, and the budget never exceeds :data:`MAX_BUDGET` (Claude Code replaces hook output over
+10,000 characters with a short preview).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+MAX_BUDGET = 9_000
+MIN_BUDGET = 400
+MIN_WIKI_CHARS = 300
+SEP = "\n\n"
+
+_HANGUL = re.compile(r"[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]")
+
+EN = {
+    "title": "## vaultkit: memory of earlier sessions in this project",
+    "running": "A distillation of an earlier session is still running, so the summary below may "
+    "be one session old.",
+    "stale": "The newest raw transcript copy is newer than the newest summary, so the summary "
+    "below may be one session old.",
+    "backfill": "{n} earlier session(s) of this project ended without being distilled; vaultkit "
+    "started distilling them in the background.",
+    "degraded": "The summary below was written in degraded mode ({reason}); the full transcript "
+    "is at {raw}.",
+    "newer": "A newer summary exists but was passed over: {name}.",
+    "summary": "### Latest session summary ({path})",
+    "wiki": "### Previous wiki note ({path})",
+    "index": "### Wiki index ({path})",
+    "more": "{n} more entries in INDEX.md.",
+    "recent": "### Other recent sessions",
+    "handoff": "### Handoff of this session before compaction ({path})",
+    "trimmed": "… (trimmed; the full text is in {path})",
+    "degraded_tag": " (degraded)",
+}
+KO = {
+    "title": "## vaultkit: 이 프로젝트의 이전 세션 기억",
+    "running": "이전 세션의 요약 작업이 아직 진행 중이므로 아래 요약은 한 세션 전의 것일 수 "
+    "있습니다.",
+    "stale": "가장 최근 원본 대화 사본이 가장 최근 요약보다 새롭기 때문에 아래 요약은 한 세션 "
+    "전의 것일 수 있습니다.",
+    "backfill": "요약되지 않은 채 끝난 이전 세션 {n}개의 요약이 백그라운드에서 시작되었습니다.",
+    "degraded": "아래 요약은 품질 저하 모드({reason})로 작성되었습니다. 원본 대화: {raw}",
+    "newer": "더 최근 요약이 있지만 선택되지 않았습니다: {name}",
+    "summary": "### 최신 이어가기 요약 ({path})",
+    "wiki": "### 직전 위키 노트 ({path})",
+    "index": "### 위키 인덱스 ({path})",
+    "more": "INDEX.md에 {n}개 항목이 더 있습니다.",
+    "recent": "### 다른 최근 세션",
+    "handoff": "### 컴팩트 전 이 세션의 인수인계 ({path})",
+    "trimmed": "… (잘림; 전체 내용: {path})",
+    "degraded_tag": " (품질 저하)",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class NoteText:
+    """A note to inject: its display path and its body (frontmatter removed)."""
+
+    path: str
+    body: str
+
+
+@dataclass(frozen=True, slots=True)
+class Recent:
+    """One other recent session, shown as a one-liner."""
+
+    stamp: str
+    title: str
+    degraded: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Material:
+    """Everything the startup injection may show, already read from disk."""
+
+    korean: bool = False
+    running: bool = False
+    stale: bool = False
+    backfilled: int = 0
+    summary: NoteText | None = None
+    degraded_reason: str = ""
+    degraded: bool = False
+    raw_path: str = ""
+    newer_skipped: str = ""
+    wiki: NoteText | None = None
+    index_path: str = "sessions/wiki/INDEX.md"
+    index_lines: tuple[str, ...] = ()
+    index_total: int = 0
+    recent: tuple[Recent, ...] = ()
+
+
+def has_hangul(text: str) -> bool:
+    """True when ``text`` contains Hangul (the notes are Korean, so labels should be too)."""
+    return _HANGUL.search(text) is not None
+
+
+def clamp_budget(budget: int) -> int:
+    return max(MIN_BUDGET, min(budget, MAX_BUDGET))
+
+
+def build(material: Material, budget: int) -> str:
+    """The injection text for ``startup``; ``""`` when there is nothing to say."""
+    limit = clamp_budget(budget)
+    if _is_empty(material):
+        return ""
+    text = _render(material)
+    if len(text) <= limit:
+        return text
+    fitted = _fit_wiki(material, limit)
+    if fitted is not None:
+        return fitted
+    return _shrink_rest(replace(material, wiki=None), limit)
+
+
+def build_handoff(note: NoteText, budget: int, *, korean: bool) -> str:
+    """The ``compact`` injection: this session's own handoff, trimmed to the budget."""
+    labels = KO if korean else EN
+    header = labels["handoff"].format(path=note.path)
+    room = clamp_budget(budget) - len(header) - 1
+    return f"{header}\n{_trim(note.body, room, labels, note.path)}"
+
+
+def _is_empty(m: Material) -> bool:
+    return not (m.summary or m.wiki or m.index_lines or m.recent or _warnings(m, EN))
+
+
+def _warnings(m: Material, labels: dict[str, str]) -> list[str]:
+    lines: list[str] = []
+    if m.running:
+        lines.append(labels["running"])
+    elif m.stale:
+        lines.append(labels["stale"])
+    if m.backfilled:
+        lines.append(labels["backfill"].format(n=m.backfilled))
+    if m.summary is not None and m.degraded:
+        reason = m.degraded_reason or "unknown"
+        lines.append(labels["degraded"].format(reason=reason, raw=m.raw_path or "sessions/raw/"))
+    if m.newer_skipped:
+        lines.append(labels["newer"].format(name=m.newer_skipped))
+    return lines
+
+
+def _render(m: Material, wiki_room: int | None = None) -> str:
+    labels = KO if m.korean else EN
+    parts = [labels["title"], *_warnings(m, labels)]
+    if m.summary is not None:
+        parts.append(f"{labels['summary'].format(path=m.summary.path)}\n{m.summary.body.strip()}")
+    if m.wiki is not None:
+        body = m.wiki.body.strip()
+        if wiki_room is not None:
+            body = _trim(body, wiki_room, labels, m.wiki.path)
+        parts.append(f"{labels['wiki'].format(path=m.wiki.path)}\n{body}")
+    parts.extend(_index_and_recent(m, labels))
+    return SEP.join(parts)
+
+
+def _index_and_recent(m: Material, labels: dict[str, str]) -> list[str]:
+    parts: list[str] = []
+    if m.index_lines or m.index_total:
+        lines = [labels["index"].format(path=m.index_path), *m.index_lines]
+        more = m.index_total - len(m.index_lines)
+        if more > 0:
+            lines.append(labels["more"].format(n=more))
+        parts.append("\n".join(lines))
+    if m.recent:
+        tag = labels["degraded_tag"]
+        rows = [f"- {r.stamp} · {r.title}{tag if r.degraded else ''}" for r in m.recent]
+        parts.append("\n".join([labels["recent"], *rows]))
+    return parts
+
+
+def _fit_wiki(m: Material, limit: int) -> str | None:
+    if m.wiki is None:
+        return None
+    without = _render(replace(m, wiki=None))
+    labels = KO if m.korean else EN
+    header = labels["wiki"].format(path=m.wiki.path)
+    room = limit - len(without) - len(SEP) - len(header) - 1
+    if room < MIN_WIKI_CHARS:
+        return None
+    text = _render(m, wiki_room=room)
+    return text if len(text) <= limit else None
+
+
+def _shrink_rest(m: Material, limit: int) -> str:
+    text = _render(m)
+    while len(text) > limit and m.recent:
+        m = replace(m, recent=m.recent[:-1])
+        text = _render(m)
+    while len(text) > limit and m.index_lines:
+        m = replace(m, index_lines=m.index_lines[:-1])
+        text = _render(m)
+    if len(text) > limit and m.summary is not None:
+        labels = KO if m.korean else EN
+        room = len(m.summary.body.strip()) - (len(text) - limit)
+        body = _trim(m.summary.body.strip(), room, labels, m.summary.path)
+        text = _render(replace(m, summary=replace(m.summary, body=body)))
+    return text[:limit]
+
+
+def _trim(body: str, room: int, labels: dict[str, str], path: str) -> str:
+    body = body.strip()
+    if len(body) <= room:
+        return body
+    marker = labels["trimmed"].format(path=path)
+    keep = max(0, room - len(marker) - 1)
+    cut = body[:keep]
+    newline = cut.rfind("\n")
+    if newline > keep // 2:
+        cut = cut[:newline]
+    return f"{cut.rstrip()}\n{marker}" if cut.strip() else marker[: max(room, 0)]
