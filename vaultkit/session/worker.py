@@ -1,0 +1,386 @@
+"""The detached distillation worker: ``python -m vaultkit.session.worker --store ROOT``.
+
+For each queued job it can lock (oldest first): wait for the transcript to settle, copy it into
+``raw/``, distil it into a summary and a wiki note, then — under the store lock — regenerate
+INDEX.md and apply summary retention. Infrastructure errors keep the job queued for a bounded
+number of attempts; no exception ever stops the loop.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, Protocol, cast
+
+from filelock import FileLock, Timeout
+
+from vaultkit.config import Config, load_config
+from vaultkit.errors import VaultkitError
+from vaultkit.log import append_log
+from vaultkit.session import jobs, rawcopy
+from vaultkit.store import Store
+
+STORE_LOCK_TIMEOUT = 300.0
+
+Progress = Callable[[str], None]
+
+
+class Outcome(Protocol):
+    """What a distiller returns (``vaultkit.session.distill.DistillOutcome`` has these)."""
+
+    @property
+    def summary_path(self) -> object: ...
+    @property
+    def wiki_path(self) -> object: ...
+    @property
+    def quality(self) -> str: ...
+    @property
+    def degraded_reason(self) -> object: ...
+
+
+class IndexResult(Protocol):
+    """What ``vaultkit.indexer.regenerate_index`` returns (the fields the worker logs)."""
+
+    @property
+    def changed(self) -> bool: ...
+    @property
+    def pruned(self) -> Sequence[object]: ...
+    @property
+    def orphans(self) -> Sequence[object]: ...
+
+
+DistillFn = Callable[[Store, Any, Config], Outcome]
+
+
+def _stage(module: str, name: str) -> Any:
+    """Late-bound pipeline stages: the worker imports the heavy modules only when it runs them."""
+    return getattr(importlib.import_module(module), name)
+
+
+def real_distill(store: Store, info: Any, config: Config) -> Outcome:
+    return cast(Outcome, _stage("vaultkit.session.distill", "distill_session")(store, info, config))
+
+
+def _infra_error() -> type[Exception]:
+    return cast(type[Exception], _stage("vaultkit.session.distill", "InfraError"))
+
+
+def _session_info(**fields: object) -> Any:
+    return _stage("vaultkit.session.distill", "SessionInfo")(**fields)
+
+
+def _git_branch(transcript: Path) -> str | None:
+    return cast("str | None", _stage("vaultkit.session.transcript", "git_branch")(transcript))
+
+
+def _regenerate_index(wiki: Path) -> IndexResult:
+    return cast(IndexResult, _stage("vaultkit.indexer", "regenerate_index")(wiki))
+
+
+def _apply_retention(store: Store, keep: int) -> tuple[Path, ...]:
+    return tuple(_stage("vaultkit.session.retention", "apply_retention")(store, keep))
+
+
+class Status(StrEnum):
+    DONE = "done"
+    REQUEUED = "requeued"  # failed this time, will be retried later
+    FAILED = "failed"  # used up its attempts, moved to queue/failed/
+    DROPPED = "dropped"  # the transcript never existed
+    LOCKED = "locked"  # another worker holds this session
+    GONE = "gone"  # the job disappeared (another worker finished it)
+    SUPERSEDED = "superseded"  # the session ended again meanwhile; its new job stays queued
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """What happened to one job."""
+
+    session_id: str
+    status: Status
+    raw_path: str = ""
+    summary_path: str = ""
+    wiki_path: str = ""
+    quality: str = ""
+    message: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class _Snapshot:
+    mtime_ns: int
+    job: jobs.Job
+
+
+def _job_path(store: Store, session_id: str) -> Path:
+    return jobs.queue_dir(store) / f"{jobs.safe_id(session_id)}.json"
+
+
+def _snapshot(store: Store, session_id: str) -> _Snapshot | None:
+    path = _job_path(store, session_id)
+    try:
+        mtime = path.stat().st_mtime_ns
+    except FileNotFoundError:
+        return None
+    job = jobs.read_job(path)
+    return None if job is None else _Snapshot(mtime, job)
+
+
+def _now() -> datetime:
+    return datetime.now().astimezone()
+
+
+def _ended_at(job: jobs.Job) -> datetime:
+    try:
+        return datetime.fromisoformat(job.ended_at).astimezone()
+    except ValueError:
+        return _now()
+
+
+def store_logger(store: Store) -> Progress:
+    """Progress lines go to the store's log, tagged with this worker's pid."""
+    tag = f"worker[{os.getpid()}]"
+    return lambda message: append_log(store.log, f"{tag} {message}")
+
+
+def _retry_later(store: Store, job: jobs.Job, error: str, max_attempts: int) -> Status:
+    current = jobs.read_job(_job_path(store, job.session_id)) or job
+    bumped = replace(current, attempts=current.attempts + 1, last_error=error[:500])
+    if bumped.attempts >= max_attempts:
+        jobs.fail_job(store, bumped)
+        return Status.FAILED
+    jobs.write_job(store, bumped)
+    return Status.REQUEUED
+
+
+def _copy_raw(store: Store, job: jobs.Job, settle: rawcopy.Settle, say: Progress) -> Path | None:
+    source = Path(job.transcript_path)
+    rawcopy.clean_temps(store.raw, job.session_id)
+    size = rawcopy.wait_settled(source, settle)
+    existing = rawcopy.find_raw(store.raw, job.session_id)
+    if size is None:
+        if existing is not None:
+            say(f"{job.session_id}: transcript {source} is gone; using raw copy {existing.name}")
+        return existing
+    copy = rawcopy.copy_transcript(source, store.raw, job.session_id, _ended_at(job))
+    verb = "copied" if copy.written else "kept existing copy"
+    say(f"{job.session_id}: {verb} raw/{copy.path.name} ({copy.size} bytes)")
+    return copy.path
+
+
+def finish_store(store: Store, config: Config, say: Progress) -> None:
+    """Under the store lock: regenerate INDEX.md and apply summary retention, then log counts."""
+    store.locks.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(store.locks / "store.lock"), timeout=STORE_LOCK_TIMEOUT):
+        index = _regenerate_index(store.wiki)
+        archived = _apply_retention(store, config.retention.keep_summaries)
+    say(
+        f"INDEX.md {'updated' if index.changed else 'unchanged'}; "
+        f"{len(index.pruned)} ghost line(s) pruned, {len(index.orphans)} orphan(s), "
+        f"{len(archived)} summary(ies) archived"
+    )
+
+
+def _distil(
+    store: Store, job: jobs.Job, raw: Path, config: Config, distill: DistillFn, say: Progress
+) -> Result:
+    info = _session_info(
+        session_id=job.session_id,
+        transcript=raw,
+        project=store.project.name,
+        cwd=job.cwd,
+        git_branch=_git_branch(raw),
+        ended_at=job.ended_at,
+        reason=job.reason,
+    )
+    say(f"{job.session_id}: distilling with backend {config.distill.backend!r}")
+    outcome = distill(store, info, config)
+    say(f"{job.session_id}: wrote {outcome.summary_path} and {outcome.wiki_path}")
+    finish_store(store, config, say)
+    return Result(
+        job.session_id,
+        Status.DONE,
+        raw_path=str(raw),
+        summary_path=str(outcome.summary_path),
+        wiki_path=str(outcome.wiki_path),
+        quality=str(outcome.quality),
+        message=str(outcome.degraded_reason or ""),
+    )
+
+
+def _record_done(store: Store, snapshot: _Snapshot, result: Result) -> Result:
+    raw_size = Path(result.raw_path).stat().st_size
+    jobs.write_done(
+        store,
+        jobs.Done(
+            session_id=result.session_id,
+            transcript_size=raw_size,
+            raw_path=result.raw_path,
+            summary_path=result.summary_path,
+            wiki_path=result.wiki_path,
+            quality=result.quality,
+            degraded_reason=result.message,
+            finished_at=_now().isoformat(timespec="seconds"),
+        ),
+    )
+    if _snapshot(store, result.session_id) != snapshot:
+        return replace(result, status=Status.SUPERSEDED)
+    jobs.remove_job(store, result.session_id)
+    return result
+
+
+def _run_steps(
+    store: Store,
+    snapshot: _Snapshot,
+    config: Config,
+    distill: DistillFn,
+    settle: rawcopy.Settle,
+    say: Progress,
+) -> Result:
+    job = snapshot.job
+    raw = _copy_raw(store, job, settle, say)
+    if raw is None:
+        jobs.remove_job(store, job.session_id)
+        message = f"transcript {job.transcript_path} does not exist and was never copied; dropped"
+        say(f"{job.session_id}: {message}")
+        return Result(job.session_id, Status.DROPPED, message=message)
+    return _record_done(store, snapshot, _distil(store, job, raw, config, distill, say))
+
+
+def _is_infra(exc: Exception) -> bool:
+    try:
+        return isinstance(exc, _infra_error())
+    except (ImportError, AttributeError):
+        return False
+
+
+def _config_problem(store: Store, snapshot: _Snapshot, exc: VaultkitError, say: Progress) -> Result:
+    """A bad ``vaultkit.toml``: never write notes with the defaults instead; keep the job."""
+    current = jobs.read_job(_job_path(store, snapshot.job.session_id)) or snapshot.job
+    jobs.write_job(store, replace(current, last_error=str(exc)[:500]))
+    say(f"{current.session_id}: {exc}; job left queued")
+    return Result(current.session_id, Status.REQUEUED, message=str(exc))
+
+
+def _failure(store: Store, job: jobs.Job, exc: Exception, config: Config, say: Progress) -> Result:
+    if _is_infra(exc):
+        status = _retry_later(store, job, str(exc), config.distill.max_attempts)
+        say(f"{job.session_id}: infrastructure error, job {status}: {exc}")
+        return Result(job.session_id, status, message=str(exc))
+    status = _retry_later(store, job, repr(exc), config.distill.max_attempts)
+    detail = "".join(traceback.format_exception(exc)).rstrip()
+    say(f"{job.session_id}: unexpected error, job {status}:\n{detail}")
+    return Result(job.session_id, status, message=repr(exc))
+
+
+def _process_locked(
+    store: Store, session_id: str, distill: DistillFn, settle: rawcopy.Settle, say: Progress
+) -> Result:
+    snapshot = _snapshot(store, session_id)
+    if snapshot is None:
+        return Result(session_id, Status.GONE)
+    try:
+        config = load_config(store.config_file)
+    except VaultkitError as exc:
+        return _config_problem(store, snapshot, exc, say)
+    jobs.mark_running(store, session_id, _now().isoformat(timespec="seconds"))
+    try:
+        return _run_steps(store, snapshot, config, distill, settle, say)
+    except Exception as exc:
+        return _failure(store, snapshot.job, exc, config, say)
+    finally:
+        jobs.clear_running(store, session_id)
+
+
+def process_job(
+    store: Store,
+    session_id: str,
+    *,
+    distill: DistillFn | None = None,
+    settle: rawcopy.Settle | None = None,
+    progress: Progress | None = None,
+) -> Result:
+    """Run every worker step for one queued session, holding its lock (never blocks on it)."""
+    say = progress or store_logger(store)
+    store.locks.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(str(store.locks / f"{jobs.safe_id(session_id)}.lock"), timeout=0)
+    try:
+        lock.acquire()
+    except Timeout:
+        return Result(session_id, Status.LOCKED)
+    try:
+        return _process_locked(
+            store, session_id, distill or real_distill, settle or rawcopy.Settle(), say
+        )
+    finally:
+        lock.release()
+
+
+def _candidates(store: Store, only: str | None) -> list[tuple[str, int]]:
+    found = []
+    for path, job in jobs.list_jobs(store):
+        if only is None or job.session_id == only:
+            found.append((job.session_id, path.stat().st_mtime_ns))
+    return found
+
+
+def run_worker(
+    store: Store,
+    *,
+    session_id: str | None = None,
+    once: bool = False,
+    distill: DistillFn | None = None,
+    settle: rawcopy.Settle | None = None,
+    progress: Progress | None = None,
+) -> list[Result]:
+    """Process queued jobs (only ``session_id``'s when given) until a pass changes nothing.
+
+    A job is tried at most once per version of its file, so a job that failed stays queued for a
+    later worker instead of spinning here; a session that ended again meanwhile is picked up.
+    """
+    tried: dict[str, int] = {}
+    results: list[Result] = []
+    while True:
+        fresh = [(s, m) for s, m in _candidates(store, session_id) if tried.get(s) != m]
+        for sid, _ in fresh:
+            result = process_job(store, sid, distill=distill, settle=settle, progress=progress)
+            results.append(result)
+            after = _snapshot(store, sid)
+            if after is not None and result.status is not Status.SUPERSEDED:
+                tried[sid] = after.mtime_ns
+        if once or not fresh:
+            return results
+
+
+def _settle_from_env() -> rawcopy.Settle:
+    window = float(os.environ.get("VAULTKIT_SETTLE_SECONDS", "1.0"))
+    max_wait = float(os.environ.get("VAULTKIT_SETTLE_MAX_SECONDS", "30"))
+    return rawcopy.Settle(window=window, max_wait=max_wait)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m vaultkit.session.worker --store ROOT [--session ID] [--once]``."""
+    parser = argparse.ArgumentParser(prog="vaultkit.session.worker")
+    parser.add_argument("--store", required=True, type=Path, help="the sessions/ folder")
+    parser.add_argument("--session", default=None, help="process only this session's job")
+    parser.add_argument("--once", action="store_true", help="one pass over the queue")
+    args = parser.parse_args(argv)
+    store = Store(args.store.resolve())
+    try:
+        results = run_worker(
+            store, session_id=args.session, once=args.once, settle=_settle_from_env()
+        )
+    except Exception as exc:  # the loop never raises; this guards set-up only
+        append_log(store.log, f"worker[{os.getpid()}] stopped: {exc!r}")
+        return 1
+    return 0 if all(r.status is not Status.FAILED for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
