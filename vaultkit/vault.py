@@ -1,0 +1,122 @@
+"""Walk an Obsidian vault folder, read its notes and resolve every link into a ``Vault`` value."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from vaultkit.model import NOTE_SUFFIX, Finding, Note
+from vaultkit.parse import parse_note
+from vaultkit.resolve import FileIndex, ResolvedLink, build_file_index, resolve_all
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Vault:
+    """Everything known about one vault folder. Paths are vault-relative POSIX strings.
+
+    ``notes`` are sorted by path; ``links`` holds every link of every note, resolved, in note
+    then line order; ``findings`` are the parse findings of all notes plus unreadable files.
+    """
+
+    root: Path
+    notes: tuple[Note, ...]
+    attachments: tuple[str, ...]
+    index: FileIndex
+    links: tuple[ResolvedLink, ...]
+    findings: tuple[Finding, ...]
+    _by_path: Mapping[str, Note] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_path", {note.path: note for note in self.notes})
+
+    def note(self, path: str) -> Note | None:
+        """The note at ``path`` (exact vault-relative path), or None."""
+        return self._by_path.get(path)
+
+
+def is_note_path(path: str) -> bool:
+    """True for Markdown notes (``.md``, any letter case); every other file is an attachment."""
+    return path.lower().endswith(NOTE_SUFFIX)
+
+
+def _inside(real: str, real_root: str) -> bool:
+    return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
+
+
+def _walk(folder: str, prefix: str, real_root: str, seen: set[str]) -> Iterator[str]:
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return
+    for entry in entries:
+        if entry.name.startswith("."):
+            continue
+        rel = prefix + entry.name
+        if entry.is_symlink() and not _inside(os.path.realpath(entry.path), real_root):
+            continue
+        try:
+            if entry.is_dir():
+                real = os.path.realpath(entry.path)
+                if real not in seen:
+                    seen.add(real)
+                    yield from _walk(entry.path, rel + "/", real_root, seen)
+            elif entry.is_file():
+                yield rel
+        except OSError:
+            continue
+
+
+def list_vault_files(root: Path) -> list[str]:
+    """Every file of the vault as a sorted vault-relative POSIX path.
+
+    Dot-files and dot-folders (``.obsidian/``, ``.trash/``, ``.vaultkit/``) are skipped, and a
+    symbolic link is followed only when it points inside the vault (each folder once).
+    """
+    real_root = os.path.realpath(root)
+    return sorted(_walk(str(root), "", real_root, {real_root}))
+
+
+def _unreadable(path: str, exc: OSError) -> Finding:
+    reason = exc.strerror or type(exc).__name__
+    return Finding(path, 1, 1, "VK202", "error", f"cannot read file: {reason}")
+
+
+def _read_notes(
+    root: Path, paths: list[str], progress: Progress | None
+) -> tuple[list[Note], list[Finding]]:
+    notes: list[Note] = []
+    unreadable: list[Finding] = []
+    for done, path in enumerate(paths, start=1):
+        try:
+            data = (root / path).read_bytes()
+        except OSError as exc:
+            unreadable.append(_unreadable(path, exc))
+        else:
+            notes.append(parse_note(path, data))
+        if progress is not None:
+            progress(done, len(paths))
+    return notes, unreadable
+
+
+def load_vault(root: Path, *, progress: Progress | None = None) -> Vault:
+    """Read every note under ``root``, parse it and resolve its links.
+
+    A note that cannot be read (permissions, removed while walking) becomes a VK202 finding
+    and is left out of ``notes``; it never stops the load. ``progress(done, total)`` is called
+    after each note.
+    """
+    files = list_vault_files(root)
+    note_paths = [p for p in files if is_note_path(p)]
+    attachments = tuple(p for p in files if not is_note_path(p))
+    notes, unreadable = _read_notes(root, note_paths, progress)
+    aliases = {note.path: note.aliases for note in notes}
+    index = build_file_index(files, aliases)
+    links = resolve_all(index, notes)
+    findings = sorted(
+        [*unreadable, *(f for note in notes for f in note.findings)], key=Finding.sort_key
+    )
+    return Vault(root, tuple(notes), attachments, index, tuple(links), tuple(findings))
