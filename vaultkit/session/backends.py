@@ -1,0 +1,269 @@
+"""Distillation backends: the ``claude`` CLI, any command, and the offline extractive distiller.
+
+``run_backend`` runs one attempt and classifies it: ``ok``, ``empty-output``, ``no-markers``,
+``timeout``, ``llm-error`` or ``infra`` (login, quota, network, missing binary — never saved as a
+note). Child processes start in a private temp folder with a cleaned environment and the guard
+variables set, so a ``claude -p`` child can never trigger vaultkit's hooks again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from vaultkit.config import Config
+from vaultkit.session.markers import parse_markers
+from vaultkit.session.naming import short_id
+from vaultkit.session.redact import redact
+from vaultkit.session.transcript import Digest
+from vaultkit.store import git_root
+
+Status = Literal["ok", "empty-output", "no-markers", "timeout", "llm-error", "infra"]
+
+GUARD_VARS = {"VAULTKIT_CHILD": "1", "CLAUDE_WIKI_CHILD": "1"}
+_DROP_VARS = frozenset({"CLAUDECODE", "CLAUDE_PROJECT_DIR", "CLAUDE_ENV_FILE", "CLAUDE_SESSION_ID"})
+# CLAUDE_CODE_* variables that configure provider/auth rather than describe a running session.
+_KEEP_CLAUDE_CODE = frozenset(
+    {
+        "CLAUDE_CODE_USE_BEDROCK",
+        "CLAUDE_CODE_USE_VERTEX",
+        "CLAUDE_CODE_USE_FOUNDRY",
+        "CLAUDE_CODE_OAUTH_TOKEN",
+        "CLAUDE_CODE_SKIP_BEDROCK_AUTH",
+        "CLAUDE_CODE_SKIP_VERTEX_AUTH",
+        "CLAUDE_CODE_GIT_BASH_PATH",
+        "CLAUDE_CODE_MAX_OUTPUT_TOKENS",
+        "CLAUDE_CODE_CLIENT_CERT",
+        "CLAUDE_CODE_CLIENT_KEY",
+    }
+)
+_INFRA = re.compile(
+    r"(?i)usage limit|limit reached|limit will reset|not logged in|/login\b|invalid api key"
+    r"|authentication_error|authentication failed|oauth token (?:has )?expired|rate[ _-]?limit"
+    r"|overloaded|api error: ?5\d\d|internal server error|bad gateway|service unavailable"
+    r"|gateway timeout|connection refused|econnrefused|econnreset|enotfound|etimedout"
+    r"|credit balance is too low|unable to connect to (?:the )?api|fetch failed|network error"
+)
+INFRA_OUTPUT_MAX = 600  # longer marker-less answers are model output, not an error banner
+KILL_GRACE = 5
+
+
+@dataclass(frozen=True, slots=True)
+class BackendResult:
+    """One attempt. ``output`` is the answer text; ``detail`` a short reason for the log."""
+
+    status: Status
+    output: str
+    detail: str
+    backend: str
+
+
+@dataclass(frozen=True, slots=True)
+class OfflineFacts:
+    """What the offline distiller needs (it reads no prompt)."""
+
+    digest: Digest
+    cwd: str
+    project: str
+    session_id: str
+
+
+def child_env(config: Config, base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """``base`` (default ``os.environ``) without Claude Code's session variables, guards set."""
+    source = os.environ if base is None else base
+    env: dict[str, str] = {}
+    for key, value in source.items():
+        if key in _DROP_VARS:
+            continue
+        if key.startswith("CLAUDE_CODE_") and key not in _KEEP_CLAUDE_CODE:
+            continue
+        if key == "ANTHROPIC_API_KEY" and config.distill.strip_api_key:
+            continue
+        env[key] = value
+    env.update(GUARD_VARS)
+    return env
+
+
+def claude_argv(config: Config, binary: str) -> list[str]:
+    """The ``claude -p`` command line: no tools, no MCP servers, no hooks, no saved session."""
+    return [
+        binary,
+        "-p",
+        "--model",
+        config.distill.model,
+        "--output-format",
+        "text",
+        "--no-session-persistence",
+        "--settings",
+        json.dumps({"disableAllHooks": True}),
+        "--tools",
+        "",
+        "--strict-mcp-config",
+    ]
+
+
+def classify(returncode: int, stdout: str, stderr: str) -> tuple[Status, str]:
+    """Classify a finished attempt from its exit code and output."""
+    parsed = parse_markers(stdout)
+    if returncode == 0 and parsed.complete:
+        return "ok", "ok"
+    banner = stdout.strip() if len(stdout.strip()) <= INFRA_OUTPUT_MAX else ""
+    hit = _INFRA.search(banner) or _INFRA.search(stderr[-4000:])
+    if hit is not None and (returncode != 0 or banner):
+        return "infra", _short(banner or stderr)
+    if returncode != 0:
+        return "llm-error", f"exit {returncode}: {_short(stderr or stdout)}"
+    if not stdout.strip():
+        return "empty-output", "empty output"
+    return "no-markers", "missing markers: " + ", ".join(parsed.missing or ("empty part",))
+
+
+def _short(text: str) -> str:
+    flat = " ".join(redact(text).split())
+    return flat[:300]
+
+
+def _kill(proc: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(OSError):
+        if os.name == "posix":
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:
+            proc.kill()
+
+
+def _run(argv: list[str], prompt: str, config: Config, backend: str) -> BackendResult:
+    timeout = max(1, config.distill.timeout)
+    with tempfile.TemporaryDirectory(prefix="vaultkit-distill-") as workdir:
+        try:
+            proc = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=workdir,
+                env=child_env(config),
+                start_new_session=os.name == "posix",
+            )
+        except OSError as exc:
+            return BackendResult("infra", "", f"cannot start {argv[0]}: {exc}", backend)
+        try:
+            out, err = proc.communicate(prompt.encode("utf-8"), timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill(proc)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.communicate(timeout=KILL_GRACE)
+            return BackendResult("timeout", "", f"no answer within {timeout} s", backend)
+    stdout = out.decode("utf-8", errors="replace")
+    stderr = err.decode("utf-8", errors="replace")
+    status, detail = classify(proc.returncode, stdout, stderr)
+    return BackendResult(status, stdout, detail, backend)
+
+
+def _run_claude(prompt: str, config: Config) -> BackendResult:
+    binary = shutil.which(config.distill.claude_path, path=child_env(config).get("PATH"))
+    if binary is None:
+        detail = f"claude CLI not found: {config.distill.claude_path}"
+        return BackendResult("infra", "", detail, "claude")
+    return _run(claude_argv(config, binary), prompt, config, "claude")
+
+
+def _run_command(prompt: str, config: Config) -> BackendResult:
+    argv = list(config.distill.command)
+    if not argv:
+        return BackendResult("infra", "", "distill.command is empty in vaultkit.toml", "command")
+    return _run(argv, prompt, config, "command")
+
+
+def run_backend(
+    prompt: str, config: Config, *, offline: OfflineFacts | None = None
+) -> BackendResult:
+    """One attempt with the configured backend (``claude`` | ``command`` | ``offline``)."""
+    backend = config.distill.backend
+    if backend == "offline":
+        if offline is None:
+            return BackendResult("infra", "", "offline backend needs transcript facts", backend)
+        return BackendResult("ok", offline_answer(offline), "offline", backend)
+    if backend == "command":
+        return _run_command(prompt, config)
+    if backend == "claude":
+        return _run_claude(prompt, config)
+    return BackendResult("infra", "", f"unknown distill.backend {backend!r}", backend)
+
+
+def _git(cwd: str, *args: str) -> str:
+    try:
+        out = subprocess.run(
+            ["git", "-C", cwd, *args],
+            capture_output=True,
+            timeout=10,
+            check=False,
+            env={**os.environ, **GUARD_VARS},
+        )
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    if out.returncode != 0:
+        return ""
+    lines = out.stdout.decode("utf-8", errors="replace").splitlines()[:30]
+    return redact("\n".join(lines))
+
+
+def git_facts(cwd: str) -> str:
+    """``git status --short`` and ``git log -5 --oneline`` of ``cwd`` when it is a repository."""
+    if not cwd or not Path(cwd).is_dir() or git_root(Path(cwd)) is None:
+        return ""
+    status = _git(cwd, "status", "--short")
+    log = _git(cwd, "log", "-5", "--oneline")
+    parts = []
+    if status:
+        parts.append(f"git status --short:\n{status}")
+    if log:
+        parts.append(f"git log -5 --oneline:\n{log}")
+    return "\n\n".join(parts)
+
+
+def _bullets(items: tuple[str, ...] | list[str], code: bool = False) -> str:
+    if not items:
+        return "- (none recorded)"
+    return "\n".join(f"- `{i}`" if code else f"- {i}" for i in items)
+
+
+def offline_title(facts: OfflineFacts) -> str:
+    first = facts.digest.first_prompt.strip()
+    return first[:60].rstrip() if first else f"Session {short_id(facts.session_id)}"
+
+
+def offline_answer(facts: OfflineFacts) -> str:
+    """An extractive answer in the three-marker format, built without any LLM."""
+    digest = facts.digest
+    git = git_facts(facts.cwd)
+    last = "\n".join(f"> {line}" for line in digest.last_assistant.splitlines()) or "> (none)"
+    handoff = [
+        "_Extracted without an LLM (offline distiller); check the raw transcript for detail._",
+        f"## Recent requests\n{_bullets(list(digest.recent_prompts[-6:]))}",
+        f"## Files touched\n{_bullets(list(digest.files_touched[-25:]), code=True)}",
+        f"## Commands run\n{_bullets(list(digest.commands[-15:]), code=True)}",
+        f"## Last assistant message\n{last}",
+    ]
+    if git:
+        handoff.append(f"## Git\n```text\n{git}\n```")
+    wiki = [
+        "_Extracted without an LLM (offline distiller)._",
+        f"- Project: {facts.project}",
+        f"- Branch: {digest.git_branch or '(none)'}",
+        f"- First request: {digest.first_prompt or '(none)'}",
+        f"## Files touched\n{_bullets(list(digest.files_touched[-25:]), code=True)}",
+    ]
+    body = "\n\n".join(handoff)
+    return f"@@@TITLE@@@\n{offline_title(facts)}\n@@@HANDOFF@@@\n{body}\n@@@WIKI@@@\n" + (
+        "\n\n".join(wiki) + "\n"
+    )

@@ -1,0 +1,190 @@
+"""Distil one session: condense → prompt → one LLM call (+ one retry) → markers → two notes.
+
+Quality self-check (SPEC §5): a missing HANDOFF or WIKI part, empty output, a timeout or an error
+gets one retry; if that fails too a degraded note is still written from the offline extract plus
+whatever partial output exists. Infrastructure failures raise :class:`InfraError` and write
+nothing, so the caller keeps the job queued. INDEX.md and retention are the caller's business.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Literal
+
+from vaultkit.config import Config
+from vaultkit.errors import VaultkitError
+from vaultkit.log import append_log
+from vaultkit.session.backends import (
+    BackendResult,
+    OfflineFacts,
+    offline_answer,
+    offline_title,
+    run_backend,
+)
+from vaultkit.session.markers import Parsed, parse_markers
+from vaultkit.session.naming import parse_name, short_id
+from vaultkit.session.notes import NoteMeta, write_session_notes
+from vaultkit.session.redact import redact
+from vaultkit.session.transcript import Digest, condense
+from vaultkit.store import Store
+from vaultkit.templates import read_template
+
+PROMPT_TEMPLATE = "distill-prompt.md"
+EXISTING_NOTES_MAX = 80
+PARTIAL_MAX = 20_000
+_PLACEHOLDER = re.compile(r"\{\{\s*(\w+)\s*\}\}")
+
+
+class InfraError(VaultkitError):
+    """The backend could not run (login, quota, network, missing binary); no note was written."""
+
+
+@dataclass(frozen=True, slots=True)
+class SessionInfo:
+    session_id: str
+    transcript: Path  # the raw copy in sessions/raw/
+    project: str
+    cwd: str
+    git_branch: str | None
+    ended_at: datetime  # timezone-aware local time
+    reason: str = "other"
+
+
+@dataclass(frozen=True, slots=True)
+class DistillOutcome:
+    title: str
+    summary_path: Path
+    wiki_path: Path
+    quality: Literal["ok", "degraded"]
+    degraded_reason: str | None
+    retries: int
+
+
+def existing_note_names(store: Store, exclude_session: str = "") -> list[str]:
+    """Wiki note names (newest first by name), read from file names only."""
+    try:
+        names = [p.stem for p in store.wiki.glob("*.md") if p.name != "INDEX.md"]
+    except OSError:
+        return []
+    own = short_id(exclude_session) if exclude_session else None
+    kept = []
+    for name in sorted(names, reverse=True):
+        parsed = parse_name(f"{name}.md")
+        if own is None or parsed is None or parsed.session != own:
+            kept.append(name)
+    return kept[:EXISTING_NOTES_MAX]
+
+
+def build_prompt(template: str, info: SessionInfo, digest: Digest, existing: list[str]) -> str:
+    """Fill ``{{placeholders}}`` in one pass (inserted text is never re-scanned)."""
+    values = {
+        "project": info.project,
+        "session_id": info.session_id,
+        "date": info.ended_at.isoformat(timespec="minutes"),
+        "branch": info.git_branch or digest.git_branch or "(none)",
+        "existing_notes": "\n".join(f"- [[{n}]]" for n in existing) or "(none yet)",
+        "transcript": digest.text or "(the transcript has no conversation text)",
+    }
+    return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), template)
+
+
+def _source(store: Store, transcript: Path) -> str:
+    try:
+        return transcript.resolve().relative_to(store.root.resolve()).as_posix()
+    except ValueError:
+        return str(transcript)
+
+
+def _attempts(
+    store: Store, info: SessionInfo, prompt: str, config: Config, facts: OfflineFacts
+) -> list[BackendResult]:
+    results: list[BackendResult] = []
+    for attempt in (1, 2):
+        result = run_backend(prompt, config, offline=facts)
+        append_log(
+            store.log,
+            f"distill {info.session_id}: attempt {attempt} via {result.backend}: "
+            f"{result.status} ({result.detail})",
+        )
+        if result.status == "infra":
+            raise InfraError(
+                f"distillation backend unavailable for session {info.session_id}: {result.detail}",
+                hint="check `claude` login/quota or distill.* in vaultkit.toml; "
+                "the session stays queued",
+            )
+        results.append(result)
+        if result.status == "ok":
+            break
+    return results
+
+
+def _fallback(offline: Parsed, results: list[BackendResult]) -> tuple[str, str]:
+    best = max(results, key=lambda r: len(r.output.strip()))
+    partial = parse_markers(best.output)
+    handoff, wiki = offline.handoff, offline.wiki
+    if partial.handoff or partial.wiki:
+        if partial.handoff:
+            handoff += "\n\n## Partial LLM output\n\n" + partial.handoff[:PARTIAL_MAX]
+        if partial.wiki:
+            wiki += "\n\n## Partial LLM output\n\n" + partial.wiki[:PARTIAL_MAX]
+    elif best.output.strip():
+        handoff += "\n\n## Unstructured LLM output\n\n" + best.output.strip()[:PARTIAL_MAX]
+    return handoff, wiki
+
+
+def distill_session(store: Store, info: SessionInfo, config: Config) -> DistillOutcome:
+    """Distil ``info``'s transcript and write its two notes (replacing earlier ones)."""
+    try:
+        digest = condense(info.transcript, config.distill.transcript_budget)
+    except OSError as exc:
+        raise VaultkitError(
+            f"{info.transcript}: cannot read transcript: {exc.strerror or exc}",
+            hint="check the raw copy exists, then run `vaultkit ingest` on it again",
+        ) from exc
+    facts = OfflineFacts(digest, info.cwd, info.project, info.session_id)
+    offline = parse_markers(offline_answer(facts))
+    branch = info.git_branch or digest.git_branch
+    meta = NoteMeta(
+        info.session_id, info.project, info.ended_at, _source(store, info.transcript), branch
+    )
+    if config.distill.backend == "offline":
+        meta = _degraded(meta, "offline", 0)
+        return _write(store, meta, offline.title, offline.handoff, offline.wiki)
+    template = read_template(PROMPT_TEMPLATE)
+    prompt = build_prompt(template, info, digest, existing_note_names(store, info.session_id))
+    results = _attempts(store, info, prompt, config, facts)
+    retries = len(results) - 1
+    final = results[-1]
+    if final.status == "ok":
+        parsed = parse_markers(final.output)
+        meta = _with_retries(meta, retries)
+        return _write(
+            store, meta, parsed.title or offline_title(facts), parsed.handoff, parsed.wiki
+        )
+    handoff, wiki = _fallback(offline, results)
+    title = parse_markers(final.output).title or offline.title
+    return _write(store, _degraded(meta, final.status, retries), title, handoff, wiki)
+
+
+def _with_retries(meta: NoteMeta, retries: int) -> NoteMeta:
+    return replace(meta, quality="ok", degraded_reason=None, retries=retries)
+
+
+def _degraded(meta: NoteMeta, reason: str, retries: int) -> NoteMeta:
+    return replace(meta, quality="degraded", degraded_reason=reason, retries=retries)
+
+
+def _write(store: Store, meta: NoteMeta, title: str, handoff: str, wiki: str) -> DistillOutcome:
+    summary_path, wiki_path = write_session_notes(store, meta, title, handoff, wiki)
+    quality: Literal["ok", "degraded"] = "degraded" if meta.quality == "degraded" else "ok"
+    return DistillOutcome(
+        title=redact(" ".join(title.split())) or "untitled",
+        summary_path=summary_path,
+        wiki_path=wiki_path,
+        quality=quality,
+        degraded_reason=meta.degraded_reason,
+        retries=meta.retries,
+    )

@@ -1,0 +1,128 @@
+"""Write a session's summary and wiki notes: YAML frontmatter, safe names, atomic replacement.
+
+Re-distilling a session replaces its earlier notes (found by the session id in the file name,
+confirmed by frontmatter), so one session never has two summaries or two wiki notes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from vaultkit.fsio import atomic_write_text
+from vaultkit.session.naming import note_stem, parse_name, short_id
+from vaultkit.session.redact import redact
+from vaultkit.store import Store
+
+FRONTMATTER_READ_BYTES = 64 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class NoteMeta:
+    """Facts shared by a session's two notes."""
+
+    session_id: str
+    project: str
+    ended_at: datetime
+    source: str  # the raw copy, store-relative POSIX path
+    git_branch: str | None
+    auto_saved: bool = True
+    quality: str = "ok"  # "ok" | "degraded"
+    degraded_reason: str | None = None
+    retries: int = 0
+
+
+def frontmatter(meta: NoteMeta, title: str, kind: str, tags: list[str]) -> dict[str, Any]:
+    """The frontmatter mapping (SPEC §2) in a stable key order."""
+    data: dict[str, Any] = {
+        "title": title,
+        "date": meta.ended_at.isoformat(timespec="seconds"),
+        "project": meta.project,
+        "type": kind,
+        "source": meta.source,
+        "session_id": meta.session_id,
+        "git_branch": meta.git_branch,
+        "tags": tags,
+        "auto_saved": meta.auto_saved,
+    }
+    if meta.quality == "degraded":
+        data["quality"] = "degraded"
+        data["degraded_reason"] = meta.degraded_reason or "unknown"
+        data["distill_retries"] = meta.retries
+    return data
+
+
+def render_note(data: dict[str, Any], title: str, body: str) -> str:
+    """Frontmatter (serialised by PyYAML) + ``# title`` + body."""
+    head = yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=1000)
+    return f"---\n{head}---\n\n# {title}\n\n{body.strip()}\n"
+
+
+def read_frontmatter(path: Path) -> dict[str, Any]:
+    """The frontmatter mapping of a note, or ``{}`` when absent, unreadable or invalid."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(FRONTMATTER_READ_BYTES).decode("utf-8", errors="replace")
+    except OSError:
+        return {}
+    head = head.replace("\r\n", "\n")
+    if not head.startswith("---\n"):
+        return {}
+    end = head.find("\n---", 3)
+    if end < 0:
+        return {}
+    try:
+        data = yaml.safe_load(head[4:end])
+    except yaml.YAMLError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _belongs_to(path: Path, session_id: str) -> bool:
+    name = parse_name(path.name)
+    if name is None:
+        return False
+    if name.seed:
+        return name.session == session_id
+    if name.session != short_id(session_id):
+        return False
+    recorded = read_frontmatter(path).get("session_id")
+    return recorded is None or str(recorded) == session_id
+
+
+def find_session_notes(folder: Path, session_id: str) -> list[Path]:
+    """Notes directly in ``folder`` that belong to ``session_id``."""
+    try:
+        candidates = sorted(p for p in folder.iterdir() if p.suffix == ".md" and p.is_file())
+    except OSError:
+        return []
+    return [p for p in candidates if _belongs_to(p, session_id)]
+
+
+def write_session_notes(
+    store: Store, meta: NoteMeta, title: str, handoff: str, wiki: str
+) -> tuple[Path, Path]:
+    """Write (or replace) the session's summary and wiki note; return their paths."""
+    title = redact(" ".join(title.split())) or "untitled"
+    stem = note_stem(meta.ended_at, meta.session_id, title)
+    summary_path = store.summary / f"{stem}.md"
+    wiki_path = store.wiki / f"{stem}.md"
+    old = [
+        *find_session_notes(store.summary, meta.session_id),
+        *find_session_notes(store.summary_archive, meta.session_id),
+        *find_session_notes(store.wiki, meta.session_id),
+    ]
+    summary_fm = frontmatter(meta, title, "handoff-summary", ["session", "handoff"])
+    wiki_fm = frontmatter(meta, title, "session-wiki", ["session", "wiki"])
+    atomic_write_text(summary_path, render_note(summary_fm, title, redact(handoff)))
+    atomic_write_text(wiki_path, render_note(wiki_fm, title, redact(wiki)))
+    for path in old:
+        if path not in (summary_path, wiki_path):
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+    return summary_path, wiki_path
