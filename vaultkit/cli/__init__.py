@@ -9,6 +9,7 @@ from vaultkit.errors import VaultkitError
 
 # Each module registers its commands on ``app`` when imported.
 from vaultkit.cli import version_cmd  # noqa: F401  isort: skip
+from vaultkit.cli import hooks_cmd, session_cmd  # noqa: F401  isort: skip
 
 __all__ = ["app", "main"]
 
