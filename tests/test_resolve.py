@@ -202,6 +202,7 @@ ALIASES = {
     "a/Note.md": ["shared", "Home"],
     "not/indexed.md": ["Phantom"],
     ".obsidian/workspace.md": ["Hidden"],
+    "img.png": ["Picture"],
 }
 ALIAS_INDEX = build_file_index(VAULT, ALIASES)
 
@@ -217,6 +218,7 @@ ALIAS_INDEX = build_file_index(VAULT, ALIASES)
         ("Home", "Home.md", ()),  # a real file wins; an alias never resolves anything
         ("Phantom", None, ()),  # aliases of files outside the index are ignored
         ("Hidden", None, ()),
+        ("Picture", None, ()),  # only notes carry aliases
         ("Nobody", None, ()),
     ],
 )
@@ -229,7 +231,9 @@ def test_aliases_never_resolve_but_name_their_notes(
 
 
 def test_index_lists_sorted_unique_files_outside_dot_folders() -> None:
-    index = build_file_index(["b.md", "a.png", "b.md", ".trash/x.md", "c/.git/y.md", "", "/abs.md"])
+    index = build_file_index(
+        ["b.md", "a.png", "b.md", ".trash/x.md", "c/.git/y.md", "", "/abs.md", "d/..", "e/"]
+    )
     assert index.paths == ("a.png", "b.md")
     assert index.notes == ("b.md",)
     assert len(index) == 2

@@ -26,10 +26,10 @@ def _is_note_path(path: str) -> bool:
 
 
 def _is_vault_path(path: str) -> bool:
-    """False for empty paths, absolute paths, folders and anything inside a dot-folder."""
-    if not path or path.startswith(_SEP) or path.endswith(_SEP):
+    """False for empty or absolute paths, folders, ``.``/``..`` and anything in a dot-folder."""
+    *folders, name = path.split(_SEP)
+    if name in ("", ".", "..") or path.startswith(_SEP):
         return False
-    folders = path.split(_SEP)[:-1]
     return not any(part == "" or part.startswith(".") for part in folders)
 
 
@@ -95,7 +95,7 @@ def build_file_index(
 
     ``paths`` are vault-relative POSIX paths; duplicates are merged and paths inside dot-folders
     (``.obsidian/``, ``.trash/``, ``.vaultkit/``) or that are not file paths are ignored.
-    ``aliases`` maps a note path to its frontmatter aliases; entries for unknown paths are ignored.
+    ``aliases`` maps a note path to its frontmatter aliases; other paths' entries are ignored.
     """
     unique = sorted({p for p in paths if _is_vault_path(p)})
     keys = {path: match_key(path) for path in unique}
@@ -104,7 +104,7 @@ def build_file_index(
     alias_pairs = (
         (match_key(alias.strip()), note)
         for note, names in (aliases or {}).items()
-        if note in keys
+        if note in keys and _is_note_path(note)
         for alias in names
         if alias.strip()
     )
