@@ -1,0 +1,552 @@
+"""Bytes of one Markdown file -> ``Note``: frontmatter, links, headings, tags and findings."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from urllib.parse import unquote
+
+import yaml
+from markdown_it.token import Token
+from yaml.constructor import SafeConstructor
+
+from vaultkit.model import Finding, Heading, Link, LinkKind, Note, Severity
+from vaultkit.wikilink import get_parser, split_wikilink
+
+BOM = "\ufeff"
+FENCE = "---"
+FENCE_ENDS = ("---", "...")
+TAG_KEYS = ("tags", "tag")
+ALIAS_KEYS = ("aliases", "alias")
+_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
+_BLOCK_ID = re.compile(r"(?:^|\s)\^([A-Za-z0-9-]+)$")
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s")
+_TAG_EXTRA = frozenset("-_/")
+_BREAKS = frozenset({"softbreak", "hardbreak"})
+_BaseLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+# --------------------------------------------------------------------------- decoding
+
+
+@dataclass(frozen=True, slots=True)
+class _Text:
+    """Decoded text with ``\\n`` line endings, or ``None`` for binary content."""
+
+    text: str | None
+    findings: tuple[Finding, ...] = ()
+
+
+def _finding(path: str, line: int, col: int, code: str, message: str) -> Finding:
+    severity: Severity = "warning" if code == "VK106" else "error"
+    return Finding(path, line, col, code, severity, message)
+
+
+def _normalise_newlines(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _decode(path: str, data: bytes) -> _Text:
+    if b"\x00" in data:
+        return _Text(None, (_finding(path, 1, 1, "VK202", "binary content"),))
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return _Text(_normalise_newlines(data.decode("utf-8")))
+    except UnicodeDecodeError as exc:
+        before = _normalise_newlines(data[: exc.start].decode("utf-8", errors="replace"))
+        line = before.count("\n") + 1
+        col = len(before) - (before.rfind("\n") + 1) + 1
+        message = f"not valid UTF-8 (byte 0x{data[exc.start]:02x} at line {line})"
+        text = _normalise_newlines(data.decode("utf-8", errors="replace"))
+        return _Text(text, (_finding(path, line, col, "VK202", message),))
+
+
+# --------------------------------------------------------------------------- frontmatter
+
+
+def _construct_timestamp(loader: yaml.SafeLoader, node: yaml.Node) -> object:
+    """Dates become ISO strings; an impossible date stays the text that was written."""
+    assert isinstance(node, yaml.ScalarNode)
+    try:
+        value = SafeConstructor.construct_yaml_timestamp(loader, node)
+    except ValueError:
+        return node.value
+    return value.isoformat() if isinstance(value, date | datetime) else str(node.value)
+
+
+def _construct_binary(loader: yaml.SafeLoader, node: yaml.Node) -> object:
+    return node.value if isinstance(node, yaml.ScalarNode) else None
+
+
+class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]  # CSafeLoader is untyped
+    """Safe YAML loading whose results are JSON-friendly (no dates, no bytes)."""
+
+
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _construct_timestamp)
+_Loader.add_constructor("tag:yaml.org,2002:binary", _construct_binary)
+
+
+def _jsonable(value: object, memo: dict[int, object]) -> object:
+    """Copy YAML data into str-keyed dicts, lists and scalars (shared nodes stay shared)."""
+    if value is None or isinstance(value, str | bool | int | float):
+        return value
+    if id(value) in memo:
+        return memo[id(value)]
+    if isinstance(value, Mapping):
+        out: dict[str, object] = {}
+        memo[id(value)] = out
+        for key, item in value.items():
+            out[key if isinstance(key, str) else str(key)] = _jsonable(item, memo)
+        return out
+    if isinstance(value, list | tuple | set | frozenset):
+        items: list[object] = []
+        memo[id(value)] = items
+        source = sorted(value, key=str) if isinstance(value, set | frozenset) else value
+        items.extend(_jsonable(item, memo) for item in source)
+        return items
+    return str(value)
+
+
+@dataclass(slots=True)
+class _Frontmatter:
+    """What the frontmatter block yields. ``lines`` counts the fence lines too."""
+
+    data: dict[str, object] = field(default_factory=dict)
+    lines: int = 0
+    links: list[Link] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+
+def _closing_fence(lines: Sequence[str]) -> int:
+    for index in range(1, len(lines)):
+        if lines[index].rstrip() in FENCE_ENDS:
+            return index
+    return -1
+
+
+def _yaml_error(path: str, exc: Exception) -> Finding:
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    line = getattr(mark, "line", None)
+    column = getattr(mark, "column", None)
+    lines = str(exc).splitlines()
+    problem = getattr(exc, "problem", None) or (lines[0] if lines else type(exc).__name__)
+    if isinstance(line, int) and isinstance(column, int):
+        return _finding(path, line + 2, column + 1, "VK201", f"invalid YAML frontmatter: {problem}")
+    return _finding(path, 2, 1, "VK201", f"invalid YAML frontmatter: {problem}")
+
+
+def _load_yaml(text: str) -> tuple[yaml.Node | None, object]:
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
+    finally:
+        loader.dispose()
+    return node, data
+
+
+def _parse_frontmatter(path: str, lines: Sequence[str]) -> _Frontmatter:
+    if not lines or lines[0].rstrip() != FENCE:
+        return _Frontmatter()
+    close = _closing_fence(lines)
+    if close < 0:
+        message = "frontmatter fence '---' is never closed; the file is read as body text"
+        return _Frontmatter(findings=[Finding(path, 1, 1, "VK201", "warning", message)])
+    result = _Frontmatter(lines=close + 1)
+    body = lines[1:close]
+    try:
+        node, data = _load_yaml("\n".join(body) + "\n")
+    except Exception as exc:  # any YAML failure is a finding, never a crash
+        result.findings.append(_yaml_error(path, exc))
+        return result
+    if data is None:
+        return result
+    if not isinstance(data, Mapping):
+        result.findings.append(_finding(path, 2, 1, "VK201", "frontmatter is not a mapping"))
+        return result
+    converted = _jsonable(data, {})
+    result.data = converted if isinstance(converted, dict) else {}
+    if node is not None:
+        result.links = list(_frontmatter_links(node, body))
+    return result
+
+
+def _value_scalars(node: yaml.Node) -> Iterator[yaml.ScalarNode]:
+    """Every scalar that is a value (not a key) in the YAML tree, each node once."""
+    seen: set[int] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, yaml.ScalarNode):
+            yield current
+        elif isinstance(current, yaml.MappingNode):
+            stack.extend(value for _key, value in reversed(current.value))
+        elif isinstance(current, yaml.SequenceNode):
+            stack.extend(reversed(current.value))
+
+
+def _wikilinks_in(text: str) -> Iterator[tuple[int, str, bool]]:
+    """``(offset, inner, embed)`` for each well-formed ``[[inner]]`` in a plain string."""
+    start = text.find("[[")
+    while start >= 0:
+        close = text.find("]]", start + 2)
+        if close < 0:
+            return
+        inner = text[start + 2 : close]
+        if "[[" in inner or "\n" in inner:
+            start = text.find("[[", start + 2)
+            continue
+        embed = start > 0 and text[start - 1] == "!"
+        yield (start - 1 if embed else start), inner, embed
+        start = text.find("[[", close + 2)
+
+
+def _raw_positions(node: yaml.ScalarNode, body: Sequence[str]) -> list[tuple[int, int]]:
+    """0-based (line, col) of each ``[[`` in the scalar's source text within the YAML."""
+    first, last = node.start_mark.line, node.end_mark.line
+    found: list[tuple[int, int]] = []
+    for line in range(first, min(last, len(body) - 1) + 1):
+        text = body[line]
+        lo = node.start_mark.column if line == first else 0
+        hi = node.end_mark.column if line == last else len(text)
+        col = text.find("[[", lo, hi)
+        while col >= 0:
+            found.append((line, col))
+            col = text.find("[[", col + 2, hi)
+    return found
+
+
+def _frontmatter_links(root: yaml.Node, body: Sequence[str]) -> Iterator[Link]:
+    for node in _value_scalars(root):
+        if node.tag != "tag:yaml.org,2002:str" or "[[" not in node.value:
+            continue
+        found = list(_wikilinks_in(node.value))
+        raw = _raw_positions(node, body)
+        for index, (_offset, inner, embed) in enumerate(found):
+            parts = split_wikilink(inner)
+            if parts is None:
+                continue
+            line, col = (
+                raw[index]
+                if len(raw) == len(found)
+                else (
+                    node.start_mark.line,
+                    node.start_mark.column,
+                )
+            )
+            if embed and len(raw) == len(found) and col > 0:
+                col -= 1
+            yield Link(
+                "frontmatter", parts.target, parts.subpath, parts.display, line + 2, col + 1, embed
+            )
+
+
+# --------------------------------------------------------------------------- tags and aliases
+
+
+def _strings(value: object) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, bool) or value is None:
+        return
+    elif isinstance(value, int | float):
+        yield str(value)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def _frontmatter_values(data: Mapping[str, object], keys: Iterable[str]) -> Iterator[str]:
+    for key in keys:
+        yield from _strings(data.get(key))
+
+
+def _frontmatter_tags(data: Mapping[str, object]) -> Iterator[str]:
+    for text in _frontmatter_values(data, TAG_KEYS):
+        for piece in re.split(r"[,\s]+", text):
+            tag = piece.strip().lstrip("#")
+            if tag:
+                yield tag
+
+
+def _aliases(data: Mapping[str, object]) -> tuple[str, ...]:
+    seen: dict[str, None] = {}
+    for text in _frontmatter_values(data, ALIAS_KEYS):
+        alias = text.strip()
+        if alias:
+            seen.setdefault(alias, None)
+    return tuple(seen)
+
+
+def _is_tag_char(char: str) -> bool:
+    if char in _TAG_EXTRA:
+        return True
+    category = unicodedata.category(char)
+    return not (category[0] in "PZC" or category in ("Sm", "Sk"))
+
+
+def _tags_in_text(text: str, at_boundary: bool) -> Iterator[str]:
+    """Obsidian tags in a run of text: ``#`` after whitespace (or a boundary), not all digits."""
+    start = text.find("#")
+    while start >= 0:
+        before_ok = text[start - 1].isspace() if start > 0 else at_boundary
+        end = start + 1
+        while end < len(text) and _is_tag_char(text[end]):
+            end += 1
+        tag = text[start + 1 : end]
+        if before_ok and tag and not tag.isdigit():
+            yield tag
+        start = text.find("#", max(end, start + 1))
+
+
+def _normalise_tags(tags: Iterable[str]) -> tuple[str, ...]:
+    return tuple(sorted({tag.casefold() for tag in tags if tag}))
+
+
+# --------------------------------------------------------------------------- positions
+
+
+class _Locator:
+    """Maps offsets inside an inline token's content to 1-based (line, col) in the file."""
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        self.lines = lines
+        self.cursor = 0  # table rows: where the previous cell ended on the row's line
+
+    def line_offset(self, content_line: str, line: int, in_table: bool) -> int:
+        raw = self.lines[line] if 0 <= line < len(self.lines) else ""
+        wanted, have = content_line.rstrip(), raw.rstrip()
+        if not in_table and wanted and have.endswith(wanted):
+            return len(have) - len(wanted)
+        stripped = wanted.lstrip()
+        found = raw.find(stripped, self.cursor) if stripped else -1
+        if found >= 0:
+            return found - (len(wanted) - len(stripped))
+        if "|" in stripped:
+            pattern = re.escape(stripped).replace(r"\|", r"\\?\|")
+            match = re.compile(pattern).search(raw, self.cursor)
+            if match:
+                return match.start() - (len(wanted) - len(stripped))
+        return 0
+
+    def escaped_pipes_before(self, line: int, start: int, stop: int) -> int:
+        raw = self.lines[line] if 0 <= line < len(self.lines) else ""
+        return raw.count("\\|", start, stop)
+
+    def locate(self, token: Token, pos: int, in_table: bool) -> tuple[int, int]:
+        first = token.map[0] if token.map else 0
+        content = token.content
+        pos = max(0, min(pos, len(content)))
+        line_start = content.rfind("\n", 0, pos) + 1
+        line = first + content.count("\n", 0, pos)
+        line_stop = content.find("\n", line_start)
+        content_line = content[line_start : len(content) if line_stop < 0 else line_stop]
+        offset = self.line_offset(content_line, line, in_table)
+        col = offset + (pos - line_start)
+        if in_table:
+            col += self.escaped_pipes_before(line, offset, col + 1)
+        return line + 1, col + 1
+
+    def advance_cell(self, token: Token) -> None:
+        """Move the row cursor past this cell so equal cells later on the row are found."""
+        if not token.map or "\n" in token.content:
+            return
+        line = token.map[0]
+        offset = self.line_offset(token.content, line, True)
+        self.cursor = max(self.cursor, offset + len(token.content))
+
+
+# --------------------------------------------------------------------------- body walk
+
+
+def _split_href(href: str) -> tuple[str, str]:
+    target, _, fragment = href.partition("#")
+    return unquote(target).strip(), unquote(fragment).strip()
+
+
+def _plain(children: Sequence[Token]) -> str:
+    parts: list[str] = []
+    for child in children:
+        if child.type in ("text", "text_special", "code_inline"):
+            parts.append(child.content)
+        elif child.type in _BREAKS:
+            parts.append(" ")
+        elif child.type == "wikilink":
+            meta = child.meta
+            parts.append(meta["display"] or meta["target"] or meta["subpath"])
+    return " ".join("".join(parts).split())
+
+
+def _first_sentence(text: str) -> str:
+    return _SENTENCE_END.split(text, maxsplit=1)[0].strip()
+
+
+@dataclass(slots=True)
+class _Body:
+    """Everything collected while walking the token stream."""
+
+    path: str
+    locator: _Locator
+    links: list[Link] = field(default_factory=list)
+    headings: list[Heading] = field(default_factory=list)
+    block_ids: list[str] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    first_heading: str = ""
+    first_paragraph: str = ""
+
+    def walk(self, tokens: Sequence[Token]) -> None:
+        heading_level = 0
+        in_table = False
+        for token in tokens:
+            if token.type == "heading_open":
+                heading_level = int(token.tag[1:])
+            elif token.type in ("tr_open", "table_open"):
+                self.locator.cursor = 0
+                in_table = True
+            elif token.type == "table_close":
+                in_table = False
+            elif token.type == "inline":
+                self.inline(token, heading_level, in_table)
+                heading_level = 0
+
+    def inline(self, token: Token, heading_level: int, in_table: bool) -> None:
+        children = token.children or []
+        if heading_level:
+            line = (token.map[0] if token.map else 0) + 1
+            self.headings.append(Heading(token.content.strip(), heading_level, line))
+            if not self.first_heading:
+                self.first_heading = _plain(children)
+        elif not self.first_paragraph and not in_table:
+            self.first_paragraph = _first_sentence(_plain(children))
+        for index, child in enumerate(children):
+            self.child(token, child, children, index, in_table)
+        if in_table:
+            self.locator.advance_cell(token)
+
+    def child(
+        self, token: Token, child: Token, siblings: Sequence[Token], index: int, in_table: bool
+    ) -> None:
+        kind = child.type
+        if kind == "wikilink":
+            self.wikilink(token, child, in_table)
+        elif kind == "wikilink_error":
+            self.malformed(token, child, in_table)
+        elif kind in ("link_open", "image"):
+            self.markdown_link(token, child, siblings, index, in_table)
+        elif kind == "text":
+            previous = siblings[index - 1].type if index else "softbreak"
+            at_boundary = previous in _BREAKS
+            self.tags.extend(_tags_in_text(child.content, at_boundary))
+            following = siblings[index + 1].type if index + 1 < len(siblings) else "softbreak"
+            if following in _BREAKS:
+                self.block_id(child.content.rstrip(), at_boundary)
+
+    def block_id(self, text: str, at_boundary: bool) -> None:
+        match = _BLOCK_ID.search(text)
+        if match is None:
+            return
+        if match.group(0).startswith("^") and not at_boundary:
+            return  # "^id" glued to a code span or link before it is not a block id
+        self.block_ids.append(match.group(1))
+
+    def wikilink(self, token: Token, child: Token, in_table: bool) -> None:
+        meta = child.meta
+        line, col = self.locator.locate(token, meta["pos"], in_table)
+        embed = bool(meta["embed"])
+        kind: LinkKind = "embed" if embed else "wikilink"
+        self.links.append(
+            Link(kind, meta["target"], meta["subpath"], meta["display"], line, col, embed)
+        )
+
+    def malformed(self, token: Token, child: Token, in_table: bool) -> None:
+        line, col = self.locator.locate(token, child.meta["pos"], in_table)
+        if child.meta["reason"] == "nested":
+            message = "nested '[[' inside a wikilink"
+        elif in_table and self._pipe_split(line, col):
+            message = "unescaped pipe in table cell (write '\\|' inside the wikilink)"
+        else:
+            message = "unclosed wikilink ('[[' without ']]' on the same line)"
+        self.findings.append(_finding(self.path, line, col, "VK106", message))
+
+    def _pipe_split(self, line: int, col: int) -> bool:
+        raw = self.locator.lines[line - 1] if line - 1 < len(self.locator.lines) else ""
+        close = raw.find("]]", col + 1)
+        return close >= 0 and "|" in raw[col + 1 : close]
+
+    def markdown_link(
+        self, token: Token, child: Token, siblings: Sequence[Token], index: int, in_table: bool
+    ) -> None:
+        href = str(child.attrs.get("src" if child.type == "image" else "href", ""))
+        if not href or _SCHEME.match(href) or "pos" not in child.meta:
+            return
+        target, subpath = _split_href(href)
+        if not target and not subpath:
+            return
+        embed = child.type == "image"
+        display = child.content if embed else _plain(_link_label(siblings, index))
+        line, col = self.locator.locate(token, child.meta["pos"], in_table)
+        self.links.append(Link("markdown", target, subpath, display, line, col, embed))
+
+
+def _link_label(siblings: Sequence[Token], index: int) -> list[Token]:
+    label: list[Token] = []
+    depth = 0
+    for child in siblings[index + 1 :]:
+        if child.type == "link_open":
+            depth += 1
+        elif child.type == "link_close":
+            if depth == 0:
+                break
+            depth -= 1
+        label.append(child)
+    return label
+
+
+# --------------------------------------------------------------------------- entry point
+
+
+def _body_source(lines: Sequence[str], skip: int) -> str:
+    """The file with its frontmatter lines blanked, so markdown-it line maps match the file."""
+    return "\n" * skip + "\n".join(lines[skip:])
+
+
+def _parse(path: str, data: bytes) -> Note:
+    decoded = _decode(path, data)
+    if decoded.text is None:
+        return Note(path=path, findings=decoded.findings)
+    text = decoded.text[1:] if decoded.text.startswith(BOM) else decoded.text
+    lines = text.split("\n")
+    front = _parse_frontmatter(path, lines)
+    body = _Body(path, _Locator(lines))
+    body.walk(get_parser().parse(_body_source(lines, front.lines), {}))
+    links = sorted([*front.links, *body.links], key=lambda link: (link.line, link.col))
+    findings = sorted([*decoded.findings, *front.findings, *body.findings], key=Finding.sort_key)
+    return Note(
+        path=path,
+        frontmatter=front.data,
+        links=tuple(links),
+        headings=tuple(body.headings),
+        block_ids=tuple(dict.fromkeys(body.block_ids)),
+        tags=_normalise_tags([*_frontmatter_tags(front.data), *body.tags]),
+        aliases=_aliases(front.data),
+        findings=tuple(findings),
+        body_line=front.lines + 1,
+        first_text=body.first_heading or body.first_paragraph,
+    )
+
+
+def parse_note(path: str, data: bytes) -> Note:
+    """Parse one file's bytes. Never raises: problems become findings on the returned Note."""
+    try:
+        return _parse(path, data)
+    except (Exception, RecursionError) as exc:  # last resort: report, never crash a vault scan
+        message = f"internal parser error ({type(exc).__name__}); please report this file"
+        return Note(path=path, findings=(_finding(path, 1, 1, "VK202", message),))

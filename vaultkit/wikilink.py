@@ -1,0 +1,279 @@
+"""markdown-it-py rules for Obsidian syntax: wikilinks, embeds and ``%%comments%%``.
+
+Tokens this module adds to an inline token's children (all positions are offsets into the
+inline token's ``content``, stored in ``token.meta["pos"]``):
+
+- ``wikilink``: ``meta`` has ``target``, ``subpath``, ``display`` (``None`` without ``|``),
+  ``embed`` and ``pos`` (the ``!`` of an embed or the first ``[``).
+- ``wikilink_error``: a malformed ``[[``; ``meta["reason"]`` is ``"unclosed"`` or ``"nested"``.
+- ``vk_comment``: an inline ``%%comment%%`` (its text is dropped).
+
+``link_open`` and ``image`` tokens also get ``meta["pos"]``. A paragraph that opens a ``%%``
+comment without closing it is extended over the following lines (blank lines included) until
+the closing ``%%``, so nothing inside a block comment becomes a link and line maps stay right.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
+from markdown_it.rules_block import paragraph as _md_paragraph
+from markdown_it.rules_inline import StateInline
+from markdown_it.rules_inline import image as _md_image
+from markdown_it.rules_inline import link as _md_link
+
+BLOCK_RULES = (
+    "code",
+    "fence",
+    "blockquote",
+    "hr",
+    "list",
+    "heading",
+    "lheading",
+    "html_block",
+    "table",
+    "paragraph",
+    "reference",
+)
+INLINE_RULES = (
+    "text",
+    "newline",
+    "escape",
+    "backticks",
+    "link",
+    "image",
+    "autolink",
+    "html_inline",
+)
+COMMENT = "%%"
+_SCAN_KEY = "vaultkit_wikilink_scan"
+_CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.DOTALL)
+
+InlineRule = Callable[[StateInline, bool], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class WikiParts:
+    """The pieces of a wikilink's inner text: ``target#subpath|display``."""
+
+    target: str
+    subpath: str
+    display: str | None
+
+
+def split_wikilink(inner: str) -> WikiParts | None:
+    """Split the text between ``[[`` and ``]]``; ``None`` when it names nothing.
+
+    The first ``|`` separates the display text; ``\\|`` (an escaped pipe, as written inside
+    tables) is a separator too. The first ``#`` starts the subpath. Whitespace is trimmed.
+    """
+    display: str | None = None
+    head = inner
+    bar = inner.find("|")
+    if bar >= 0:
+        head = inner[: bar - 1] if bar > 0 and inner[bar - 1] == "\\" else inner[:bar]
+        display = inner[bar + 1 :].strip()
+    target, _, subpath = head.partition("#")
+    target, subpath = target.strip(), subpath.strip()
+    if not target and not subpath:
+        return None
+    return WikiParts(target, subpath, display)
+
+
+@dataclass(slots=True)
+class _Scan:
+    """Sorted positions of ``[[``, ``]]`` and newlines in one inline source (built once)."""
+
+    src: str
+    opens: list[int] = field(default_factory=list)
+    closes: list[int] = field(default_factory=list)
+    newlines: list[int] = field(default_factory=list)
+    reported: set[int] = field(default_factory=set)
+
+    @classmethod
+    def build(cls, src: str) -> _Scan:
+        scan = cls(src)
+        scan.opens = [m.start() for m in re.finditer(r"(?=\[\[)", src)]
+        scan.closes = [m.start() for m in re.finditer(r"(?=\]\])", src)]
+        scan.newlines = [m.start() for m in re.finditer("\n", src)]
+        return scan
+
+    @staticmethod
+    def _first_at(items: list[int], pos: int) -> int:
+        index = bisect.bisect_left(items, pos)
+        return items[index] if index < len(items) else -1
+
+    def line_end(self, pos: int) -> int:
+        found = self._first_at(self.newlines, pos)
+        return len(self.src) if found < 0 else found
+
+    def next_open(self, pos: int) -> int:
+        return self._first_at(self.opens, pos)
+
+    def next_close(self, pos: int) -> int:
+        return self._first_at(self.closes, pos)
+
+
+def _scan_for(state: StateInline) -> _Scan:
+    cached = state.env.get(_SCAN_KEY)
+    if isinstance(cached, _Scan) and cached.src is state.src:
+        return cached
+    scan = _Scan.build(state.src)
+    state.env[_SCAN_KEY] = scan
+    return scan
+
+
+def _push_meta(state: StateInline, kind: str, meta: dict[str, Any]) -> None:
+    token = state.push(kind, "", 0)
+    token.meta = meta
+
+
+def _unclosed(state: StateInline, scan: _Scan, start: int, line_end: int, silent: bool) -> bool:
+    """Report an unclosed ``[[`` once per line and let the rest be parsed as text."""
+    if not silent and line_end not in scan.reported:
+        scan.reported.add(line_end)
+        _push_meta(state, "wikilink_error", {"reason": "unclosed", "pos": start})
+    if not silent:
+        state.pending += state.src[state.pos]
+    state.pos += 1
+    return True
+
+
+def wikilink_rule(state: StateInline, silent: bool) -> bool:
+    """Inline rule for ``[[...]]`` and ``![[...]]`` (registered before ``link``)."""
+    src, pos = state.src, state.pos
+    embed = src.startswith("![[", pos)
+    if not embed and not src.startswith("[[", pos):
+        return False
+    inner_start = pos + (3 if embed else 2)
+    scan = _scan_for(state)
+    line_end = scan.line_end(pos)
+    close = scan.next_close(inner_start)
+    if close < 0 or close >= line_end:
+        return _unclosed(state, scan, pos, line_end, silent)
+    inner_open = scan.next_open(inner_start)
+    if 0 <= inner_open < close:
+        outer = scan.next_close(close + 2)
+        if outer < 0 or outer >= line_end or outer + 2 > state.posMax:
+            return _unclosed(state, scan, pos, line_end, silent)
+        if not silent:
+            _push_meta(state, "wikilink_error", {"reason": "nested", "pos": pos})
+            state.pending += src[pos : outer + 2]
+        state.pos = outer + 2
+        return True
+    parts = split_wikilink(src[inner_start:close])
+    if parts is None or close + 2 > state.posMax:
+        return False
+    if not silent:
+        meta = {
+            "target": parts.target,
+            "subpath": parts.subpath,
+            "display": parts.display,
+            "embed": embed,
+            "pos": pos,
+        }
+        _push_meta(state, "wikilink", meta)
+    state.pos = close + 2
+    return True
+
+
+def comment_rule(state: StateInline, silent: bool) -> bool:
+    """Inline rule for ``%%hidden%%``; an unclosed ``%%`` hides the rest of the block."""
+    src, pos = state.src, state.pos
+    if not src.startswith(COMMENT, pos):
+        return False
+    close = src.find(COMMENT, pos + 2, state.posMax)
+    if not silent:
+        _push_meta(state, "vk_comment", {"pos": pos})
+    state.pos = state.posMax if close < 0 else close + 2
+    return True
+
+
+def with_position(rule: InlineRule, kind: str) -> InlineRule:
+    """Wrap markdown-it's ``link``/``image`` rule so the token records where it started."""
+
+    def positioned(state: StateInline, silent: bool) -> bool:
+        start, count = state.pos, len(state.tokens)
+        if not rule(state, silent):
+            return False
+        if not silent:
+            for token in state.tokens[count:]:
+                if token.type == kind:
+                    token.meta["pos"] = start
+                    break
+        return True
+
+    return positioned
+
+
+def comment_left_open(text: str) -> bool:
+    """True when ``text`` has an odd number of ``%%`` outside code spans."""
+    if COMMENT not in text:
+        return False
+    return _CODE_SPAN.sub("", text).count(COMMENT) % 2 == 1
+
+
+def _line_text(state: StateBlock, line: int) -> str:
+    return state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
+
+
+def _comment_end_line(state: StateBlock, first: int) -> int:
+    """The line after the first line at or after ``first`` containing ``%%`` (else lineMax)."""
+    for line in range(first, state.lineMax):
+        if COMMENT in _line_text(state, line):
+            return line + 1
+    return state.lineMax
+
+
+def paragraph_rule(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """markdown-it's paragraph, extended over the lines of a ``%%`` comment it leaves open."""
+    if not _md_paragraph(state, start_line, end_line, silent):
+        return False
+    inline = state.tokens[-2]
+    if inline.type != "inline" or not comment_left_open(inline.content):
+        return True
+    last = state.line
+    content = inline.content
+    while last < state.lineMax and comment_left_open(content):
+        last = _comment_end_line(state, last)
+        content = state.getLines(start_line, last, state.blkIndent, False).strip()
+    state.line = last
+    inline.content = content
+    inline.map = [start_line, last]
+    opener = state.tokens[-3]
+    opener.map = [start_line, last]
+    return True
+
+
+def make_parser() -> MarkdownIt:
+    """A new lean parser: the "zero" preset plus only the rules vaultkit needs, plus ours.
+
+    ``text_join`` stays off so escapes remain ``text_special`` tokens (``\\#x`` is no tag).
+    """
+    md = MarkdownIt("zero", {"html": True})
+    md.enable(list(BLOCK_RULES))
+    md.enable(list(INLINE_RULES))
+    md.disable("text_join")
+    md.block.ruler.at("paragraph", paragraph_rule)
+    md.inline.ruler.at("link", with_position(_md_link, "link_open"))
+    md.inline.ruler.at("image", with_position(_md_image, "image"))
+    md.inline.ruler.before("link", "wikilink", wikilink_rule)
+    md.inline.ruler.before("link", "vk_comment", comment_rule)
+    return md
+
+
+_PARSER: MarkdownIt | None = None
+
+
+def get_parser() -> MarkdownIt:
+    """The process-wide parser, built on first use (do not mutate it)."""
+    global _PARSER
+    if _PARSER is None:
+        _PARSER = make_parser()
+    return _PARSER
