@@ -96,6 +96,7 @@ CASES: list[tuple[str, str, str | None]] = [
     ("longer-folder/src.md", "Dup", "longer-folder/Dup.md"),
     ("x/y/src.md", "Deep", "x/y/Deep.md"),
     ("archive/Projects/src.md", "Projects/Draft", "archive/Projects/Draft.md"),
+    ("x/y/sub/src.md", "Deep", "zz/Deep.md"),  # an ancestor folder counts for nothing
     # else the shortest path; ties: fewest segments, then lexicographic
     ("src.md", "Dup", "same/Dup.md"),
     ("x/src.md", "Deep", "zz/Deep.md"),
@@ -280,3 +281,24 @@ def test_resolve_all_keeps_order_and_depends_on_the_source_folder() -> None:
         ("two.md", 1, "same/Dup.md"),
     ]
     assert resolved[0] == ResolvedLink("other/one.md", links[0], _res("other/one.md", "Dup"))
+
+
+# Tie-break fixture observed in Obsidian 1.13.7: root-exact, then own folder, then shortest string.
+TIE_VAULT = ("Note.md", "zzzz/Note.md", "a/b/Note.md", "other.md")
+
+
+@pytest.mark.parametrize(
+    ("files", "source", "expected"),
+    [
+        (TIE_VAULT, "src.md", "Note.md"),
+        (TIE_VAULT, "zzzz/src.md", "Note.md"),
+        (TIE_VAULT, "a/b/src.md", "Note.md"),
+        (TIE_VAULT[1:], "src.md", "a/b/Note.md"),  # shorter string beats fewer segments
+        (TIE_VAULT[1:], "zzzz/src.md", "zzzz/Note.md"),
+        (TIE_VAULT[1:], "a/b/src.md", "a/b/Note.md"),
+        (TIE_VAULT[1:], "zzzz/deep/src.md", "a/b/Note.md"),
+        (TIE_VAULT[1:], "a/src.md", "a/b/Note.md"),
+    ],
+)
+def test_observed_obsidian_tie_break(files: tuple[str, ...], source: str, expected: str) -> None:
+    assert resolve_target(build_file_index(files), source, "Note").path == expected
