@@ -31,9 +31,9 @@ _AWS_SECRET = re.compile(
 )
 
 _ASSIGN = re.compile(
-    r"(?i)\b((?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key"
+    r"(?i)(?<![A-Za-z0-9])((?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key"
     r"|private[_-]?key|client[_-]?secret)[A-Za-z0-9_.-]{0,30}[\"']?\s{0,5}[:=]\s{0,5})"
-    r"(?!\[REDACTED)(\"[^\"\n]{1,500}\"|'[^'\n]{1,500}'|[^\s\"'`,;()\[\]{}<>]{4,500})"
+    r"(?!\[REDACTED)(\"[^\"\n]{1,500}\"|'[^'\n]{1,500}'|(?>[^\s\"'`,;()\[\]{}<>]{4,500})(?!\())"
 )
 
 
