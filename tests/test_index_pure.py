@@ -95,18 +95,20 @@ def test_fresh_index_has_a_heading_and_the_marked_region() -> None:
 
 
 def test_hand_written_text_around_the_region_survives_and_region_is_replaced() -> None:
+    entries = (*ENTRIES, IndexEntry("pinned.md", "pinned", "Pinned", ""))
     existing = (
         f"# My index\n\nRead this first.\n\n{START_MARKER}\n- [[old]] — gone\n{END_MARKER}\n\n"
-        "## Notes by hand\n- [[new]] pinned\n"
+        "## Notes by hand\n- [[pinned]] my own words\n"
     )
-    links = {6: LineLink("old", None), 10: LineLink("new", "new.md")}
-    plan = plan_index(existing, ENTRIES, links)
+    links = {6: LineLink("old", None), 10: LineLink("pinned", "pinned.md")}
+    plan = plan_index(existing, entries, links)
     assert plan.text == (
         f"# My index\n\nRead this first.\n\n{START_MARKER}\n- [[new]] — New note\n{END_MARKER}\n\n"
-        "## Notes by hand\n- [[new]] pinned\n"
+        "## Notes by hand\n- [[pinned]] my own words\n"
     )
+    assert plan.listed == 1  # the hand-listed note is not listed twice
     assert plan.pruned == ()  # the region's own old lines are regenerated, not "pruned"
-    assert plan_index(plan.text, ENTRIES, {10: LineLink("new", "new.md")}).text == plan.text
+    assert plan_index(plan.text, entries, {10: LineLink("pinned", "pinned.md")}).text == plan.text
 
 
 def test_hand_written_bullets_whose_link_became_a_ghost_are_pruned() -> None:

@@ -10,6 +10,8 @@ from vaultkit.errors import VaultkitError
 # Each module registers its commands on ``app`` when imported.
 from vaultkit.cli import version_cmd  # noqa: F401  isort: skip
 from vaultkit.cli import hooks_cmd, session_cmd  # noqa: F401  isort: skip
+from vaultkit.cli import index_cmd, lint_cmd  # noqa: F401  isort: skip
+from vaultkit.cli import graph_cmd  # noqa: F401  isort: skip
 
 __all__ = ["app", "main"]
 

@@ -1,0 +1,62 @@
+"""``vaultkit index``: regenerate INDEX.md, check that it is current, or show the diff."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from vaultkit.cli.app import app
+from vaultkit.cli.common import resolve_vault
+from vaultkit.cli.lint_cmd import display_root
+from vaultkit.indexer import IndexOutcome, regenerate_index
+
+VaultArg = Annotated[
+    Path | None,
+    typer.Argument(
+        help="Vault folder (default: this project's sessions/wiki).", show_default=False
+    ),
+]
+
+
+def _report(outcome: IndexOutcome, shown: str) -> None:
+    for line in outcome.pruned:
+        print(f"pruned ghost line: {line}", file=sys.stderr)
+    state = "updated" if outcome.changed else "already up to date"
+    print(f"{shown}: {state} ({outcome.listed} notes listed)", file=sys.stderr)
+
+
+@app.command()
+def index(
+    vault: VaultArg = None,
+    check: Annotated[
+        bool, typer.Option(help="Exit 1 and print the diff when INDEX.md is out of date.")
+    ] = False,
+    dry_run: Annotated[bool, typer.Option(help="Print the diff, write nothing.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
+) -> None:
+    """Regenerate INDEX.md from the notes: newest first, `- [[note]] — description`.
+
+    Text outside the generated region (between the vaultkit:index marker comments) is kept;
+    hand-written list lines whose link became a ghost are pruned and logged. An index in the
+    old unmarked format is adopted once. Writes only when the content changes.
+
+    \b
+    Examples:
+      vaultkit index examples/sessions/wiki
+      vaultkit index --check          # CI / pre-commit: exit 1 when INDEX.md is stale
+      vaultkit index --dry-run        # show what would change
+    """
+    root = resolve_vault(vault)
+    outcome = regenerate_index(root, dry_run=dry_run, check=check)
+    shown = "/".join(p for p in (display_root(root), "INDEX.md") if p)
+    if check or dry_run:
+        sys.stdout.write(outcome.diff)
+        if check and outcome.changed:
+            print(f"{shown} is out of date: run `vaultkit index`", file=sys.stderr)
+            raise typer.Exit(1)
+        return
+    if not quiet:
+        _report(outcome, shown)

@@ -1,0 +1,115 @@
+"""``vaultkit lint --fix``: the safe fixes only — alias-only links become ``[[target|Alias]]``
+and INDEX.md is regenerated. A note with a VK201/VK202 finding is never touched.
+
+``alias_edits`` and ``apply_edits`` are pure; ``fix_vault`` reads and writes (atomically).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from vaultkit.fsio import write_if_changed
+from vaultkit.index import INDEX_NAME, vault_index_plan
+from vaultkit.indexer import regenerate_index, unified_diff
+from vaultkit.lint.context import LintContext
+from vaultkit.lint.links import alias_fix
+
+UNPARSEABLE = frozenset({"VK201", "VK202"})
+BOM = "\ufeff"
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """Replace the wikilink that starts at ``line``:``col`` (1-based) with ``replacement``."""
+
+    line: int
+    col: int
+    replacement: str
+
+
+@dataclass(frozen=True, slots=True)
+class FixOutcome:
+    """Files changed (or, with ``dry_run``, that would change) and their unified diffs."""
+
+    changed: tuple[str, ...]
+    diff: str
+
+
+def alias_edits(ctx: LintContext) -> dict[str, list[Edit]]:
+    """Per note path, the edits that rewrite its alias-only wikilinks."""
+    unsafe = {f.path for f in ctx.vault.findings if f.code in UNPARSEABLE}
+    edits: dict[str, list[Edit]] = {}
+    for item in ctx.vault.links:
+        res = item.resolution
+        fixable = item.link.kind in ("wikilink", "embed", "frontmatter")
+        if res.path is None and res.alias_of and fixable and item.source not in unsafe:
+            edit = Edit(item.link.line, item.link.col, alias_fix(item))
+            edits.setdefault(item.source, []).append(edit)
+    return edits
+
+
+def _replace_in_line(line: str, start: int, replacement: str) -> str:
+    opener = "![[" if replacement.startswith("!") else "[["
+    if not line.startswith(opener, start):
+        return line  # the file changed since it was read: leave it alone
+    end = line.find("]]", start + len(opener))
+    if end < 0:
+        return line
+    if "\\|" in line[start:end]:  # inside a table the separator is escaped
+        replacement = replacement.replace("|", "\\|")
+    return line[:start] + replacement + line[end + 2 :]
+
+
+def apply_edits(text: str, edits: Sequence[Edit]) -> str:
+    """Apply ``edits`` at their exact positions, right to left so positions stay valid."""
+    lines = text.splitlines(keepends=True)
+    for edit in sorted(edits, key=lambda e: (e.line, e.col), reverse=True):
+        index = edit.line - 1
+        if not 0 <= index < len(lines):
+            continue
+        shift = 1 if index == 0 and lines[0].startswith(BOM) else 0
+        lines[index] = _replace_in_line(lines[index], edit.col - 1 + shift, edit.replacement)
+    return "".join(lines)
+
+
+def _fix_note(ctx: LintContext, path: str, edits: list[Edit], dry_run: bool) -> str:
+    file = ctx.vault.root / path
+    try:
+        old = file.read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+    new = apply_edits(old, edits)
+    if new != old and not dry_run:
+        write_if_changed(file, new)
+    return unified_diff(old, new, path) if new != old else ""
+
+
+def _fix_index(ctx: LintContext, dry_run: bool) -> str:
+    root = ctx.vault.root
+    if dry_run:
+        limit = ctx.config.index.description_max
+        plan = vault_index_plan(ctx.vault, ctx.index_text, description_max=limit)
+        return unified_diff(ctx.index_text, plan.text, INDEX_NAME)
+    return regenerate_index(root).diff
+
+
+def fix_vault(ctx: LintContext, *, dry_run: bool = False) -> FixOutcome:
+    """Apply the safe fixes to the vault of ``ctx`` (or only compute them with ``dry_run``).
+
+    INDEX.md is regenerated only when the vault already has one; it is done after the link
+    fixes, from a fresh load, so its descriptions see the fixed notes.
+    """
+    changed: list[str] = []
+    diffs: list[str] = []
+    for path, edits in sorted(alias_edits(ctx).items()):
+        diff = _fix_note(ctx, path, edits, dry_run)
+        if diff:
+            changed.append(path)
+            diffs.append(diff)
+    if ctx.index_text is not None:
+        diff = _fix_index(ctx, dry_run)
+        if diff:
+            changed.append(INDEX_NAME)
+            diffs.append(diff)
+    return FixOutcome(tuple(changed), "".join(diffs))

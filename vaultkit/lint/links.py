@@ -1,0 +1,109 @@
+"""Link rules: ghost links and embeds (VK101/102), alias-only links (VK103), ambiguous links
+(VK104) and broken heading or block anchors (VK105)."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterator
+
+from vaultkit.lint.codes import finding
+from vaultkit.lint.context import LintContext
+from vaultkit.model import NOTE_SUFFIX, Finding, Link, Note
+from vaultkit.resolve import ResolvedLink
+
+# Formats Obsidian opens itself; a ghost with one of these suffixes is a missing attachment.
+_IMAGES = ("avif", "bmp", "gif", "jpeg", "jpg", "png", "svg", "webp")
+_MEDIA = ("flac", "m4a", "mp3", "ogg", "wav", "webm", "3gp", "mkv", "mov", "mp4", "ogv")
+ATTACHMENT_SUFFIXES = frozenset((*_IMAGES, *_MEDIA, "pdf", "canvas", "base"))
+
+
+def written(link: Link) -> str:
+    """The link as a reader would type it, e.g. ``[[Plan#Goals]]`` or ``![[img.png]]``."""
+    sub = f"#{link.subpath}" if link.subpath else ""
+    return f"{'!' if link.embed else ''}[[{link.target}{sub}]]"
+
+
+def _suffix(target: str) -> str:
+    name = target.rstrip().rpartition("/")[2]
+    return name.rpartition(".")[2].casefold() if "." in name else ""
+
+
+def is_attachment_target(link: Link) -> bool:
+    """True when a link names a non-note file: a known attachment suffix, or an embed with any
+    suffix other than ``.md``."""
+    suffix = _suffix(link.target)
+    if not suffix or suffix == NOTE_SUFFIX[1:]:
+        return False
+    return suffix in ATTACHMENT_SUFFIXES or (link.embed and suffix.isalnum())
+
+
+def link_name(path: str) -> str:
+    """The text a bare link uses for a note path: its file name without ``.md``."""
+    base = path.rpartition("/")[2]
+    return base[: -len(NOTE_SUFFIX)] if base.lower().endswith(NOTE_SUFFIX) else base
+
+
+def alias_fix(item: ResolvedLink) -> str:
+    """The suggested replacement for an alias-only link: ``[[target|Alias]]``."""
+    link = item.link
+    sub = f"#{link.subpath}" if link.subpath else ""
+    shown = link.display if link.display else link.target.strip()
+    return f"{'!' if link.embed else ''}[[{link_name(item.resolution.alias_of[0])}{sub}|{shown}]]"
+
+
+def _ghost(item: ResolvedLink) -> Finding:
+    link = item.link
+    if item.resolution.alias_of:
+        owners = ", ".join(item.resolution.alias_of)
+        message = (
+            f"{written(link)} matches no file; {link.target.strip()!r} is an alias of {owners} "
+            f"(aliases do not resolve links): write {alias_fix(item)}"
+        )
+        return finding(item.source, link.line, link.col, "VK103", message)
+    if is_attachment_target(link):
+        message = f"{written(link)}: attachment {link.target.strip()!r} does not exist"
+        return finding(item.source, link.line, link.col, "VK102", message)
+    message = f"{written(link)}: no note named {link.target.strip()!r}"
+    return finding(item.source, link.line, link.col, "VK101", message)
+
+
+def _ambiguous(item: ResolvedLink) -> Finding:
+    winner, *others = item.resolution.candidates
+    message = (
+        f"{written(item.link)} matches {len(item.resolution.candidates)} files: resolves to "
+        f"{winner}; not to {', '.join(others)} (use a longer path to choose)"
+    )
+    return finding(item.source, item.link.line, item.link.col, "VK104", message)
+
+
+def _heading_key(text: str) -> str:
+    """Compare headings leniently: NFC, case-folded, only letters and digits."""
+    folded = unicodedata.normalize("NFC", text).casefold()
+    return "".join(ch for ch in folded if ch.isalnum())
+
+
+def _anchor_missing(note: Note, subpath: str) -> bool:
+    if subpath.startswith("^"):
+        return subpath[1:] not in note.block_ids
+    wanted = _heading_key(subpath.rpartition("#")[2])
+    return wanted != "" and all(_heading_key(h.text) != wanted for h in note.headings)
+
+
+def _broken_anchor(item: ResolvedLink, target: Note) -> Finding:
+    kind = "block" if item.link.subpath.startswith("^") else "heading"
+    message = f"{written(item.link)}: {kind} {item.link.subpath!r} not found in {target.path}"
+    return finding(item.source, item.link.line, item.link.col, "VK105", message)
+
+
+def link_rules(ctx: LintContext) -> Iterator[Finding]:
+    """VK101-VK105 over every resolved link of the vault."""
+    for item in ctx.vault.links:
+        path = item.resolution.path
+        if path is None:
+            yield _ghost(item)
+            continue
+        if item.resolution.ambiguous:
+            yield _ambiguous(item)
+        target = ctx.vault.note(path)
+        if item.link.subpath and target is not None and _anchor_missing(target, item.link.subpath):
+            yield _broken_anchor(item, target)

@@ -1,0 +1,41 @@
+"""Note rules: orphans (VK301), degraded notes (VK302) and duplicate file names (VK303)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from vaultkit.analysis import orphans
+from vaultkit.lint.codes import finding
+from vaultkit.lint.context import LintContext
+from vaultkit.lint.links import link_name
+from vaultkit.model import Finding
+
+
+def orphan_rule(ctx: LintContext) -> Iterator[Finding]:
+    """VK301: no other note links here (links from INDEX.md and self-links do not count)."""
+    for path in orphans(ctx.vault):
+        yield finding(path, 1, 1, "VK301", "orphan: no other note links here (INDEX.md excluded)")
+
+
+def degraded_rule(ctx: LintContext) -> Iterator[Finding]:
+    """VK302: frontmatter says ``quality: degraded`` (never inferred from the body)."""
+    for note in ctx.vault.notes:
+        if note.degraded:
+            reason = note.frontmatter.get("degraded_reason")
+            why = f" ({reason})" if isinstance(reason, str) and reason.strip() else ""
+            message = (
+                f"degraded note{why}: its distillation was not clean; review it and remove "
+                "`quality: degraded` from its frontmatter"
+            )
+            yield finding(note.path, 1, 1, "VK302", message)
+
+
+def duplicate_name_rule(ctx: LintContext) -> Iterator[Finding]:
+    """VK303: once per extra note sharing a file name with another (the first is kept)."""
+    for first, *extra in ctx.vault.index.same_name_notes():
+        for path in extra:
+            message = (
+                f"duplicate name: {first} is also named {link_name(path)!r}, so bare "
+                f"[[{link_name(path)}]] links are ambiguous; rename one or link by path"
+            )
+            yield finding(path, 1, 1, "VK303", message)

@@ -1,0 +1,116 @@
+"""Run the lint rules: merge parse and rule findings, apply select/ignore, sort, pick the exit code.
+
+``collect`` and ``select_findings`` are pure; ``load_context`` is the one function that reads the
+disk (the vault, its ``vaultkit.toml`` and INDEX.md).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from vaultkit.config import Config, load_config
+from vaultkit.errors import VaultkitError
+from vaultkit.index import INDEX_NAME
+from vaultkit.lint.codes import RULES
+from vaultkit.lint.context import LintContext, RuleFn
+from vaultkit.lint.indexrules import index_rules
+from vaultkit.lint.links import link_rules
+from vaultkit.lint.notes import degraded_rule, duplicate_name_rule, orphan_rule
+from vaultkit.model import Finding
+from vaultkit.store import config_file_for_vault
+from vaultkit.vault import load_vault
+
+_CODE = re.compile(r"VK\d{0,3}")
+
+RULE_FUNCTIONS: tuple[RuleFn, ...] = (
+    link_rules,
+    orphan_rule,
+    degraded_rule,
+    duplicate_name_rule,
+    index_rules,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """Which codes to report and whether warnings fail the run."""
+
+    select: tuple[str, ...] = ()  # empty: every rule
+    ignore: tuple[str, ...] = ()
+    strict: bool = False
+
+
+def choose(
+    config: Config, select: Sequence[str] | None, ignore: Sequence[str] | None, strict: bool
+) -> Selection:
+    """CLI values override ``[lint]`` in vaultkit.toml; ``--strict`` or ``strict = true`` win."""
+    chosen = Selection(
+        select=tuple(select if select else config.lint.select),
+        ignore=tuple(ignore if ignore else config.lint.ignore),
+        strict=strict or config.lint.strict,
+    )
+    for code in (*chosen.select, *chosen.ignore):
+        _check_code(code)
+    return chosen
+
+
+def _check_code(code: str) -> None:
+    wanted = code.strip().upper()
+    if not _CODE.fullmatch(wanted) or not any(known.startswith(wanted) for known in RULES):
+        raise VaultkitError(
+            f"unknown rule code {code!r}",
+            hint=f"use a code or prefix such as VK1 or VK101; known: {', '.join(RULES)}",
+        )
+
+
+def _matches(code: str, prefixes: Iterable[str]) -> bool:
+    return any(code.startswith(p.strip().upper()) for p in prefixes)
+
+
+def select_findings(findings: Iterable[Finding], selection: Selection) -> list[Finding]:
+    """Keep selected codes (prefix match, like ``VK1``), drop ignored ones, sort, de-duplicate."""
+    kept = {
+        f
+        for f in findings
+        if (not selection.select or _matches(f.code, selection.select))
+        and not _matches(f.code, selection.ignore)
+    }
+    return sorted(kept, key=Finding.sort_key)
+
+
+def collect(ctx: LintContext, rules: Iterable[RuleFn] = RULE_FUNCTIONS) -> list[Finding]:
+    """Parse findings of the vault plus every rule's findings, sorted."""
+    found = list(ctx.vault.findings)
+    for rule in rules:
+        found.extend(rule(ctx))
+    return sorted(set(found), key=Finding.sort_key)
+
+
+def exit_code(findings: Sequence[Finding], strict: bool) -> int:
+    """0 clean, 1 when an error (or, with ``strict``, any finding) was reported."""
+    if any(f.severity == "error" for f in findings):
+        return 1
+    return 1 if strict and findings else 0
+
+
+def read_index_text(root: Path) -> str | None:
+    """The vault-root INDEX.md as text, or None when the vault has none."""
+    path = root / INDEX_NAME
+    try:
+        return path.read_bytes().decode("utf-8-sig")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise VaultkitError(
+            f"{path}: cannot read INDEX.md ({exc})", hint=f"re-save {path} as UTF-8"
+        ) from exc
+
+
+def load_context(root: Path, *, progress: Callable[[int, int], None] | None = None) -> LintContext:
+    """Load the vault at ``root``, its settings and its INDEX.md text."""
+    config = load_config(config_file_for_vault(root))
+    vault = load_vault(root, progress=progress)
+    return LintContext(vault=vault, config=config, index_text=read_index_text(root))
