@@ -47,7 +47,7 @@ def _inside(real: str, real_root: str) -> bool:
     return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
 
 
-def _walk(folder: str, prefix: str, real_root: str, seen: set[str]) -> Iterator[str]:
+def _walk(folder: str, prefix: str, real_root: str) -> Iterator[str]:
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
     except OSError:
@@ -55,17 +55,15 @@ def _walk(folder: str, prefix: str, real_root: str, seen: set[str]) -> Iterator[
     for entry in entries:
         if entry.name.startswith("."):
             continue
-        rel = prefix + entry.name
-        if entry.is_symlink() and not _inside(os.path.realpath(entry.path), real_root):
-            continue
         try:
-            if entry.is_dir():
+            if entry.is_symlink():
                 real = os.path.realpath(entry.path)
-                if real not in seen:
-                    seen.add(real)
-                    yield from _walk(entry.path, rel + "/", real_root, seen)
+                if _inside(real, real_root) and os.path.isfile(real):
+                    yield prefix + entry.name
+            elif entry.is_dir():
+                yield from _walk(entry.path, prefix + entry.name + "/", real_root)
             elif entry.is_file():
-                yield rel
+                yield prefix + entry.name
         except OSError:
             continue
 
@@ -73,11 +71,11 @@ def _walk(folder: str, prefix: str, real_root: str, seen: set[str]) -> Iterator[
 def list_vault_files(root: Path) -> list[str]:
     """Every file of the vault as a sorted vault-relative POSIX path.
 
-    Dot-files and dot-folders (``.obsidian/``, ``.trash/``, ``.vaultkit/``) are skipped, and a
-    symbolic link is followed only when it points inside the vault (each folder once).
+    Dot-files and dot-folders (``.obsidian/``, ``.trash/``, ``.vaultkit/``) are skipped. A
+    symbolic link to a file inside the vault is listed under its own name; links to anything
+    outside the vault and links to folders (duplicates or escapes, possibly loops) are skipped.
     """
-    real_root = os.path.realpath(root)
-    return sorted(_walk(str(root), "", real_root, {real_root}))
+    return sorted(_walk(str(root), "", os.path.realpath(root)))
 
 
 def _unreadable(path: str, exc: OSError) -> Finding:

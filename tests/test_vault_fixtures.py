@@ -1,0 +1,113 @@
+"""Fixture vaults: each folder's graph and link analysis must equal its expected.json."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from vaultkit import analysis
+from vaultkit.graph import build_graph, ghost_key
+from vaultkit.vault import Vault, list_vault_files, load_vault
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "vaults"
+NAMES = sorted(p.name for p in FIXTURES.iterdir() if (p / "expected.json").is_file())
+
+
+def _observed(vault: Vault) -> dict[str, Any]:
+    graph = build_graph(vault)
+    return {
+        "nodes": sorted([key, attrs["kind"]] for key, attrs in graph.nodes(data=True)),
+        "edges": sorted([s, t, attrs["kind"]] for s, t, attrs in graph.edges(data=True)),
+        "ghosts": sorted({ghost_key(item) for item in analysis.ghosts(vault)}),
+        "orphans": list(analysis.orphans(vault)),
+        "isolated": list(analysis.isolated(vault)),
+        "dead_ends": list(analysis.dead_ends(vault)),
+        "ambiguous": [[i.source, i.resolution.path] for i in analysis.ambiguous(vault)],
+    }
+
+
+def test_there_are_fixture_vaults() -> None:
+    assert {"basic", "folders", "unicode_case", "attachments", "index_rules"} <= set(NAMES)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_fixture_vault_matches_expected(name: str) -> None:
+    expected = json.loads((FIXTURES / name / "expected.json").read_text(encoding="utf-8"))
+    vault = load_vault(FIXTURES / name / "vault")
+    observed = _observed(vault)
+    for key in ("nodes", "edges"):
+        expected[key] = sorted(expected[key])
+    assert observed == expected
+    assert vault.findings == ()
+
+
+def test_dot_folders_and_dot_files_are_not_part_of_the_vault() -> None:
+    files = list_vault_files(FIXTURES / "folders" / "vault")
+    assert files == [
+        "Home.md",
+        "archive/Plan.md",
+        "projects/Plan.md",
+        "projects/Spec.md",
+        "shared/Notes.md",
+    ]
+
+
+def _write(root: Path, rel: str, text: str) -> Path:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_symlinks_are_followed_only_inside_the_vault(tmp_path: Path) -> None:
+    vault, outside = tmp_path / "vault", tmp_path / "outside"
+    _write(vault, "a.md", "[[b]]")
+    _write(vault, "real/b.md", "# B")
+    _write(outside, "secret.md", "# not part of the vault")
+    os.symlink(outside, vault / "escape")
+    os.symlink(outside / "secret.md", vault / "leak.md")
+    os.symlink(vault / "real", vault / "alias")  # a folder link would duplicate real/
+    os.symlink(vault, vault / "real" / "loop")  # and this one would never end
+    os.symlink(vault / "real" / "b.md", vault / "latest.md")  # a file link inside is a file
+    os.symlink(vault / "gone.md", vault / "broken.md")
+    assert list_vault_files(vault) == ["a.md", "latest.md", "real/b.md"]
+
+
+def test_a_file_that_vanishes_mid_walk_is_a_vk202_finding(tmp_path: Path) -> None:
+    _write(tmp_path, "a.md", "[[b]] and [[c]]")
+    doomed = _write(tmp_path, "b.md", "# B")
+    _write(tmp_path, "c.md", "# C")
+    calls: list[tuple[int, int]] = []
+
+    def progress(done: int, total: int) -> None:
+        calls.append((done, total))
+        if done == 1:
+            doomed.unlink()
+
+    vault = load_vault(tmp_path, progress=progress)
+    assert calls == [(1, 3), (2, 3), (3, 3)]
+    assert [n.path for n in vault.notes] == ["a.md", "c.md"]
+    assert [(f.path, f.code, f.severity) for f in vault.findings] == [("b.md", "VK202", "error")]
+
+
+def test_binary_note_is_a_finding_not_a_crash(tmp_path: Path) -> None:
+    (tmp_path / "bin.md").write_bytes(b"\x00\x01\x02")
+    _write(tmp_path, "ok.md", "[[bin]]")
+    vault = load_vault(tmp_path)
+    assert [f.code for f in vault.findings] == ["VK202"]
+    assert [item.resolution.path for item in vault.links] == ["bin.md"]
+
+
+def test_vault_note_lookup_and_sorting(tmp_path: Path) -> None:
+    for rel in ("z.md", "a/b.md", "A.md", "pic.PNG", "Upper.MD"):
+        _write(tmp_path, rel, "x")
+    vault = load_vault(tmp_path)
+    assert [n.path for n in vault.notes] == ["A.md", "Upper.MD", "a/b.md", "z.md"]
+    assert vault.attachments == ("pic.PNG",)
+    assert vault.note("a/b.md") is not None
+    assert vault.note("A/B.md") is None
+    assert vault.root == tmp_path
