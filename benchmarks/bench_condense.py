@@ -30,7 +30,7 @@ def _round(n: int) -> str:
     base = {"sessionId": "bench", "cwd": "/home/u/proj", "gitBranch": "main", "version": "2.1.0"}
     mid = f"msg_{n:09d}"
     big = "def f(x):\n    return x * 2  # 한국어 주석\n" * 900
-    rows = [
+    rows: list[dict[str, object]] = [
         {**base, "type": "user", "message": {"role": "user", "content": f"Step {n}: fix tests"}},
         {
             **base,

@@ -1,0 +1,355 @@
+"""distill_session: the retry / degraded / infra-error matrix over real child processes.
+
+The fake LLMs are small Python scripts run through the "command" backend (and a fake ``claude``
+executable for the CLI backend): real subprocesses, real files, no mocks.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from vaultkit.config import Config, DistillConfig
+from vaultkit.session.distill import InfraError, SessionInfo, distill_session
+from vaultkit.session.jobs import pid_alive
+from vaultkit.session.notes import read_frontmatter
+from vaultkit.store import Store
+
+SID = "5e55a0b1-1111-2222-3333-444455556666"
+WHEN = datetime(2026, 11, 30, 9, 5, tzinfo=timezone(timedelta(hours=9)))
+GOOD = "@@@TITLE@@@\nLogin page\n@@@HANDOFF@@@\n## Done\n- login\n@@@WIKI@@@\nSee [[Auth]]\n"
+
+
+def rows() -> list[dict[str, object]]:
+    base = {"sessionId": SID, "cwd": "/w/proj", "gitBranch": "feat/login"}
+    return [
+        {
+            **base,
+            "type": "attachment",
+            "attachment": {"type": "hook_additional_context", "content": "INJECTED-CONTEXT"},
+        },
+        {**base, "type": "user", "message": {"role": "user", "content": "Add a login page"}},
+        {
+            **base,
+            "type": "assistant",
+            "message": {
+                "id": "m1",
+                "content": [
+                    {"type": "text", "text": "Adding it now."},
+                    {
+                        "type": "tool_use",
+                        "name": "Write",
+                        "input": {"file_path": "/w/proj/login.py"},
+                    },
+                    {"type": "tool_use", "name": "Bash", "input": {"command": "pytest -q"}},
+                ],
+            },
+        },
+    ]
+
+
+@pytest.fixture
+def session(tmp_path: Path) -> tuple[Store, SessionInfo]:
+    store = Store(tmp_path / "proj" / "sessions")
+    raw = store.raw / f"2026-11-30_0905_{SID}.jsonl"
+    raw.parent.mkdir(parents=True)
+    raw.write_text("".join(json.dumps(r) + "\n" for r in rows()), encoding="utf-8")
+    info = SessionInfo(SID, raw, "proj", str(tmp_path / "proj"), None, WHEN)
+    return store, info
+
+
+def script(tmp_path: Path, name: str, body: str) -> list[str]:
+    path = tmp_path / f"{name}.py"
+    path.write_text(textwrap.dedent(body), encoding="utf-8")
+    return [sys.executable, str(path)]
+
+
+def command_config(argv: list[str], timeout: int = 20) -> Config:
+    return Config(distill=DistillConfig(backend="command", command=argv, timeout=timeout))
+
+
+def notes(store: Store) -> tuple[list[Path], list[Path]]:
+    return sorted(store.summary.glob("*.md")), sorted(store.wiki.glob("*.md"))
+
+
+ECHO_GOOD = f"""
+import sys, pathlib
+prompt = sys.stdin.read()
+pathlib.Path(sys.argv[0]).with_suffix(".prompt").write_text(prompt, encoding="utf-8")
+print({GOOD!r})
+"""
+
+
+def test_good_answer_writes_two_clean_notes(
+    session: tuple[Store, SessionInfo], tmp_path: Path
+) -> None:
+    store, info = session
+    (store.wiki).mkdir(parents=True)
+    (store.wiki / "Auth decisions.md").write_text("x", encoding="utf-8")
+    outcome = distill_session(store, info, command_config(script(tmp_path, "good", ECHO_GOOD)))
+    assert (outcome.title, outcome.quality, outcome.degraded_reason, outcome.retries) == (
+        "Login page",
+        "ok",
+        None,
+        0,
+    )
+    summaries, wikis = notes(store)
+    assert summaries == [outcome.summary_path]
+    assert outcome.wiki_path in wikis and outcome.summary_path.name == outcome.wiki_path.name
+    front = read_frontmatter(outcome.summary_path)
+    assert front["type"] == "handoff-summary" and front["session_id"] == SID
+    assert front["git_branch"] == "feat/login" and "quality" not in front
+    assert read_frontmatter(outcome.wiki_path)["type"] == "session-wiki"
+    assert "See [[Auth]]" in outcome.wiki_path.read_text(encoding="utf-8")
+    prompt = (tmp_path / "good.prompt").read_text(encoding="utf-8")
+    assert "Add a login page" in prompt and "→ Write /w/proj/login.py" not in prompt
+    assert "→ Write login.py" in prompt and "INJECTED-CONTEXT" not in prompt
+    assert "[[Auth decisions]]" in prompt and SID in prompt and "feat/login" in prompt
+    assert "{{" not in prompt
+
+
+@pytest.mark.parametrize(
+    ("name", "body", "reason"),
+    [
+        ("nomarkers", "import sys; sys.stdin.read(); print('I summarised nothing.')", "no-markers"),
+        ("empty", "import sys; sys.stdin.read()", "empty-output"),
+        (
+            "crash",
+            "import sys; sys.stdin.read(); sys.stderr.write('boom'); sys.exit(3)",
+            "llm-error",
+        ),
+        (
+            "half",
+            "import sys; sys.stdin.read(); print('@@@TITLE@@@\\nT\\n@@@HANDOFF@@@\\nPART')",
+            "no-markers",
+        ),
+    ],
+)
+def test_twice_failing_answers_still_write_a_degraded_note(
+    session: tuple[Store, SessionInfo], tmp_path: Path, name: str, body: str, reason: str
+) -> None:
+    store, info = session
+    outcome = distill_session(store, info, command_config(script(tmp_path, name, body)))
+    assert (outcome.quality, outcome.degraded_reason, outcome.retries) == ("degraded", reason, 1)
+    front = read_frontmatter(outcome.summary_path)
+    assert front["quality"] == "degraded" and front["degraded_reason"] == reason
+    assert front["distill_retries"] == 1 and front["auto_saved"] is True
+    handoff = outcome.summary_path.read_text(encoding="utf-8")
+    assert "Add a login page" in handoff and "`login.py`" in handoff and "`pytest -q`" in handoff
+    if name == "nomarkers":
+        assert "I summarised nothing." in handoff
+    if name == "half":
+        assert "PART" in handoff and outcome.title == "T"
+    assert len(notes(store)[0]) == 1 and len(notes(store)[1]) == 1
+
+
+def test_fails_first_then_succeeds_counts_one_retry(
+    session: tuple[Store, SessionInfo], tmp_path: Path
+) -> None:
+    store, info = session
+    body = f"""
+    import sys, pathlib
+    sys.stdin.read()
+    flag = pathlib.Path(sys.argv[0]).with_suffix(".ran")
+    if not flag.exists():
+        flag.write_text("1")
+        sys.exit(0)
+    print({GOOD!r})
+    """
+    outcome = distill_session(store, info, command_config(script(tmp_path, "flaky", body)))
+    assert (outcome.quality, outcome.retries) == ("ok", 1)
+    assert "quality" not in read_frontmatter(outcome.summary_path)
+
+
+def test_timeout_kills_the_process_group_and_degrades(
+    session: tuple[Store, SessionInfo], tmp_path: Path
+) -> None:
+    store, info = session
+    pids = tmp_path / "pids"
+    body = f"""
+    import subprocess, sys, time
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    open({str(pids)!r}, "a").write(f"{{child.pid}}\\n")
+    time.sleep(60)
+    """
+    start = time.monotonic()
+    outcome = distill_session(store, info, command_config(script(tmp_path, "slow", body), 1))
+    assert time.monotonic() - start < 20
+    assert (outcome.quality, outcome.degraded_reason, outcome.retries) == ("degraded", "timeout", 1)
+    children = [int(p) for p in pids.read_text().split()]
+    assert len(children) == 2
+    deadline = time.monotonic() + 5
+    while any(pid_alive(p) for p in children) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(pid_alive(p) for p in children)
+
+
+@pytest.mark.parametrize(
+    "banner",
+    [
+        "Invalid API key · Please run /login",
+        "Claude AI usage limit reached|1764000000",
+        'API Error: 529 {"type":"error","error":{"type":"overloaded_error"}}',
+        "Error: connect ECONNREFUSED 127.0.0.1:443",
+    ],
+)
+def test_infrastructure_errors_raise_and_write_nothing(
+    session: tuple[Store, SessionInfo], tmp_path: Path, banner: str
+) -> None:
+    store, info = session
+    body = f"import sys; sys.stdin.read(); print({banner!r}); sys.exit(1)"
+    with pytest.raises(InfraError) as caught:
+        distill_session(store, info, command_config(script(tmp_path, "infra", body)))
+    assert "stays queued" in str(caught.value)
+    assert notes(store) == ([], [])
+    assert "infra" in store.log.read_text(encoding="utf-8")
+
+
+def test_infra_on_the_retry_also_raises(session: tuple[Store, SessionInfo], tmp_path: Path) -> None:
+    store, info = session
+    body = """
+    import sys, pathlib
+    sys.stdin.read()
+    flag = pathlib.Path(sys.argv[0]).with_suffix(".ran")
+    if not flag.exists():
+        flag.write_text("1")
+        print("no markers here")
+        sys.exit(0)
+    print("Not logged in · Please run /login")
+    sys.exit(1)
+    """
+    with pytest.raises(InfraError):
+        distill_session(store, info, command_config(script(tmp_path, "late", body)))
+    assert notes(store) == ([], [])
+
+
+def test_long_marker_less_answer_mentioning_rate_limits_is_not_infra(
+    session: tuple[Store, SessionInfo], tmp_path: Path
+) -> None:
+    store, info = session
+    body = "import sys; sys.stdin.read(); print('We discussed the rate limit design. ' * 40)"
+    outcome = distill_session(store, info, command_config(script(tmp_path, "talk", body)))
+    assert outcome.degraded_reason == "no-markers"
+
+
+FAKE_CLAUDE = """
+import json, os, sys
+prompt = sys.stdin.read()
+record = {"argv": sys.argv[1:], "cwd": os.getcwd(), "prompt": prompt,
+          "env": {k: os.environ.get(k) for k in ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT",
+                  "CLAUDE_CODE_SSE_PORT", "CLAUDE_CODE_USE_BEDROCK", "ANTHROPIC_API_KEY",
+                  "VAULTKIT_CHILD", "CLAUDE_WIKI_CHILD", "CLAUDE_PROJECT_DIR")}}
+with open(os.environ["FAKE_CLAUDE_RECORD"], "w", encoding="utf-8") as handle:
+    json.dump(record, handle)
+print(ANSWER)
+"""
+
+
+def test_claude_backend_runs_isolated_without_tools_hooks_or_session(
+    session: tuple[Store, SessionInfo], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, info = session
+    binary = tmp_path / "bin" / "claude"
+    binary.parent.mkdir()
+    code = FAKE_CLAUDE.replace("ANSWER", repr(GOOD))
+    binary.write_text(f"#!{sys.executable}\n{code}", encoding="utf-8")
+    binary.chmod(0o755)
+    record = tmp_path / "record.json"
+    for key, value in {
+        "CLAUDECODE": "1",
+        "CLAUDE_CODE_ENTRYPOINT": "cli",
+        "CLAUDE_CODE_SSE_PORT": "1234",
+        "CLAUDE_CODE_USE_BEDROCK": "1",
+        "ANTHROPIC_API_KEY": "test-key",
+        "CLAUDE_PROJECT_DIR": info.cwd,
+        "FAKE_CLAUDE_RECORD": str(record),
+    }.items():
+        monkeypatch.setenv(key, value)
+    config = Config(
+        distill=DistillConfig(claude_path=str(binary), model="haiku", strip_api_key=True)
+    )
+    outcome = distill_session(store, info, config)
+    assert outcome.quality == "ok"
+    seen = json.loads(record.read_text(encoding="utf-8"))
+    argv = seen["argv"]
+    assert argv[:3] == ["-p", "--model", "haiku"]
+    assert json.loads(argv[argv.index("--settings") + 1]) == {"disableAllHooks": True}
+    assert "--no-session-persistence" in argv and "--strict-mcp-config" in argv
+    assert argv[argv.index("--tools") + 1] == ""
+    assert argv[argv.index("--output-format") + 1] == "text"
+    assert seen["env"] == {
+        "CLAUDECODE": None,
+        "CLAUDE_CODE_ENTRYPOINT": None,
+        "CLAUDE_CODE_SSE_PORT": None,
+        "CLAUDE_CODE_USE_BEDROCK": "1",
+        "ANTHROPIC_API_KEY": None,
+        "VAULTKIT_CHILD": "1",
+        "CLAUDE_WIKI_CHILD": "1",
+        "CLAUDE_PROJECT_DIR": None,
+    }
+    assert not Path(seen["cwd"]).exists()
+    assert not Path(seen["cwd"]).resolve().is_relative_to(Path(info.cwd).resolve())
+    assert "Add a login page" in seen["prompt"]
+
+
+def test_api_key_is_kept_unless_stripping_is_configured(
+    session: tuple[Store, SessionInfo], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, info = session
+    body = f"""
+    import os, sys
+    sys.stdin.read()
+    assert os.environ.get("ANTHROPIC_API_KEY") == "kept", "key missing"
+    print({GOOD!r})
+    """
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "kept")
+    outcome = distill_session(store, info, command_config(script(tmp_path, "key", body)))
+    assert outcome.quality == "ok"
+
+
+def test_missing_claude_binary_is_an_infrastructure_error(
+    session: tuple[Store, SessionInfo], tmp_path: Path
+) -> None:
+    store, info = session
+    config = Config(distill=DistillConfig(claude_path=str(tmp_path / "no-such-claude")))
+    with pytest.raises(InfraError, match="not found"):
+        distill_session(store, info, config)
+    assert notes(store) == ([], [])
+
+
+def test_offline_backend_is_always_available_and_degraded(
+    session: tuple[Store, SessionInfo], tmp_path: Path
+) -> None:
+    store, info = session
+    project = Path(info.cwd)
+    project.mkdir(parents=True, exist_ok=True)
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@e",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@e",
+    }
+    subprocess.run(["git", "init", "-q", str(project)], check=True, env=env)
+    (project / "login.py").write_text("x = 1\n")
+    subprocess.run(["git", "-C", str(project), "add", "login.py"], check=True, env=env)
+    subprocess.run(
+        ["git", "-C", str(project), "commit", "-qm", "Add login stub"], check=True, env=env
+    )
+    (project / "new.txt").write_text("y\n")
+    outcome = distill_session(store, info, Config(distill=DistillConfig(backend="offline")))
+    assert (outcome.quality, outcome.degraded_reason, outcome.retries) == ("degraded", "offline", 0)
+    assert outcome.title == "Add a login page"
+    text = outcome.summary_path.read_text(encoding="utf-8")
+    assert "Add login stub" in text and "?? new.txt" in text
+    assert "Adding it now." in text
+    front = read_frontmatter(outcome.summary_path)
+    assert front["auto_saved"] is True and front["quality"] == "degraded"
