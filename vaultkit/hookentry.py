@@ -8,7 +8,6 @@ or stall the agent's session. The handler for ``EVENT`` is ``vaultkit.hooks.<sna
 from __future__ import annotations
 
 import contextlib
-import importlib
 import os
 import re
 import sys
@@ -43,7 +42,8 @@ def _load_handler(event: str) -> Handler | None:
     if name is None:
         return None
     try:
-        module = importlib.import_module(name)
+        # ``__import__`` (not importlib.import_module) so ``-X importtime`` reports the handler.
+        module = __import__(name, fromlist=["run"])
     except ModuleNotFoundError as exc:
         if exc.name == name:
             return None

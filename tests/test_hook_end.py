@@ -1,0 +1,185 @@
+"""SessionEnd through the real hook entry point: recorded payloads in, one queued job out, exit 0.
+
+The tests hold the session's lock while the hook runs, so the worker the hook spawns finds the
+session taken and leaves the job alone — which also shows that a second worker never runs a
+session that is already held.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from filelock import FileLock
+from test_worker_support import (
+    exited,
+    fixture_session_id,
+    hook_env,
+    log_text,
+    make_project,
+    payload_bytes,
+    queued,
+    run_hook,
+    spawned_pids,
+    wait_for,
+    write_transcript,
+)
+
+from vaultkit.session import jobs
+from vaultkit.store import Store
+
+REASONS = ["clear", "resume", "logout", "prompt_input_exit", "other"]
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    return make_project(tmp_path / "proj")
+
+
+@pytest.fixture
+def store(project: Path) -> Store:
+    return Store(project / "sessions")
+
+
+def _hold(store: Store, session_id: str) -> FileLock:
+    store.locks.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(str(store.locks / f"{jobs.safe_id(session_id)}.lock"), timeout=0)
+    lock.acquire()
+    return lock
+
+
+@pytest.fixture
+def held(store: Store) -> Iterator[list[FileLock]]:
+    """Locks the test holds; released only after every worker the hooks spawned has exited."""
+    locks: list[FileLock] = []
+    yield locks
+    pids = spawned_pids(store)
+    wait_for(lambda: all(exited(pid) for pid in pids), 10, "spawned workers to exit")
+    for lock in locks:
+        lock.release()
+
+
+@pytest.mark.parametrize("reason", REASONS)
+def test_each_reason_queues_one_job_and_exits_quietly(
+    reason: str, project: Path, store: Store, held: list[FileLock], tmp_path: Path
+) -> None:
+    fixture = f"session_end_{reason}.json"
+    sid = fixture_session_id(fixture)
+    transcript = write_transcript(tmp_path / "claude" / f"{sid}.jsonl", sid)
+    held.append(_hold(store, sid))
+    started = time.monotonic()
+    done = run_hook("SessionEnd", payload_bytes(fixture, transcript, project), project)
+    elapsed = time.monotonic() - started
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+    assert elapsed < 1.5, f"SessionEnd took {elapsed:.2f}s, over Claude Code's 1.5 s budget"
+    [job] = queued(store)
+    assert (job.session_id, job.reason, job.source) == (sid, reason, "session-end")
+    assert (job.transcript_path, job.cwd, job.attempts) == (str(transcript), str(project), 0)
+    assert job.ended_at.startswith("20")
+    assert f"SessionEnd {sid} ({reason}): queued, worker pid" in log_text(store)
+    assert list(store.raw.glob("*")) == [], "the hook itself must not copy the transcript"
+
+
+def test_unknown_reason_is_read_as_other_and_logged(
+    project: Path, store: Store, held: list[FileLock], tmp_path: Path
+) -> None:
+    fixture = "session_end_unknown_reason.json"
+    sid = fixture_session_id(fixture)
+    held.append(_hold(store, sid))
+    done = run_hook("SessionEnd", payload_bytes(fixture, tmp_path / "t.jsonl", project), project)
+    assert done.returncode == 0
+    assert [j.reason for j in queued(store)] == ["other"]
+    assert "unknown reason 'teleported_to_mars'" in log_text(store)
+
+
+def test_non_utf8_bytes_are_tolerated(
+    project: Path, store: Store, held: list[FileLock], tmp_path: Path
+) -> None:
+    fixture = "session_end_non_utf8.json"
+    sid = fixture_session_id(fixture)
+    held.append(_hold(store, sid))
+    done = run_hook("SessionEnd", payload_bytes(fixture, tmp_path / "t.jsonl", project), project)
+    assert (done.returncode, done.stdout) == (0, b"")
+    assert [j.session_id for j in queued(store)] == [sid]
+
+
+@pytest.mark.parametrize(
+    ("fixture", "logged"),
+    [
+        ("session_end_missing_fields.json", "no session_id or transcript_path"),
+        ("session_end_broken.json", "stdin is not JSON"),
+        ("session_end_empty.json", "empty stdin"),
+        ("session_end_not_an_object.json", "stdin JSON is a list, not an object"),
+    ],
+)
+def test_unusable_payloads_queue_nothing_and_are_logged(
+    fixture: str, logged: str, project: Path, store: Store, tmp_path: Path
+) -> None:
+    done = run_hook("SessionEnd", payload_bytes(fixture, tmp_path / "t.jsonl", project), project)
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+    assert queued(store) == []
+    assert logged in log_text(store)
+
+
+@pytest.mark.parametrize("guard", ["VAULTKIT_CHILD", "CLAUDE_WIKI_CHILD"])
+def test_guard_variable_makes_the_hook_a_no_op(guard: str, project: Path, tmp_path: Path) -> None:
+    fixture = "session_end_logout.json"
+    transcript = write_transcript(tmp_path / "t.jsonl", "x")
+    stdin = payload_bytes(fixture, transcript, project)
+    done = run_hook("SessionEnd", stdin, project, hook_env(**{guard: "1"}))
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+    assert not (project / "sessions").exists(), "a guarded hook must write nothing"
+
+
+def test_requeue_keeps_attempts_and_last_error(
+    project: Path, store: Store, held: list[FileLock], tmp_path: Path
+) -> None:
+    fixture = "session_end_clear.json"
+    sid = fixture_session_id(fixture)
+    jobs.write_job(store, jobs.Job(sid, "/old/path.jsonl", attempts=2, last_error="usage limit"))
+    held.append(_hold(store, sid))
+    transcript = write_transcript(tmp_path / f"{sid}.jsonl", sid)
+    run_hook("SessionEnd", payload_bytes(fixture, transcript, project), project)
+    [job] = queued(store)
+    assert (job.transcript_path, job.attempts, job.last_error) == (
+        str(transcript),
+        2,
+        "usage limit",
+    )
+
+
+def test_a_failing_handler_is_logged_with_its_traceback_and_exits_0(
+    project: Path, store: Store, tmp_path: Path
+) -> None:
+    store.state.mkdir(parents=True)
+    (store.state / "queue").write_text("not a folder")  # writing the job must fail
+    fixture = "session_end_other.json"
+    done = run_hook("SessionEnd", payload_bytes(fixture, tmp_path / "t.jsonl", project), project)
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+    log = log_text(store)
+    assert "hook SessionEnd:" in log
+    assert "Traceback" in log
+
+
+def test_unknown_event_is_ignored_and_logged(project: Path, store: Store, tmp_path: Path) -> None:
+    stdin = payload_bytes("session_end_other.json", tmp_path / "t.jsonl", project)
+    done = run_hook("NoSuchEvent", stdin, project)
+    assert (done.returncode, done.stdout) == (0, b"")
+    assert "no handler for event 'NoSuchEvent'" in log_text(store)
+    assert queued(store) == []
+
+
+def test_store_comes_from_payload_cwd_not_process_cwd(
+    project: Path, store: Store, held: list[FileLock], tmp_path: Path
+) -> None:
+    elsewhere = make_project(tmp_path / "elsewhere")
+    sub = project / "src" / "deep"
+    sub.mkdir(parents=True)
+    fixture = "session_end_resume.json"
+    sid = fixture_session_id(fixture)
+    held.append(_hold(store, sid))
+    run_hook("SessionEnd", payload_bytes(fixture, tmp_path / "t.jsonl", sub), elsewhere)
+    assert [j.session_id for j in queued(store)] == [sid]
+    assert not (elsewhere / "sessions").exists()
