@@ -1,0 +1,194 @@
+"""The networkx graph: node and edge attributes, analysis on hand-built values, and exports."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+from vaultkit import analysis
+from vaultkit.graph import build_graph, dot_quote, export, to_dot, to_gexf, to_graphml, to_json
+from vaultkit.model import Heading, Link, Note
+from vaultkit.resolve import build_file_index, resolve_all
+from vaultkit.vault import Vault
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "sessions" / "wiki"
+HOSTILE = 'say "hi" \\ 한글 {x} -> [y];'
+
+
+def make_vault(notes: list[Note], attachments: tuple[str, ...] = ()) -> Vault:
+    """A Vault from values built by hand (no disk, no parser)."""
+    notes = sorted(notes, key=lambda n: n.path)
+    index = build_file_index([*(n.path for n in notes), *attachments], {})
+    return Vault(Path("/v"), tuple(notes), attachments, index, resolve_all(index, notes), ())
+
+
+def wl(target: str, line: int = 1, *, subpath: str = "", display: str | None = None) -> Link:
+    return Link("wikilink", target, subpath=subpath, display=display, line=line)
+
+
+@pytest.fixture
+def small() -> Vault:
+    return make_vault(
+        [
+            Note(
+                "a.md",
+                frontmatter={"title": "Alpha", "quality": "degraded"},
+                links=(wl("b", 3, display="Bee"), wl("gone", 4), wl("", 5, subpath="Top")),
+                tags=("x", "y"),
+                aliases=("First",),
+            ),
+            Note("b.md", headings=(Heading("Bee heading", 1, 1),), links=(wl("sub/c", 2),)),
+            Note("sub/c.md", tags=("x",), links=(Link("embed", "pic.png", embed=True),)),
+            Note("INDEX.md", links=(wl("a"), wl("b"), wl("sub/c"), wl("lone"))),
+            Note("lone.md"),
+        ],
+        ("pic.png",),
+    )
+
+
+def test_nodes_carry_kind_and_note_attributes(small: Vault) -> None:
+    graph = build_graph(small)
+    assert isinstance(graph, nx.MultiDiGraph)
+    assert graph.nodes["a.md"] == {
+        "kind": "note",
+        "name": "a",
+        "title": "Alpha",
+        "tags": ["x", "y"],
+        "aliases": ["First"],
+        "degraded": True,
+    }
+    assert graph.nodes["b.md"]["title"] == "Bee heading"
+    assert graph.nodes["lone.md"]["title"] == "lone"
+    assert graph.nodes["pic.png"] == {"kind": "attachment", "name": "pic.png"}
+    assert graph.nodes["gone"] == {"kind": "ghost", "name": "gone"}
+
+
+def test_one_edge_per_link_with_link_attributes(small: Vault) -> None:
+    graph = build_graph(small)
+    assert graph.number_of_edges() == len(small.links) == 9
+    (attrs,) = graph.get_edge_data("a.md", "b.md").values()
+    assert attrs == {
+        "kind": "wikilink",
+        "target": "b",
+        "subpath": "",
+        "display": "Bee",
+        "line": 3,
+        "col": 1,
+        "ambiguous": False,
+    }
+    (self_link,) = graph.get_edge_data("a.md", "a.md").values()
+    assert self_link["subpath"] == "Top"
+    assert graph.has_edge("sub/c.md", "pic.png")
+
+
+def test_ambiguous_links_point_at_the_winner() -> None:
+    vault = make_vault([Note("x/n.md"), Note("yy/n.md"), Note("r.md", links=(wl("n"),))])
+    graph = build_graph(vault)
+    (attrs,) = graph.get_edge_data("r.md", "x/n.md").values()
+    assert attrs["ambiguous"] is True
+    assert not graph.has_edge("r.md", "yy/n.md")
+
+
+def test_alias_ghost_names_the_note_with_that_alias() -> None:
+    notes = [Note("real.md", aliases=("Nick",)), Note("w.md", links=(wl("nick"),))]
+    index = build_file_index([n.path for n in notes], {"real.md": ("Nick",)})
+    vault = Vault(Path("/v"), tuple(notes), (), index, resolve_all(index, notes), ())
+    (attrs,) = build_graph(vault).get_edge_data("w.md", "nick").values()
+    assert attrs["alias_of"] == ["real.md"]
+
+
+def test_analysis_on_hand_built_vault(small: Vault) -> None:
+    assert [g.link.target for g in analysis.ghosts(small)] == ["gone"]
+    assert analysis.orphans(small) == ("a.md", "lone.md")
+    assert analysis.isolated(small) == ("lone.md",)
+    assert analysis.dead_ends(small) == ("lone.md",)
+    assert [b.source for b in analysis.backlinks(small, "b.md")] == ["INDEX.md", "a.md"]
+    assert analysis.backlinks(small, "a.md")[0].source == "INDEX.md"
+    assert analysis.degraded(small) == ("a.md",)
+    assert analysis.tags(small) == {"x": 2, "y": 1}
+    assert [o.link.line for o in analysis.outgoing(small, "a.md")] == [3, 4, 5]
+
+
+def test_json_is_node_link_and_loads_back(small: Vault) -> None:
+    graph = build_graph(small)
+    data = json.loads(to_json(graph))
+    assert data["directed"] is True and data["multigraph"] is True
+    again = nx.node_link_graph(data, edges="edges")
+    assert again.number_of_nodes() == graph.number_of_nodes()
+    assert again.number_of_edges() == graph.number_of_edges()
+    assert again.nodes["a.md"]["tags"] == ["x", "y"]
+
+
+@pytest.mark.parametrize("fmt", ["graphml", "gexf"])
+def test_graphml_and_gexf_round_trip_the_example(fmt: str) -> None:
+    from vaultkit.vault import load_vault
+
+    graph = build_graph(load_vault(EXAMPLE))
+    text = export(graph, fmt)
+    reader = nx.read_graphml if fmt == "graphml" else nx.read_gexf
+    again = reader(io.BytesIO(text.encode("utf-8")))
+    assert again.number_of_nodes() == graph.number_of_nodes()
+    assert again.number_of_edges() == graph.number_of_edges()
+    korean = "2026-11-09_1545_1d6f0b8a_카테고리 규칙 엔진.md"
+    assert korean in again
+    assert json.loads(again.nodes[korean]["tags"]) == ["ledgerline", "rules"]
+    assert {a["kind"] for a in again.nodes.values()} == {"note", "attachment", "ghost"}
+
+
+def test_graphml_drops_none_and_flattens_lists(small: Vault) -> None:
+    text = to_graphml(build_graph(small))
+    assert "None" not in text
+    assert "[&quot;x&quot;, &quot;y&quot;]" in text or '["x", "y"]' in text
+    assert to_gexf(build_graph(small)).startswith("<?xml")
+
+
+# --- DOT: a tiny reader that follows Graphviz's lexer rules for quoted strings ---------------
+_QUOTED = re.compile(r'"((?:\\\\|\\"|[^"\\]|\\(?!["\\]))*)"')
+
+
+def _unescape(raw: str) -> str:
+    out, i = [], 0
+    while i < len(raw):
+        if raw[i] == "\\" and i + 1 < len(raw) and raw[i + 1] in '\\"n':
+            out.append("\n" if raw[i + 1] == "n" else raw[i + 1])
+            i += 2
+        else:
+            out.append(raw[i])
+            i += 1
+    return "".join(out)
+
+
+def _dot_statements(text: str) -> list[list[str]]:
+    lines = text.splitlines()
+    assert lines[0] == "digraph vault {" and lines[-1] == "}"
+    rows = []
+    for line in lines[2:-1]:
+        rest = _QUOTED.sub("Q", line).strip()
+        assert re.fullmatch(r"Q( -> Q)?( \[Q=Q(, Q=Q)*\]| \[\w+=Q(, \w+=Q)*\])?;", rest), line
+        rows.append([_unescape(m) for m in _QUOTED.findall(line)])
+    return rows
+
+
+def test_dot_quotes_hostile_unicode_names() -> None:
+    name = f"{HOSTILE}.md"
+    vault = make_vault(
+        [Note(name, links=(wl("trail\\"), wl(HOSTILE))), Note("ok.md", links=(wl(HOSTILE),))]
+    )
+    rows = _dot_statements(to_dot(build_graph(vault)))
+    nodes = [r[0] for r in rows if len(r) > 0 and " -> " not in r]
+    assert name in nodes and "trail\\" in nodes
+    edges = {(r[0], r[1]) for r in rows if len(r) >= 2 and r[1] in {name, "trail\\", "ok.md"}}
+    assert (name, "trail\\") in edges
+    assert (name, name) in edges and ("ok.md", name) in edges
+
+
+def test_dot_quote_escapes_exactly_quotes_backslashes_and_newlines() -> None:
+    assert dot_quote('a"b') == '"a\\"b"'
+    assert dot_quote("a\\") == '"a\\\\"'
+    assert dot_quote("x\ny") == '"x\\ny"'
+    assert dot_quote("한글") == '"한글"'
