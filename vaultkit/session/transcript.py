@@ -330,9 +330,33 @@ def last_assistant_text(path: Path) -> str:
     return condense(path, 2_000).last_assistant
 
 
+_BRANCH_KEY = b'"gitBranch"'
+_DECODER = json.JSONDecoder()
+
+
+def _branch_in(line: bytes) -> str | None:
+    at = line.find(_BRANCH_KEY)
+    if at < 0:
+        return None
+    rest = line[at + len(_BRANCH_KEY) :].lstrip(b" \t:").decode("utf-8", errors="replace")
+    try:
+        value, _ = _DECODER.raw_decode(rest)
+    except ValueError:
+        return None
+    return value if isinstance(value, str) and value else None
+
+
 def git_branch(path: Path) -> str | None:
-    """The last ``gitBranch`` recorded in the transcript (None when never set)."""
-    return condense(path, 2_000).git_branch
+    """The last non-empty ``gitBranch`` in the transcript (None when never set).
+
+    A byte scan without JSON-parsing whole lines, so it is cheap even on huge transcripts.
+    """
+    found: str | None = None
+    with path.open("rb") as handle:
+        while line := handle.readline(MAX_LINE_BYTES):
+            head = line[:4096] if _BRANCH_KEY in line[:4096] else line
+            found = _branch_in(head) or found
+    return found
 
 
 def first_user_prompt(path: Path) -> str:
