@@ -8,12 +8,12 @@ import re
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from vaultkit.config import Config
 from vaultkit.session import jobs
+from vaultkit.session.distill import DistillOutcome, SessionInfo
 from vaultkit.store import Store
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "hooks"
@@ -115,17 +115,7 @@ def log_text(store: Store) -> str:
         return ""
 
 
-@dataclass(frozen=True, slots=True)
-class FakeOutcome:
-    title: str
-    summary_path: Path
-    wiki_path: Path
-    quality: str
-    degraded_reason: str | None
-    retries: int
-
-
-def fake_distill(store: Store, info: Any, config: Config) -> FakeOutcome:
+def fake_distill(store: Store, info: SessionInfo, config: Config) -> DistillOutcome:
     """Stand-in for the LLM distiller: one summary and one wiki note per session, no LLM."""
     sid = str(info.session_id)
     text = Path(info.transcript).read_text(encoding="utf-8")
@@ -137,7 +127,7 @@ def fake_distill(store: Store, info: Any, config: Config) -> FakeOutcome:
     wiki.parent.mkdir(parents=True, exist_ok=True)
     summary.write_text(front + "type: handoff-summary\n---\n" + f"{len(text)} chars\n", "utf-8")
     wiki.write_text(front + "type: session-wiki\n---\n" + f"Notes of {sid}.\n", "utf-8")
-    return FakeOutcome(f"Session {sid}", summary, wiki, "ok", None, 0)
+    return DistillOutcome(f"Session {sid}", summary, wiki, "ok", None, 0)
 
 
 def exited(pid: int) -> bool:

@@ -9,7 +9,6 @@ number of attempts; no exception ever stops the loop.
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 import traceback
@@ -18,14 +17,17 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Protocol, cast
 
 from filelock import FileLock, Timeout
 
 from vaultkit.config import Config, load_config
 from vaultkit.errors import VaultkitError
+from vaultkit.indexer import regenerate_index
 from vaultkit.log import append_log
 from vaultkit.session import jobs, rawcopy
+from vaultkit.session.distill import DistillOutcome, InfraError, SessionInfo, distill_session
+from vaultkit.session.retention import apply_retention
+from vaultkit.session.transcript import git_branch
 from vaultkit.store import Store
 
 STORE_LOCK_TIMEOUT = 300.0
@@ -33,60 +35,7 @@ STORE_LOCK_TIMEOUT = 300.0
 Progress = Callable[[str], None]
 
 
-class Outcome(Protocol):
-    """What a distiller returns (``vaultkit.session.distill.DistillOutcome`` has these)."""
-
-    @property
-    def summary_path(self) -> object: ...
-    @property
-    def wiki_path(self) -> object: ...
-    @property
-    def quality(self) -> str: ...
-    @property
-    def degraded_reason(self) -> object: ...
-
-
-class IndexResult(Protocol):
-    """What ``vaultkit.indexer.regenerate_index`` returns (the fields the worker logs)."""
-
-    @property
-    def changed(self) -> bool: ...
-    @property
-    def pruned(self) -> Sequence[object]: ...
-    @property
-    def orphans(self) -> Sequence[object]: ...
-
-
-DistillFn = Callable[[Store, Any, Config], Outcome]
-
-
-def _stage(module: str, name: str) -> Any:
-    """Late-bound pipeline stages: the worker imports the heavy modules only when it runs them."""
-    return getattr(importlib.import_module(module), name)
-
-
-def real_distill(store: Store, info: Any, config: Config) -> Outcome:
-    return cast(Outcome, _stage("vaultkit.session.distill", "distill_session")(store, info, config))
-
-
-def _infra_error() -> type[Exception]:
-    return cast(type[Exception], _stage("vaultkit.session.distill", "InfraError"))
-
-
-def _session_info(**fields: object) -> Any:
-    return _stage("vaultkit.session.distill", "SessionInfo")(**fields)
-
-
-def _git_branch(transcript: Path) -> str | None:
-    return cast("str | None", _stage("vaultkit.session.transcript", "git_branch")(transcript))
-
-
-def _regenerate_index(wiki: Path) -> IndexResult:
-    return cast(IndexResult, _stage("vaultkit.indexer", "regenerate_index")(wiki))
-
-
-def _apply_retention(store: Store, keep: int) -> tuple[Path, ...]:
-    return tuple(_stage("vaultkit.session.retention", "apply_retention")(store, keep))
+DistillFn = Callable[[Store, SessionInfo, Config], DistillOutcome]
 
 
 class Status(StrEnum):
@@ -178,8 +127,8 @@ def finish_store(store: Store, config: Config, say: Progress) -> None:
     """Under the store lock: regenerate INDEX.md and apply summary retention, then log counts."""
     store.locks.mkdir(parents=True, exist_ok=True)
     with FileLock(str(store.locks / "store.lock"), timeout=STORE_LOCK_TIMEOUT):
-        index = _regenerate_index(store.wiki)
-        archived = _apply_retention(store, config.retention.keep_summaries)
+        index = regenerate_index(store.wiki)
+        archived = apply_retention(store, config.retention.keep_summaries)
     say(
         f"INDEX.md {'updated' if index.changed else 'unchanged'}; "
         f"{len(index.pruned)} ghost line(s) pruned, {len(index.orphans)} orphan(s), "
@@ -190,13 +139,13 @@ def finish_store(store: Store, config: Config, say: Progress) -> None:
 def _distil(
     store: Store, job: jobs.Job, raw: Path, config: Config, distill: DistillFn, say: Progress
 ) -> Result:
-    info = _session_info(
+    info = SessionInfo(
         session_id=job.session_id,
         transcript=raw,
         project=store.project.name,
         cwd=job.cwd,
-        git_branch=_git_branch(raw),
-        ended_at=job.ended_at,
+        git_branch=git_branch(raw),
+        ended_at=_ended_at(job),
         reason=job.reason,
     )
     say(f"{job.session_id}: distilling with backend {config.distill.backend!r}")
@@ -209,8 +158,8 @@ def _distil(
         raw_path=str(raw),
         summary_path=str(outcome.summary_path),
         wiki_path=str(outcome.wiki_path),
-        quality=str(outcome.quality),
-        message=str(outcome.degraded_reason or ""),
+        quality=outcome.quality,
+        message=outcome.degraded_reason or "",
     )
 
 
@@ -253,13 +202,6 @@ def _run_steps(
     return _record_done(store, snapshot, _distil(store, job, raw, config, distill, say))
 
 
-def _is_infra(exc: Exception) -> bool:
-    try:
-        return isinstance(exc, _infra_error())
-    except (ImportError, AttributeError):
-        return False
-
-
 def _config_problem(store: Store, snapshot: _Snapshot, exc: VaultkitError, say: Progress) -> Result:
     """A bad ``vaultkit.toml``: never write notes with the defaults instead; keep the job."""
     current = jobs.read_job(_job_path(store, snapshot.job.session_id)) or snapshot.job
@@ -269,7 +211,7 @@ def _config_problem(store: Store, snapshot: _Snapshot, exc: VaultkitError, say: 
 
 
 def _failure(store: Store, job: jobs.Job, exc: Exception, config: Config, say: Progress) -> Result:
-    if _is_infra(exc):
+    if isinstance(exc, InfraError):
         status = _retry_later(store, job, str(exc), config.distill.max_attempts)
         say(f"{job.session_id}: infrastructure error, job {status}: {exc}")
         return Result(job.session_id, status, message=str(exc))
@@ -316,7 +258,7 @@ def process_job(
         return Result(session_id, Status.LOCKED)
     try:
         return _process_locked(
-            store, session_id, distill or real_distill, settle or rawcopy.Settle(), say
+            store, session_id, distill or distill_session, settle or rawcopy.Settle(), say
         )
     finally:
         lock.release()
