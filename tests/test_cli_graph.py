@@ -1,0 +1,140 @@
+"""``vaultkit graph``, ``links`` and ``stats`` on the example store, as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+from vaultkit.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+WIKI = str(REPO / "examples" / "sessions" / "wiki")
+NEWEST = "2026-11-20_0915_e0c4b9f7_Currency conversion cache.md"
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_stats_text_as_a_real_process() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "vaultkit", "stats", WIKI],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[:3] == ["notes: 16", "attachments: 1", lines[2]]
+    assert lines[2].startswith("links: 46 (embed 1, frontmatter 2, markdown 1, wikilink")
+    assert "ghosts: 2" in lines and "orphans: 1" in lines and "degraded: 1" in lines
+    assert "ambiguous links: 0" in lines and "isolated: 0" in lines
+    assert lines[-1].startswith("tags: ledgerline 15")
+
+
+def test_stats_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "stats", WIKI, "--format", "json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["links"]["embed"] == 1 and data["links"]["total"] == 46
+    assert (data["ghosts"], data["orphans"], data["degraded"], data["dead_ends"]) == (2, 1, 1, 1)
+    assert next(iter(data["tags"])) == "ledgerline" and len(data["tags"]) == 5
+
+
+def test_links_by_bare_name_shows_both_directions(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "links", "transaction FINGERPRINT", WIKI)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "outgoing from concepts/Transaction fingerprint.md (1):"
+    assert lines[1].endswith(
+        "wikilink  Money as integer cents -> concepts/Money as integer cents.md"
+    )
+    assert lines[2] == "incoming to concepts/Transaction fingerprint.md (5):"
+    assert any("#^fingerprint-def" in line for line in lines[3:])
+
+
+def test_links_by_path_json_incoming_only(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "links", f"{WIKI}/{NEWEST}", WIKI, "--incoming", "-f", "json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["note"] == NEWEST and "outgoing" not in data
+    assert [row["source"] for row in data["incoming"]] == ["INDEX.md"]
+
+
+def test_links_outgoing_marks_ghosts(capsys: pytest.CaptureFixture[str]) -> None:
+    note = "2026-11-12_1020_9e3b7c55_SQLite schema migration.md"
+    code, out, _ = run(capsys, "links", note, WIKI, "--outgoing")
+    assert code == 0
+    assert "incoming" not in out
+    assert any(line.endswith("Backup and restore -> (ghost)") for line in out.splitlines())
+
+
+def test_unknown_note_and_alias_are_errors_with_hints(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "links", "No such thing", WIKI)
+    assert code == 2
+    assert err.startswith("error: No such thing: no such note in ")
+    assert "hint: " in err
+    code, _, err = run(capsys, "links", "Idempotency", WIKI)
+    assert code == 2
+    assert "alias of concepts/Idempotent imports.md" in err
+
+
+def test_graph_to_file_in_every_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for fmt in ("json", "graphml", "gexf", "dot"):
+        target = tmp_path / f"vault.{fmt}"
+        code, out, _ = run(capsys, "graph", WIKI, "--format", fmt, "-o", str(target))
+        assert (code, out) == (0, "")
+        assert target.stat().st_size > 1000
+    again = nx.read_graphml(tmp_path / "vault.graphml")
+    assert again.number_of_edges() == 46
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "vault.dot",
+        "vault.gexf",
+        "vault.graphml",
+        "vault.json",
+    ]
+
+
+def test_graph_json_to_stdout(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "graph", WIKI)
+    data = json.loads(out)
+    assert code == 0
+    kinds = sorted(n["kind"] for n in data["nodes"])
+    assert kinds.count("ghost") == 2 and kinds.count("attachment") == 1
+    assert len(data["edges"]) == 46
+
+
+def test_missing_vault_folder_is_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(capsys, "stats", str(tmp_path / "nope"))
+    assert code == 2
+    assert "nope: not a folder" in err
+
+
+def test_default_vault_is_the_projects_session_wiki(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / ".git").mkdir()
+    wiki = tmp_path / "sessions" / "wiki"
+    wiki.mkdir(parents=True)
+    (wiki / "a.md").write_text("[[b]]", encoding="utf-8")
+    (wiki / "b.md").write_text("# B", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "stats", "-f", "json")
+    assert code == 0
+    assert json.loads(out)["notes"] == 2
+
+
+@pytest.mark.parametrize("command", ["graph", "links", "stats"])
+def test_help_teaches_with_an_example(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, command, "--help")
+    assert code == 0
+    assert "Examples:" in out and f"vaultkit {command} " in out
