@@ -8,14 +8,19 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
 from filelock import FileLock
-from test_worker_support import fake_distill, log_text, queued, write_transcript
+from test_worker_support import (
+    configure_command_backend,
+    fake_distill,
+    log_text,
+    queued,
+    write_transcript,
+)
 
 from vaultkit.config import Config
 from vaultkit.session import jobs, rawcopy
@@ -24,18 +29,6 @@ from vaultkit.session.worker import Status, process_job, run_worker
 from vaultkit.store import Store
 
 FAST = rawcopy.Settle(window=0.05, max_wait=5)
-FAKE_LLM = """\
-import hashlib, re, sys
-prompt = sys.stdin.read()
-sid = re.search(r"[0-9a-f]{8}-[0-9a-f-]{27}", prompt)
-tag = sid.group(0)[-6:] if sid else hashlib.sha1(prompt.encode()).hexdigest()[:6]
-print("@@@TITLE@@@")
-print(f"Parser work {tag}")
-print("@@@HANDOFF@@@")
-print("Done: parser.py edited. Next: run the tests.")
-print("@@@WIKI@@@")
-print("The parser now streams its input.")
-"""
 
 
 @pytest.fixture
@@ -245,10 +238,7 @@ def test_leftover_temp_files_of_the_session_are_removed(store: Store, tmp_path: 
 
 
 def test_command_backend_end_to_end(store: Store, tmp_path: Path) -> None:
-    script = tmp_path / "fake_llm.py"
-    script.write_text(FAKE_LLM)
-    command = json.dumps([sys.executable, str(script)])
-    store.config_file.write_text(f'[distill]\nbackend = "command"\ncommand = {command}\n')
+    configure_command_backend(store, tmp_path)
     enqueue(store, tmp_path, "0c1d2e3f-aaaa-bbbb-cccc-00000000abcd")
     [result] = run_worker(store, settle=FAST)
     assert result.status is Status.DONE, result.message

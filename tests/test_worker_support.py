@@ -17,6 +17,19 @@ from vaultkit.session.distill import DistillOutcome, SessionInfo
 from vaultkit.store import Store
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "hooks"
+FAKE_LLM = """\
+import hashlib, re, sys
+prompt = sys.stdin.read()
+sid = re.search(r"[0-9a-f]{8}-[0-9a-f-]{27}", prompt)
+tag = sid.group(0)[-6:] if sid else hashlib.sha1(prompt.encode()).hexdigest()[:6]
+print("@@@TITLE@@@")
+print(f"Parser work {tag}")
+print("@@@HANDOFF@@@")
+print("Done: parser.py edited. Next: run the tests.")
+print("@@@WIKI@@@")
+print("The parser now streams its input.")
+"""
+
 FAST_SETTLE = {"VAULTKIT_SETTLE_SECONDS": "0.1", "VAULTKIT_SETTLE_MAX_SECONDS": "5"}
 
 
@@ -142,3 +155,13 @@ def exited(pid: int) -> bool:
 def spawned_pids(store: Store) -> list[int]:
     """Pids of the workers that SessionEnd hooks logged as started."""
     return [int(m) for m in re.findall(r"worker pid (\d+)", log_text(store))]
+
+
+def configure_command_backend(store: Store, tmp_path: Path, extra: str = "") -> Path:
+    """Make the store distil with the ``command`` backend running ``FAKE_LLM`` (no real LLM)."""
+    script = tmp_path / "fake_llm.py"
+    script.write_text(FAKE_LLM)
+    command = json.dumps([sys.executable, str(script)])
+    store.root.mkdir(parents=True, exist_ok=True)
+    store.config_file.write_text(f'[distill]\nbackend = "command"\ncommand = {command}\n{extra}')
+    return script
