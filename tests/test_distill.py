@@ -18,10 +18,12 @@ from pathlib import Path
 import pytest
 
 from vaultkit.config import Config, DistillConfig
+from vaultkit.errors import VaultkitError
 from vaultkit.session.distill import InfraError, SessionInfo, distill_session
 from vaultkit.session.jobs import pid_alive
 from vaultkit.session.notes import read_frontmatter
 from vaultkit.store import Store
+from vaultkit.templates import template_path
 
 SID = "5e55a0b1-1111-2222-3333-444455556666"
 WHEN = datetime(2026, 11, 30, 9, 5, tzinfo=timezone(timedelta(hours=9)))
@@ -353,3 +355,49 @@ def test_offline_backend_is_always_available_and_degraded(
     assert "Adding it now." in text
     front = read_frontmatter(outcome.summary_path)
     assert front["auto_saved"] is True and front["quality"] == "degraded"
+
+
+@pytest.mark.parametrize(
+    "title", ["../../etc/passwd", "CON", "x" * 400, "🎉 emoji 🎉", "한국어 제목", "a/b\\c:d"]
+)
+def test_hostile_llm_titles_stay_inside_the_store(
+    session: tuple[Store, SessionInfo], tmp_path: Path, title: str
+) -> None:
+    store, info = session
+    answer = f"@@@TITLE@@@\n{title}\n@@@HANDOFF@@@\nh\n@@@WIKI@@@\nw\n"
+    body = f"import sys; sys.stdin.read(); print({answer!r})"
+    outcome = distill_session(store, info, command_config(script(tmp_path, "hostile", body)))
+    for path, folder in ((outcome.summary_path, store.summary), (outcome.wiki_path, store.wiki)):
+        assert path.resolve().parent == folder.resolve()
+        assert path.exists() and len(path.stem.encode("utf-8")) <= 150
+    assert sorted(store.root.rglob("*.md")) == sorted([outcome.summary_path, outcome.wiki_path])
+
+
+def test_empty_transcript_needs_no_llm_call(tmp_path: Path) -> None:
+    store = Store(tmp_path / "sessions")
+    raw = tmp_path / "empty.jsonl"
+    raw.write_text('{"type": "summary", "summary": "x"}\n', encoding="utf-8")
+    info = SessionInfo(SID, raw, "proj", str(tmp_path), None, WHEN)
+    never = script(tmp_path, "never", "import sys; sys.exit('must not run')")
+    outcome = distill_session(store, info, command_config(never))
+    assert (outcome.quality, outcome.degraded_reason) == ("degraded", "empty-transcript")
+
+
+def test_missing_transcript_is_a_vaultkit_error_naming_the_path(tmp_path: Path) -> None:
+    store = Store(tmp_path / "sessions")
+    info = SessionInfo(SID, tmp_path / "gone.jsonl", "proj", str(tmp_path), None, WHEN)
+    with pytest.raises(VaultkitError, match=r"gone\.jsonl") as caught:
+        distill_session(store, info, Config(distill=DistillConfig(backend="offline")))
+    assert not isinstance(caught.value, InfraError)
+
+
+def test_prompt_template_is_found_and_has_every_placeholder() -> None:
+    path = template_path("distill-prompt.md")
+    assert path.parent.name in {"templates", "_templates"}
+    text = path.read_text(encoding="utf-8")
+    for name in ("project", "session_id", "date", "branch", "existing_notes", "transcript"):
+        assert "{{" + name + "}}" in text
+    for marker in ("@@@TITLE@@@", "@@@HANDOFF@@@", "@@@WIKI@@@"):
+        assert marker in text
+    with pytest.raises(VaultkitError, match=r"no-such\.md"):
+        template_path("no-such.md")

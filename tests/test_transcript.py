@@ -225,3 +225,9 @@ def test_fifty_megabytes_condense_in_bounded_memory(tmp_path: Path) -> None:
     assert digest.lines > 500
     assert len(digest.text) < 70_000
     assert peak < 8 * 1024 * 1024, peak
+
+
+def test_prompts_that_mention_dropped_line_markers_are_kept(tmp_path: Path) -> None:
+    prompt = 'Why does the "toolUseResult" key and "type":"file-history-snapshot" exist?'
+    digest = condense(write_jsonl(tmp_path / "t.jsonl", [user(prompt)]), 10_000)
+    assert prompt in digest.text

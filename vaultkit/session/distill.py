@@ -150,8 +150,9 @@ def distill_session(store: Store, info: SessionInfo, config: Config) -> DistillO
     meta = NoteMeta(
         info.session_id, info.project, info.ended_at, _source(store, info.transcript), branch
     )
-    if config.distill.backend == "offline":
-        meta = _degraded(meta, "offline", 0)
+    if config.distill.backend == "offline" or digest.turns == 0:
+        reason = "offline" if digest.turns else "empty-transcript"  # no LLM call for nothing
+        meta = _degraded(meta, reason, 0)
         return _write(store, meta, offline.title, offline.handoff, offline.wiki)
     template = read_template(PROMPT_TEMPLATE)
     prompt = build_prompt(template, info, digest, existing_note_names(store, info.session_id))
