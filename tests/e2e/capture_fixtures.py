@@ -18,7 +18,16 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from .harness import INSTALL_SCRIPT, REPO, Sandbox, hooks_settings, write_project_settings
+from .harness import (
+    INSTALL_SCRIPT,
+    REPO,
+    Sandbox,
+    Tmux,
+    hooks_settings,
+    seed_interactive_state,
+    wait_until,
+    write_project_settings,
+)
 from .mockapi import MockAPI, Text, ToolUse
 
 FIXTURES = REPO / "tests" / "fixtures" / "claude"
@@ -62,13 +71,13 @@ def _payload_name(payload: dict[str, object]) -> str:
     return f"{base}-{detail}.json" if detail else f"{base}.json"
 
 
-def _save_payloads(dumps: Path, out: Path) -> list[Path]:
+def _save_payloads(dumps: Path, out: Path, prefix: str = "") -> list[Path]:
     """One file per distinct event/source/reason, first occurrence wins."""
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     for path in sorted(dumps.glob("*.json")):
         payload = json.loads(path.read_text(encoding="utf-8"))
-        target = out / _payload_name(payload)
+        target = out / (prefix + _payload_name(payload))
         if target in written:
             continue
         target.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", "utf-8")
@@ -116,10 +125,42 @@ def capture(out: Path, root: Path, claude: Path) -> Captured:
         ]
         _run(sandbox, project, dumps, "이 프로젝트는 어떻게 빌드해?", "--resume", inject_sid)
         copies.append(_copy(folder / f"{inject_sid}.jsonl", transcripts / "resumed.jsonl"))
+        interactive = root / "dumps-interactive"
+        interactive_clear_and_exit(sandbox, project, interactive)
         hooks = _save_payloads(dumps, out / "hooks")
-        if mock.outside():
-            raise RuntimeError(f"outside traffic during capture: {mock.paths()}")
+        hooks += _save_payloads(interactive, out / "hooks", prefix="interactive-")
     return Captured(tuple(hooks), tuple(copies))
+
+
+def _events(dumps: Path) -> list[str]:
+    return [p.stem.split("-", 1)[1] for p in sorted(dumps.glob("*.json"))]
+
+
+def interactive_clear_and_exit(sandbox: Sandbox, project: Path, dumps: Path) -> list[str]:
+    """Drive the interactive UI under tmux: a prompt, ``/clear``, a prompt, ``/exit``.
+
+    Returns the hook events seen, in order. Raises ``TimeoutError`` naming the step that hung,
+    with the screen's text."""
+    seed_interactive_state(sandbox, project)
+    ui = Tmux(sandbox, project, {"E2E_DUMP_DIR": str(dumps)})
+    ui.start()
+    try:
+        steps = [
+            ("startup", None, lambda: _events(dumps)[-1:] == ["SessionStart"]),
+            ("first prompt", "hello from tmux", lambda: _events(dumps)[-1:] == ["Stop"]),
+            ("/clear", "/clear", lambda: _events(dumps)[-2:] == ["SessionEnd", "SessionStart"]),
+            ("second prompt", "after the clear", lambda: _events(dumps)[-1:] == ["Stop"]),
+            ("/exit", "/exit", lambda: not ui.alive() and _events(dumps)[-1:] == ["SessionEnd"]),
+        ]
+        for name, line, done in steps:
+            if line is not None:
+                wait_until(lambda: "❯" in ui.screen(), 15)
+                ui.send_line(line)
+            if not wait_until(done, 30, 0.2):
+                raise TimeoutError(f"interactive step {name!r} hung; screen:\n{ui.screen()}")
+    finally:
+        ui.stop()
+    return _events(dumps)
 
 
 def _copy(source: Path, target: Path) -> Path:

@@ -185,3 +185,76 @@ def hooks_settings(command: str, events: Sequence[str]) -> dict[str, Any]:
     """Settings that run ``command`` for every event in ``events``."""
     entry = [{"hooks": [{"type": "command", "command": command}]}]
     return {"hooks": dict.fromkeys(events, entry)}
+
+
+def seed_interactive_state(sandbox: Sandbox, *projects: Path) -> None:
+    """Pre-answer the interactive UI's first-run questions: onboarding done, theme chosen, the
+    dummy API key approved, and each project's trust dialog accepted."""
+    state = {
+        "hasCompletedOnboarding": True,
+        "theme": "dark",
+        "customApiKeyResponses": {"approved": [DUMMY_KEY[-20:]], "rejected": []},
+        "projects": {
+            str(p): {"hasTrustDialogAccepted": True, "hasCompletedProjectOnboarding": True}
+            for p in projects
+        },
+    }
+    (sandbox.config_dir / ".claude.json").write_text(json.dumps(state), encoding="utf-8")
+
+
+class Tmux:
+    """The interactive Claude Code UI in a private tmux server (its own socket file)."""
+
+    def __init__(self, sandbox: Sandbox, cwd: Path, extra_env: Mapping[str, str]) -> None:
+        self.socket = sandbox.root / "tmux.sock"
+        env = sandbox.env({"TERM": "xterm-256color", **extra_env})
+        env.pop("NO_COLOR", None)
+        self._env = env
+        self._cwd = cwd
+        self._claude = sandbox.claude
+
+    def _tmux(self, *args: str) -> str:
+        done = subprocess.run(
+            ["tmux", "-S", str(self.socket), *args],
+            capture_output=True,
+            text=True,
+            timeout=20,
+            check=False,
+        )
+        return done.stdout
+
+    def start(self) -> None:
+        subprocess.run(
+            [
+                "tmux",
+                "-S",
+                str(self.socket),
+                "new-session",
+                "-d",
+                "-s",
+                "e2e",
+                "-x",
+                "160",
+                "-y",
+                "50",
+                str(self._claude),
+            ],
+            cwd=self._cwd,
+            env=self._env,
+            check=True,
+            timeout=20,
+        )
+
+    def screen(self) -> str:
+        return self._tmux("capture-pane", "-p", "-t", "e2e")
+
+    def send_line(self, text: str) -> None:
+        self._tmux("send-keys", "-t", "e2e", "-l", text)
+        time.sleep(0.3)
+        self._tmux("send-keys", "-t", "e2e", "Enter")
+
+    def alive(self) -> bool:
+        return "e2e" in self._tmux("list-sessions", "-F", "#{session_name}")
+
+    def stop(self) -> None:
+        self._tmux("kill-server")

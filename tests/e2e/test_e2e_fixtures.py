@@ -19,6 +19,12 @@ HOOK_FILES = (
     "user-prompt-submit.json",
     "stop.json",
     "session-end-other.json",
+    "interactive-session-start-startup.json",
+    "interactive-user-prompt-submit.json",
+    "interactive-stop.json",
+    "interactive-session-end-clear.json",
+    "interactive-session-start-clear.json",
+    "interactive-session-end-prompt_input_exit.json",
 )
 TRANSCRIPTS = ("tool-use.jsonl", "injection.jsonl", "resumed.jsonl")
 COMMON = {"session_id", "transcript_path", "cwd", "hook_event_name"}
@@ -62,6 +68,11 @@ def test_every_hook_payload_fixture_has_the_common_fields() -> None:
     assert _load(FIXTURES / "hooks" / "session-start-startup.json")["source"] == "startup"
     assert _load(FIXTURES / "hooks" / "session-start-resume.json")["source"] == "resume"
     assert _load(FIXTURES / "hooks" / "session-end-other.json")["reason"] == "other"
+    hooks = FIXTURES / "hooks"
+    assert _load(hooks / "interactive-session-end-clear.json")["reason"] == "clear"
+    assert _load(hooks / "interactive-session-start-clear.json")["source"] == "clear"
+    exit_payload = _load(hooks / "interactive-session-end-prompt_input_exit.json")
+    assert exit_payload["reason"] == "prompt_input_exit"
 
 
 def test_transcript_fixtures_cover_tools_injection_and_resume() -> None:

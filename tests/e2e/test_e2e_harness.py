@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from .capture_fixtures import interactive_clear_and_exit
 from .harness import Sandbox, hooks_settings, read_jsonl, write_project_settings
 from .mockapi import HttpError, Text, ToolUse
 
@@ -159,3 +160,20 @@ def test_api_errors_end_print_mode_with_a_message(
     assert run.returncode == 1
     assert shown in run.stdout
     assert len(sandbox.mock.of_kind("agent")) == 1  # x-should-retry: false stops the retries
+
+
+def test_interactive_clear_and_exit_under_tmux(sandbox: Sandbox) -> None:
+    project = sandbox.project()
+    dumps = _with_dump_hooks(sandbox, project)
+    events = interactive_clear_and_exit(sandbox, project, dumps)
+    assert events == [*EVENTS[:3], "SessionEnd", "SessionStart", *EVENTS[1:]]
+    payloads = _payloads(dumps)
+    first_end, clear_start, last_end = payloads[3], payloads[4], payloads[-1]
+    assert (first_end["reason"], clear_start["source"]) == ("clear", "clear")
+    assert last_end["reason"] == "prompt_input_exit"
+    assert clear_start["session_id"] != first_end["session_id"]
+    assert last_end["session_id"] == clear_start["session_id"]
+    assert len(sandbox.mock.of_kind("agent")) == 2
+    # The interactive UI tries hosts of its own despite the quiet variables; the proxy turns
+    # each attempt into a refused CONNECT to 127.0.0.1, so nothing leaves the machine.
+    assert all(r.method == "CONNECT" for r in sandbox.mock.outside())
