@@ -232,9 +232,8 @@ def test_aliases_never_resolve_but_name_their_notes(
 
 
 def test_index_lists_sorted_unique_files_outside_dot_folders() -> None:
-    index = build_file_index(
-        ["b.md", "a.png", "b.md", ".trash/x.md", "c/.git/y.md", "", "/abs.md", "d/..", "e/"]
-    )
+    ignored = [".trash/x.md", "c/.git/y.md", "", "/abs.md", "d/..", "e/", ".env.md", "f/.DS_Store"]
+    index = build_file_index(["b.md", "a.png", "b.md", *ignored, "g//h.md", "./i.md"])
     assert index.paths == ("a.png", "b.md")
     assert index.notes == ("b.md",)
     assert len(index) == 2

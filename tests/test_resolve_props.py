@@ -34,7 +34,7 @@ def link_targets(draw: st.DrawFn) -> str:
 PATHS = st.lists(vault_paths(), max_size=25)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(paths=PATHS, source=vault_paths(), target=link_targets(), data=st.data())
 def test_resolution_is_total_closed_and_order_independent(
     paths: list[str], source: str, target: str, data: st.DataObject
@@ -94,10 +94,10 @@ def test_scale_100k_files_and_100k_links_is_not_quadratic() -> None:
         Note(paths[i], links=tuple(Link("wikilink", t) for t in names[j : j + per_note]))
         for i, j in zip(range(0, 90_000, 18), range(0, len(names), per_note), strict=False)
     ]
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: robust to other load
     index = build_file_index(paths)
     resolved = resolve_all(index, notes)
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     assert len(index.paths) == 100_000
     assert len(resolved) == 100_000
     assert sum(r.resolution.path is None for r in resolved) > 1_000  # names above note89999

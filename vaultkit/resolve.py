@@ -13,6 +13,8 @@ _SEP = "/"
 
 def match_key(text: str) -> str:
     """The form two names are compared in: NFC, casefolded, NFC again (casefold can denormalise)."""
+    if text.isascii():  # the common case, and the same result
+        return text.lower()
     return unicodedata.normalize("NFC", unicodedata.normalize("NFC", text).casefold())
 
 
@@ -26,11 +28,10 @@ def _is_note_path(path: str) -> bool:
 
 
 def _is_vault_path(path: str) -> bool:
-    """False for empty or absolute paths, folders, ``.``/``..`` and anything in a dot-folder."""
-    *folders, name = path.split(_SEP)
-    if name in ("", ".", "..") or path.startswith(_SEP):
-        return False
-    return not any(part == "" or part.startswith(".") for part in folders)
+    """False for empty or absolute paths, folders, dot-files and anything in a dot-folder."""
+    return bool(path) and not (
+        path.startswith((".", _SEP)) or path.endswith(_SEP) or "/." in path or "//" in path
+    )
 
 
 def _length_order(path: str) -> tuple[int, int, str]:
@@ -39,11 +40,11 @@ def _length_order(path: str) -> tuple[int, int, str]:
 
 
 def _group(pairs: Iterable[tuple[str, str]]) -> dict[str, tuple[str, ...]]:
-    """Group values by key; each group sorted by ``_length_order``."""
+    """Group values by key, keeping their order within each group."""
     groups: dict[str, list[str]] = {}
     for key, value in pairs:
         groups.setdefault(key, []).append(value)
-    return {key: tuple(sorted(values, key=_length_order)) for key, values in groups.items()}
+    return {key: tuple(values) for key, values in groups.items()}
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -57,6 +58,8 @@ class FileIndex:
     paths: tuple[str, ...]
     notes: tuple[str, ...]
     _keys: Mapping[str, str] = field(repr=False)  # real path -> match key of the path
+    _order: Mapping[str, int] = field(repr=False)  # real path -> rank by _length_order
+    _folders: Mapping[str, str] = field(repr=False)  # real path -> match key of its folder
     _by_name: Mapping[str, tuple[str, ...]] = field(repr=False)  # key of file name -> paths
     _by_path: Mapping[str, tuple[str, ...]] = field(repr=False)  # key of full path -> paths
     _by_alias: Mapping[str, tuple[str, ...]] = field(repr=False)  # key of alias -> note paths
@@ -93,12 +96,15 @@ def build_file_index(
 ) -> FileIndex:
     """Index every file of a vault (notes and attachments) for :func:`resolve_target`.
 
-    ``paths`` are vault-relative POSIX paths; duplicates are merged and paths inside dot-folders
-    (``.obsidian/``, ``.trash/``, ``.vaultkit/``) or that are not file paths are ignored.
+    ``paths`` are vault-relative POSIX paths; duplicates are merged, and dot-files, paths inside
+    dot-folders (``.obsidian/``, ``.trash/``, ``.vaultkit/``) and non-file paths are ignored.
     ``aliases`` maps a note path to its frontmatter aliases; other paths' entries are ignored.
+    Groups inside the index are kept in ``_length_order``, so lookups never sort whole buckets.
     """
-    unique = sorted({p for p in paths if _is_vault_path(p)})
-    keys = {path: match_key(path) for path in unique}
+    by_length = sorted({p for p in paths if _is_vault_path(p)}, key=_length_order)
+    keys = {path: match_key(path) for path in by_length}
+    order = {path: rank for rank, path in enumerate(by_length)}
+    folders = {path: _folder(key) for path, key in keys.items()}
     by_name = _group((key.rpartition(_SEP)[2], path) for path, key in keys.items())
     by_path = _group((key, path) for path, key in keys.items())
     alias_pairs = (
@@ -109,8 +115,9 @@ def build_file_index(
         if alias.strip()
     )
     by_alias = {k: tuple(sorted(set(v))) for k, v in _group(alias_pairs).items()}
+    unique = tuple(sorted(by_length))
     notes = tuple(p for p in unique if _is_note_path(p))
-    return FileIndex(tuple(unique), notes, keys, by_name, by_path, by_alias)
+    return FileIndex(unique, notes, keys, order, folders, by_name, by_path, by_alias)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,17 +177,18 @@ def _explicit_path(source: str, target: str) -> str | None:
     return _normalise([*_folder(source).split(_SEP), *target.split(_SEP)])
 
 
-def _ranked(index: FileIndex, found: Iterable[str], wanted: str, source: str) -> tuple[str, ...]:
+def _ranked(index: FileIndex, found: list[str], wanted: str, source: str) -> tuple[str, ...]:
     """Order matches: full vault path equals the target, then same folder as the source, then
     shortest path (fewest segments, then lexicographic)."""
+    if len(found) == 1:
+        return (found[0],)
+    exact = {*_exact_matches(index, wanted)}
     here = match_key(_folder(source))
-    exact = (wanted, wanted + NOTE_SUFFIX)
-
-    def rank(path: str) -> tuple[bool, bool, int, int, str]:
-        key = index._keys[path]
-        return (key not in exact, _folder(key) != here, *_length_order(path))
-
-    return tuple(sorted(found, key=rank))
+    folders = index._folders
+    tiers: tuple[list[str], list[str], list[str]] = ([], [], [])
+    for path in sorted(found, key=index._order.__getitem__):
+        tiers[0 if path in exact else 1 if folders[path] == here else 2].append(path)
+    return (*tiers[0], *tiers[1], *tiers[2])
 
 
 def _exact_matches(index: FileIndex, wanted: str) -> list[str]:
