@@ -178,8 +178,8 @@ def _explicit_path(source: str, target: str) -> str | None:
 
 
 def _ranked(index: FileIndex, found: list[str], wanted: str, source: str) -> tuple[str, ...]:
-    """Order matches: full vault path equals the target, then same folder as the source, then
-    shortest path (fewest segments, then lexicographic)."""
+    """Order matches: full vault path equals the target, then in the source note's own folder
+    (not an ancestor), then the rest; each tier in ``_length_order`` (shortest string first)."""
     if len(found) == 1:
         return (found[0],)
     exact = {*_exact_matches(index, wanted)}
