@@ -9,6 +9,8 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from vaultkit import analysis
 from vaultkit.graph import build_graph, dot_quote, export, to_dot, to_gexf, to_graphml, to_json
@@ -192,3 +194,36 @@ def test_dot_quote_escapes_exactly_quotes_backslashes_and_newlines() -> None:
     assert dot_quote("a\\") == '"a\\\\"'
     assert dot_quote("x\ny") == '"x\\ny"'
     assert dot_quote("한글") == '"한글"'
+
+
+@given(st.text(alphabet=st.characters(exclude_categories=["Cs"]), max_size=40))
+def test_dot_quote_round_trips_through_graphviz_lexer_rules(text: str) -> None:
+    quoted = dot_quote(text)
+    match = _QUOTED.fullmatch(quoted)
+    assert match is not None
+    expected = text.replace("\r\n", "\n").replace("\r", "\n")
+    assert _unescape(match.group(1)) == expected
+
+
+def test_a_note_that_vanished_is_an_unreadable_node(tmp_path: Path) -> None:
+    from vaultkit.vault import load_vault
+
+    (tmp_path / "a.md").write_text("[[b]]", encoding="utf-8")
+    doomed = tmp_path / "b.md"
+    doomed.write_text("# B", encoding="utf-8")
+    vault = load_vault(tmp_path, progress=lambda done, _: doomed.unlink() if done == 1 else None)
+    graph = build_graph(vault)
+    assert graph.nodes["b.md"]["kind"] == "unreadable"
+    assert graph.has_edge("a.md", "b.md")
+
+
+@pytest.mark.timeout(60)
+def test_analysis_stays_linear_on_a_large_vault() -> None:
+    size = 10_000
+    notes = [Note(f"n{i}.md", links=(wl(f"n{i + 1}"), wl(f"ghost{i % 7}"))) for i in range(size)]
+    vault = make_vault([*notes, Note("INDEX.md", links=(wl("n0"),))])
+    assert analysis.orphans(vault) == ("n0.md",)
+    assert analysis.dead_ends(vault) == (f"n{size - 1}.md",)
+    assert analysis.isolated(vault) == ()
+    assert len(analysis.ghosts(vault)) == size + 1
+    assert build_graph(vault).number_of_nodes() == size + 1 + 7 + 1

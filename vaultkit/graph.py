@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import json
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import networkx as nx
@@ -61,31 +61,39 @@ def _edge_attrs(item: ResolvedLink) -> dict[str, Any]:
     return attrs
 
 
-def _add_files(graph: Any, vault: Vault) -> None:
+def _file_nodes(vault: Vault) -> Iterator[tuple[str, dict[str, Any]]]:
     for note in vault.notes:
-        graph.add_node(note.path, **_note_attrs(note))
+        yield note.path, _note_attrs(note)
     for path in vault.attachments:
-        graph.add_node(path, kind="attachment", name=path.rsplit("/", 1)[-1])
-    for path in vault.index.notes:  # notes that could not be read are still files
-        if path not in graph:
-            graph.add_node(path, kind="unreadable", name=path.rsplit("/", 1)[-1])
+        yield path, {"kind": "attachment", "name": path.rsplit("/", 1)[-1]}
+
+
+def _edges(vault: Vault, ghosts: dict[str, None]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    for item in vault.links:
+        target = item.resolution.path
+        if target is None:
+            target = ghost_key(item)
+            ghosts[target] = None
+        yield item.source, target, _edge_attrs(item)
 
 
 def build_graph(vault: Vault) -> Any:
     """A ``networkx.MultiDiGraph`` of the vault, one edge per link.
 
     Nodes are notes (``kind="note"``), attachments (``"attachment"``) and one ``"ghost"`` node
-    per missing target. Ambiguous links point at the file that wins, with ``ambiguous=True``.
+    per missing target; a note that could not be read is an ``"unreadable"`` node. Ambiguous
+    links point at the file that wins, with ``ambiguous=True``.
     """
     graph = nx.MultiDiGraph()
-    _add_files(graph, vault)
-    for item in vault.links:
-        target = item.resolution.path
-        if target is None:
-            target = ghost_key(item)
-            if target not in graph:
-                graph.add_node(target, kind="ghost", name=target)
-        graph.add_edge(item.source, target, **_edge_attrs(item))
+    graph.add_nodes_from(_file_nodes(vault))
+    unread = [p for p in vault.index.notes if p not in graph]
+    graph.add_nodes_from(unread, kind="unreadable")
+    for path in unread:
+        graph.nodes[path]["name"] = path.rsplit("/", 1)[-1]
+    ghosts: dict[str, None] = {}
+    edges = list(_edges(vault, ghosts))
+    graph.add_nodes_from((g, {"kind": "ghost", "name": g}) for g in ghosts if g not in graph)
+    graph.add_edges_from(edges)
     return graph
 
 
