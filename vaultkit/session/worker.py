@@ -111,6 +111,7 @@ def _retry_later(store: Store, job: jobs.Job, error: str, max_attempts: int) -> 
 def _copy_raw(store: Store, job: jobs.Job, settle: rawcopy.Settle, say: Progress) -> Path | None:
     source = Path(job.transcript_path)
     rawcopy.clean_temps(store.raw, job.session_id)
+    say(f"{job.session_id}: waiting for {source.name} to stop growing")
     size = rawcopy.wait_settled(source, settle)
     existing = rawcopy.find_raw(store.raw, job.session_id)
     if size is None:

@@ -1,0 +1,133 @@
+"""``vaultkit ingest TRANSCRIPT``: run the worker's steps in the foreground, with progress."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from dataclasses import asdict, replace
+from datetime import datetime
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from vaultkit.cli.app import app
+from vaultkit.errors import VaultkitError
+from vaultkit.log import append_log
+from vaultkit.session import jobs
+from vaultkit.session.rawcopy import Settle
+from vaultkit.session.worker import Result, Status, process_job
+from vaultkit.store import Store, find_store
+
+
+class IngestFormat(StrEnum):
+    text = "text"
+    json = "json"
+
+
+def _store(arg: Path | None) -> Store:
+    if arg is None:
+        return find_store()
+    folder = arg.expanduser()
+    if not folder.is_dir():
+        raise VaultkitError(
+            f"{folder}: not a folder", hint="pass the project folder or its sessions/ folder"
+        )
+    return find_store(folder.resolve())
+
+
+def _queue(store: Store, transcript: Path, session_id: str) -> None:
+    ended = datetime.fromtimestamp(transcript.stat().st_mtime).astimezone()
+    job = jobs.Job(
+        session_id=session_id,
+        transcript_path=str(transcript),
+        cwd=str(store.project),
+        ended_at=ended.isoformat(timespec="seconds"),
+        source="ingest",
+    )
+    existing = jobs.read_job(jobs.queue_dir(store) / f"{jobs.safe_id(session_id)}.json")
+    if existing is not None:
+        job = replace(job, attempts=existing.attempts)
+    jobs.write_job(store, job)
+
+
+def _reporter(store: Store, quiet: bool) -> Callable[[str], None]:
+    def say(message: str) -> None:
+        append_log(store.log, f"ingest[{os.getpid()}] {message}")
+        if not quiet:
+            typer.echo(f"vaultkit: {message}", err=True)
+
+    return say
+
+
+def _check(result: Result, store: Store) -> None:
+    if result.status in (Status.DONE, Status.SUPERSEDED):
+        return
+    if result.status is Status.LOCKED:
+        raise VaultkitError(
+            f"session {result.session_id} is being distilled by a background worker right now",
+            hint="wait for it to finish, then look in sessions/summary/",
+        )
+    raise VaultkitError(
+        f"session {result.session_id} was not distilled ({result.status}): {result.message}",
+        hint=f"read {store.log}, fix the cause, then run vaultkit ingest again",
+    )
+
+
+def _print(result: Result, fmt: IngestFormat) -> None:
+    if fmt is IngestFormat.json:
+        typer.echo(json.dumps(asdict(result), ensure_ascii=False, indent=2))
+        return
+    typer.echo(f"raw      {result.raw_path}")
+    typer.echo(f"summary  {result.summary_path}")
+    typer.echo(f"wiki     {result.wiki_path}")
+    quality = result.quality + (f" ({result.message})" if result.message else "")
+    typer.echo(f"quality  {quality}")
+
+
+@app.command()
+def ingest(
+    transcript: Annotated[Path, typer.Argument(help="A Claude Code transcript (.jsonl).")],
+    session_id: Annotated[
+        str | None, typer.Option("--session-id", help="Default: the transcript's file name.")
+    ] = None,
+    store_dir: Annotated[
+        Path | None,
+        typer.Option("--store", help="Project or sessions/ folder (default: this project)."),
+    ] = None,
+    fmt: Annotated[IngestFormat, typer.Option("--format", "-f", help="Output format.")] = (
+        IngestFormat.text
+    ),
+    settle: Annotated[
+        float, typer.Option(help="Seconds the transcript's size must stay unchanged first.")
+    ] = 1.0,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")] = False,
+) -> None:
+    """Copy, distil and index one transcript now, in the foreground (old sessions, debugging).
+
+    \b
+    Examples:
+      vaultkit ingest ~/.claude/projects/-home-me-proj/4f6a2c1e-….jsonl
+      vaultkit ingest old.jsonl --session-id 4f6a2c1e --store ~/proj --format json
+    """
+    source = transcript.expanduser()
+    if not source.is_file():
+        raise VaultkitError(
+            f"{source}: no such transcript file",
+            hint="pass a .jsonl file from ~/.claude/projects/<project>/",
+        )
+    sid = (session_id or source.stem).strip()
+    if not sid:
+        raise VaultkitError("empty session id", hint="pass --session-id ID")
+    store = _store(store_dir)
+    _queue(store, source.resolve(), sid)
+    say = _reporter(store, quiet)
+    say(f"{sid}: queued {source} for store {store.root}")
+    window = max(0.0, settle)
+    result = process_job(
+        store, sid, settle=Settle(window=window, max_wait=max(30.0, window)), progress=say
+    )
+    _check(result, store)
+    _print(result, fmt)
