@@ -231,3 +231,22 @@ def test_prompts_that_mention_dropped_line_markers_are_kept(tmp_path: Path) -> N
     prompt = 'Why does the "toolUseResult" key and "type":"file-history-snapshot" exist?'
     digest = condense(write_jsonl(tmp_path / "t.jsonl", [user(prompt)]), 10_000)
     assert prompt in digest.text
+
+
+def test_a_transcript_within_the_budget_is_kept_whole(tmp_path: Path) -> None:
+    rows: list[object] = []
+    for i in range(6):
+        rows.append(user(f"long request {i} " + "q" * 2_000 + f" end {i}"))
+        rows.append(assistant(f"m{i}", text(f"long answer {i} " + "a" * 2_000 + f" done {i}")))
+    digest = condense(write_jsonl(tmp_path / "t.jsonl", rows), 60_000)
+    for i in range(6):
+        assert "q" * 2_000 + f" end {i}" in digest.text
+        assert "a" * 2_000 + f" done {i}" in digest.text
+    assert digest.omitted_turns == 0 and "cut" not in digest.text
+
+
+def test_a_secret_is_redacted_before_a_long_turn_is_trimmed(tmp_path: Path) -> None:
+    key = "gh" + "p_" + "Q7w" * 12
+    long_text = "a" * 5_000 + " " + key + " " + "b" * 170  # the trim keeps the last 190
+    digest = condense(write_jsonl(tmp_path / "t.jsonl", [user(long_text)]), 1_000)
+    assert "Q7wQ7w" not in digest.text

@@ -161,12 +161,13 @@ def tool_action(block: dict[str, Any], cwd: str) -> str:
 
 
 class _Turns:
-    """Head (bounded, trimmed) + tail (a deque within the budget) of rendered turns."""
+    """Rendered turns within a character budget: every turn while they fit; past that, the
+    earliest turns trimmed into a bounded head and the newest kept in full in a tail deque."""
 
     def __init__(self, budget: int) -> None:
-        self.head_budget = max(0, budget // HEAD_SHARE)
-        self.tail_budget = max(200, budget - self.head_budget)
-        self.turn_cap = max(200, self.tail_budget // 2)
+        self.budget = max(1_000, budget)
+        self.head_budget = self.budget // HEAD_SHARE
+        self.turn_cap = max(200, (self.budget - self.head_budget) // 2)
         self.head: list[str] = []
         self.head_chars = 0
         self.head_open = True
@@ -178,18 +179,21 @@ class _Turns:
     def add(self, text: str) -> None:
         self.count += 1
         text = _trim_middle(text, self.turn_cap)
+        self.tail.append(text)
+        self.tail_chars += len(text)
+        while self.tail_chars + self.head_chars > self.budget and len(self.tail) > 1:
+            self._evict(self.tail.popleft())
+
+    def _evict(self, oldest: str) -> None:
+        self.tail_chars -= len(oldest)
         if self.head_open:
-            short = _trim_middle(text, HEAD_TURN_CHARS)
+            short = _trim_middle(oldest, HEAD_TURN_CHARS)
             if self.head_chars + len(short) <= self.head_budget:
                 self.head.append(short)
                 self.head_chars += len(short)
                 return
             self.head_open = False
-        self.tail.append(text)
-        self.tail_chars += len(text)
-        while self.tail_chars > self.tail_budget and len(self.tail) > 1:
-            self.tail_chars -= len(self.tail.popleft())
-            self.omitted += 1
+        self.omitted += 1
 
     def render(self) -> str:
         middle = [f"[… {self.omitted} earlier turns omitted …]"] if self.omitted else []
@@ -238,7 +242,7 @@ class _Scanner:
             return
         message = record.get("message")
         content = message.get("content") if isinstance(message, dict) else None
-        text = strip_harness(_user_text(content))
+        text = redact(strip_harness(_user_text(content)))
         if not text:
             return
         self._close_assistant()
@@ -264,12 +268,12 @@ class _Scanner:
     def _assistant_block(self, block: dict[str, Any]) -> None:
         kind = block.get("type")
         if kind == "text" and isinstance(block.get("text"), str):
-            text = strip_harness(block["text"])
+            text = redact(strip_harness(block["text"]))
             if text:
                 self._part(text)
                 self.texts.append(text)
         elif kind == "tool_use":
-            self._part(tool_action(block, self.cwd))
+            self._part(redact(tool_action(block, self.cwd)))
             self._remember_tool(block)
 
     def _part(self, text: str) -> None:
