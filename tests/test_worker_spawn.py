@@ -1,0 +1,83 @@
+"""The worker a SessionEnd hook starts is fully detached: own session, no stdio, clean environment.
+
+The worker is caught while it waits for the transcript to settle (a long settle window), so its
+``/proc`` entry can be read; then the test kills it (the job stays queued).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+from test_worker_support import (
+    exited,
+    hook_env,
+    make_project,
+    payload_bytes,
+    queued,
+    run_hook,
+    spawned_pids,
+    wait_for,
+    write_transcript,
+)
+
+from vaultkit.session.spawn import worker_command, worker_env
+from vaultkit.store import Store
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+
+
+def _environ(pid: int) -> dict[str, str]:
+    raw = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    parts = (item.decode(errors="replace").partition("=") for item in raw if b"=" in item)
+    return {key: value for key, _, value in parts}
+
+
+def test_spawned_worker_is_detached_with_a_cleaned_environment(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "proj")
+    store = Store(project / "sessions")
+    fixture = "session_end_logout.json"
+    transcript = write_transcript(tmp_path / "t.jsonl", "s")
+    agent_env = hook_env(
+        CLAUDECODE="1",
+        CLAUDE_CODE_ENTRYPOINT="cli",
+        CLAUDE_CODE_SSE_PORT="12345",
+        VAULTKIT_SETTLE_SECONDS="30",
+        VAULTKIT_SETTLE_MAX_SECONDS="30",
+    )
+    done = run_hook("SessionEnd", payload_bytes(fixture, transcript, project), project, agent_env)
+    assert done.returncode == 0
+    [pid] = spawned_pids(store)
+    try:
+        wait_for(lambda: Path(f"/proc/{pid}/cmdline").read_bytes().count(b"worker") > 0, 10)
+        assert os.getsid(pid) == pid, "the worker leads its own session"
+        assert os.getsid(pid) != os.getsid(0)
+        for fd in (0, 1, 2):
+            assert os.readlink(f"/proc/{pid}/fd/{fd}") == "/dev/null"
+        env = _environ(pid)
+        assert env["VAULTKIT_CHILD"] == "1"
+        assert not [key for key in env if key == "CLAUDECODE" or key.startswith("CLAUDE_CODE_")]
+        assert Path(os.readlink(f"/proc/{pid}/cwd")) == store.root
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        assert [part.decode() for part in cmdline if part][1:] == worker_command(
+            store, "4f6a2c1e-0b7d-4e8a-9c3f-000000000006"
+        )[1:]
+    finally:
+        os.kill(pid, signal.SIGKILL)
+    wait_for(lambda: exited(pid), 10, "the worker to die")
+    assert len(queued(store)) == 1, "a killed worker leaves its job queued"
+
+
+def test_worker_env_drops_agent_variables_and_sets_the_guard() -> None:
+    env = worker_env(
+        {
+            "PATH": "/bin",
+            "CLAUDECODE": "1",
+            "CLAUDE_CODE_ENTRYPOINT": "cli",
+            "CLAUDE_CONFIG_DIR": "x",
+        }
+    )
+    assert env == {"PATH": "/bin", "CLAUDE_CONFIG_DIR": "x", "VAULTKIT_CHILD": "1"}
