@@ -34,6 +34,10 @@ def ghost_key(item: ResolvedLink) -> str:
     return unicodedata.normalize("NFC", item.link.target.strip())
 
 
+def _base(path: str) -> str:
+    return path.rsplit("/", 1)[-1]
+
+
 def _note_attrs(note: Note) -> dict[str, Any]:
     return {
         "kind": "note",
@@ -65,7 +69,7 @@ def _file_nodes(vault: Vault) -> Iterator[tuple[str, dict[str, Any]]]:
     for note in vault.notes:
         yield note.path, _note_attrs(note)
     for path in vault.attachments:
-        yield path, {"kind": "attachment", "name": path.rsplit("/", 1)[-1]}
+        yield path, {"kind": "attachment", "name": _base(path)}
 
 
 def _edges(vault: Vault, ghosts: dict[str, None]) -> Iterator[tuple[str, str, dict[str, Any]]]:
@@ -86,10 +90,8 @@ def build_graph(vault: Vault) -> Any:
     """
     graph = nx.MultiDiGraph()
     graph.add_nodes_from(_file_nodes(vault))
-    unread = [p for p in vault.index.notes if p not in graph]
-    graph.add_nodes_from(unread, kind="unreadable")
-    for path in unread:
-        graph.nodes[path]["name"] = path.rsplit("/", 1)[-1]
+    unread = [p for p in vault.index.notes if p not in graph]  # files that failed to load
+    graph.add_nodes_from((p, {"kind": "unreadable", "name": _base(p)}) for p in unread)
     ghosts: dict[str, None] = {}
     edges = list(_edges(vault, ghosts))
     graph.add_nodes_from((g, {"kind": "ghost", "name": g}) for g in ghosts if g not in graph)
