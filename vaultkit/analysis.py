@@ -17,17 +17,14 @@ def is_root_index(path: str) -> bool:
     return path == INDEX_NAME
 
 
-def _counts_as_incoming(item: ResolvedLink) -> bool:
-    target = item.resolution.path
-    return target is not None and target != item.source and not is_root_index(item.source)
-
-
 def _linked_from_others(vault: Vault) -> set[str]:
-    return {
-        item.resolution.path
-        for item in vault.links
-        if item.resolution.path is not None and _counts_as_incoming(item)
-    }
+    """Files with an incoming link from another note that is not the root ``INDEX.md``."""
+    linked: set[str] = set()
+    for item in vault.links:
+        target = item.resolution.path
+        if target is not None and target != item.source and not is_root_index(item.source):
+            linked.add(target)
+    return linked
 
 
 def _linking_out(vault: Vault) -> set[str]:

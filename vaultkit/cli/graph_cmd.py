@@ -179,15 +179,19 @@ def vault_stats(vault: Vault, *, top: int = 5) -> dict[str, Any]:
     }
 
 
+def _pairs(counts: dict[str, int]) -> str:
+    return ", ".join(f"{key} {value}" for key, value in counts.items()) or "-"
+
+
 def _stats_text(stats: dict[str, Any]) -> str:
     lines = []
     for key, value in stats.items():
-        label = key.replace("_", " ")
-        if isinstance(value, dict):
-            parts = ", ".join(f"{k} {v}" for k, v in value.items() if k != "total")
-            total = f"{value['total']} " if "total" in value else ""
-            value = f"{total}({parts})" if total and parts else (total.strip() or parts or "-")
-        lines.append(f"{label}: {value}")
+        if key == "links":
+            by_kind = {k: v for k, v in value.items() if k != "total"}
+            value = f"{value['total']} ({_pairs(by_kind)})" if by_kind else value["total"]
+        elif key == "tags":
+            value = _pairs(value)
+        lines.append(f"{key.replace('_', ' ')}: {value}")
     return "\n".join(lines)
 
 
