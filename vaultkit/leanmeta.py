@@ -12,13 +12,15 @@ import re
 
 Meta = dict[str, object]
 
-_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:(?:\s+(.*))?$")
+_KEY = re.compile(r"^('(?:[^']|'')*'|\"[^\"]*\"|[A-Za-z_][\w-]*)\s*:(?:\s+(.*))?$")
+_BOOLS = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
 _ESCAPES = {
     "n": "\n", "t": "\t", "r": "\r", "a": "\x07", "b": "\b", "e": "\x1b", "f": "\f",
     "v": "\v", "0": "\0", "N": "\x85", "_": "\xa0", "L": "\u2028", "P": "\u2029",
     '"': '"', "\\": "\\", "/": "/", " ": " ",
 }  # fmt: skip
 _HEX = {"x": 2, "u": 4, "U": 8}
+_WS = " \t"  # YAML white space (not Unicode spaces such as U+00A0)
 
 
 def split_frontmatter(text: str) -> tuple[str, str]:
@@ -26,9 +28,9 @@ def split_frontmatter(text: str) -> tuple[str, str]:
     if not text.startswith("---"):
         return "", text
     first_nl = text.find("\n")
-    if first_nl < 0 or text[:first_nl].strip() != "---":
+    if first_nl < 0 or text[:first_nl].strip(" \t\r") != "---":
         return "", text
-    match = re.search(r"^(?:---|\.\.\.)[ \t]*$", text[first_nl + 1 :], re.MULTILINE)
+    match = re.search(r"^(?:---|\.\.\.)[ \t]*\r?$", text[first_nl + 1 :], re.MULTILINE)
     if match is None:
         return "", text
     block = text[first_nl + 1 : first_nl + 1 + match.start()]
@@ -47,13 +49,13 @@ def parse_block(block: str) -> Meta:
     meta: Meta = {}
     key: str | None = None
     chunks: list[str] = []
-    for line in block.splitlines():
+    for line in block.replace("\r\n", "\n").split("\n"):
         match = _KEY.match(line) if line[:1] not in (" ", "\t", "-", "#") else None
         if match is not None:
             if key is not None:
                 meta[key] = _value(chunks)
-            key, chunks = match.group(1), [match.group(2) or ""]
-        elif key is not None and line.strip():
+            key, chunks = _scalar_text(match.group(1)), [match.group(2) or ""]
+        elif key is not None:
             chunks.append(line)
     if key is not None:
         meta[key] = _value(chunks)
@@ -61,32 +63,58 @@ def parse_block(block: str) -> Meta:
 
 
 def _value(chunks: list[str]) -> object:
-    head, rest = chunks[0].strip(), chunks[1:]
-    items = [line.strip() for line in rest]
-    if not head and items and all(item.startswith("-") for item in items):
-        return [_scalar_text(item[1:].strip()) for item in items]
+    head = chunks[0].strip(_WS)
+    while len(chunks) > 1 and not chunks[-1].strip(_WS):
+        chunks = chunks[:-1]
+    rest = chunks[1:]
+    if not head and rest and rest[0].lstrip(_WS).startswith("-"):
+        return _block_list(rest)
     if not head and rest:
         return None  # a nested mapping: not part of the lean format
-    joined = " ".join([head, *items]).strip() if not head.startswith('"') else _join_dq(head, items)
-    return _scalar(joined)
+    return _scalar(_fold(head, [line.strip(_WS) for line in rest]))
 
 
-def _join_dq(head: str, items: list[str]) -> str:
-    text = head
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _block_list(lines: list[str]) -> list[object]:
+    """``- item`` lines; more-indented lines continue the item before them."""
+    column = _indent(lines[0])
+    items: list[list[str]] = []
+    for line in lines:
+        stripped = line.strip(_WS)
+        if _indent(line) == column and stripped.startswith("-"):
+            items.append([stripped[1:].strip(_WS)])
+        elif items:
+            items[-1].append(stripped)
+    return [_scalar(_fold(item[0], item[1:]), flow=False) for item in items]
+
+
+def _fold(head: str, items: list[str]) -> str:
+    """Join a flow scalar's lines: a break is a space, each blank line a newline."""
+    text, blanks = head, 0
     for item in items:
-        text = text[:-1] + item if text.endswith("\\") else f"{text} {item}"
+        if not item:
+            blanks += 1
+            continue
+        if head.startswith('"') and text.endswith("\\") and not text.endswith("\\\\"):
+            text = text[:-1] + item
+        else:
+            text += ("\n" * blanks if blanks else " ") + item
+        blanks = 0
     return text
 
 
-def _scalar(text: str) -> object:
-    if text.startswith("[") and text.endswith("]"):
-        inner = text[1:-1].strip()
-        return [_scalar_text(part.strip()) for part in _split_flow(inner)] if inner else []
+def _scalar(text: str, *, flow: bool = True) -> object:
+    if flow and text.startswith("[") and text.endswith("]"):
+        inner = text[1:-1].strip(_WS)
+        return [_scalar_text(part.strip(_WS)) for part in _split_flow(inner)] if inner else []
     if text in ("", "~", "null", "Null", "NULL"):
         return None
     lowered = text.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
+    if lowered in _BOOLS and text in (lowered, lowered.capitalize(), lowered.upper()):
+        return _BOOLS[lowered]
     if re.fullmatch(r"[-+]?\d+", text):
         return int(text)
     return _scalar_text(text)
