@@ -62,7 +62,14 @@ class Slow:
     reply: Reply
 
 
-Reply = Text | ToolUse | Empty | HttpError | Slow
+@dataclass(frozen=True, slots=True)
+class Dynamic:
+    """A reply computed from the request body (e.g. a distillation that echoes its input)."""
+
+    build: Callable[[dict[str, Any]], Reply]
+
+
+Reply = Text | ToolUse | Empty | HttpError | Slow | Dynamic
 
 
 @dataclass(frozen=True, slots=True)
@@ -395,9 +402,12 @@ def _handler_for(mock: MockAPI) -> type[BaseHTTPRequestHandler]:
                 self._send_json(200, {})
 
         def _answer(self, reply: Reply, body: dict[str, Any]) -> None:
-            while isinstance(reply, Slow):
-                time.sleep(reply.seconds)
-                reply = reply.reply
+            while isinstance(reply, Slow | Dynamic):
+                if isinstance(reply, Slow):
+                    time.sleep(reply.seconds)
+                    reply = reply.reply
+                else:
+                    reply = reply.build(body)
             if isinstance(reply, HttpError):
                 error = {
                     "type": "error",
