@@ -156,38 +156,64 @@ def test_resolution_table(source: str, target: str, expected: str | None) -> Non
     assert _res(source, target).path == expected
 
 
-# (source note, link target, every candidate with the winner first)
-AMBIGUOUS: list[tuple[str, str, tuple[str, ...]]] = [
-    ("a/b/src.md", "Note", ("Note.md", "a/b/Note.md", "a/Note.md")),
-    ("a/src.md", "Note", ("Note.md", "a/Note.md", "a/b/Note.md")),
-    ("src.md", "Dup", ("same/Dup.md", "other/Dup.md", "longer-folder/Dup.md")),
-    ("other/src.md", "Dup", ("other/Dup.md", "same/Dup.md", "longer-folder/Dup.md")),
-    ("src.md", "Deep", ("zz/Deep.md", "a/b/Deep.md", "x/y/Deep.md")),
-    ("src.md", "Tie", ("abcd/Tie.md", "a/bc/Tie.md")),
-    ("src.md", "Lex", ("abc/Lex.md", "abd/Lex.md")),
-    ("src.md", "Readme.md", ("Readme.md", "Readme.md.md")),
-    ("src.md", "photo.png", ("p/photo.png", "assets/photo.png")),
-    ("archive/Projects/s.md", "Projects/Plan", ("Projects/Plan.md", "archive/Projects/Plan.md")),
+# (source note, link target, every candidate with the winner first, whether the target spelled
+# the winner's full vault path). A full path is how Obsidian itself tells same-named files
+# apart, so such a link is not ambiguous even though other files match too.
+AMBIGUOUS: list[tuple[str, str, tuple[str, ...], bool]] = [
+    ("a/b/src.md", "Note", ("Note.md", "a/b/Note.md", "a/Note.md"), True),
+    ("a/src.md", "Note", ("Note.md", "a/Note.md", "a/b/Note.md"), True),
+    (
+        "archive/Projects/s.md",
+        "Projects/Plan",
+        ("Projects/Plan.md", "archive/Projects/Plan.md"),
+        True,
+    ),
+    ("src.md", "Dup", ("same/Dup.md", "other/Dup.md", "longer-folder/Dup.md"), False),
+    ("other/src.md", "Dup", ("other/Dup.md", "same/Dup.md", "longer-folder/Dup.md"), False),
+    ("src.md", "Deep", ("zz/Deep.md", "a/b/Deep.md", "x/y/Deep.md"), False),
+    ("src.md", "Tie", ("abcd/Tie.md", "a/bc/Tie.md"), False),
+    ("src.md", "Lex", ("abc/Lex.md", "abd/Lex.md"), False),
+    ("src.md", "Readme.md", ("Readme.md", "Readme.md.md"), False),  # both are full-path matches
+    ("src.md", "photo.png", ("p/photo.png", "assets/photo.png"), False),
 ]
 
 
-@pytest.mark.parametrize(("source", "target", "expected"), AMBIGUOUS)
-def test_ambiguous_links_record_every_candidate(
-    source: str, target: str, expected: tuple[str, ...]
+@pytest.mark.parametrize(("source", "target", "expected", "exact"), AMBIGUOUS)
+def test_several_matches_record_every_candidate(
+    source: str, target: str, expected: tuple[str, ...], exact: bool
 ) -> None:
     result = _res(source, target)
     assert result.candidates == expected
     assert result.path == expected[0]
-    assert result.ambiguous
+    assert result.exact is exact
+    assert result.ambiguous is not exact
 
 
-@pytest.mark.parametrize("target", ["Home", "b/Note", "/a/Note", "./Note", "img.png", "Data"])
-def test_a_single_match_has_no_candidates(target: str) -> None:
+@pytest.mark.parametrize(
+    ("target", "exact"),
+    [
+        ("Home", True),
+        ("b/Note", False),
+        ("/a/Note", True),
+        ("./Note", True),
+        ("../Note", True),
+        ("img.png", True),
+        ("Data", True),
+        ("y/Deep", False),
+    ],
+)
+def test_a_single_match_has_no_candidates(target: str, exact: bool) -> None:
     result = _res("a/b/src.md", target)
     assert result.path is not None
     assert result.candidates == ()
+    assert result.exact is exact
     assert not result.ambiguous
     assert not result.ghost
+
+
+def test_self_links_and_ghosts_are_neither_exact_nor_ambiguous() -> None:
+    for result in (_res("a/src.md", ""), _res("a/src.md", "Missing"), _res("a/src.md", "Dup/")):
+        assert (result.exact, result.ambiguous, result.candidates) == (False, False, ())
 
 
 def test_same_name_differing_only_in_case_or_normalisation_are_both_candidates() -> None:
@@ -195,6 +221,9 @@ def test_same_name_differing_only_in_case_or_normalisation_are_both_candidates()
     nfd = unicodedata.normalize("NFD", "노트.md")
     index = build_file_index(["x/note.md", "x/Note.md", f"y/{nfc}", f"z/{nfd}"])
     assert resolve_target(index, "s.md", "NOTE").candidates == ("x/Note.md", "x/note.md")
+    by_path = resolve_target(index, "s.md", "/x/note")
+    assert by_path.candidates == ("x/Note.md", "x/note.md")
+    assert by_path.ambiguous  # a full path that fits two files does not choose between them
     assert resolve_target(index, "z/s.md", "노트").candidates == (f"z/{nfd}", f"y/{nfc}")
 
 

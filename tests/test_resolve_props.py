@@ -62,10 +62,14 @@ def test_a_files_own_vault_path_always_finds_it(
         return
     path = data.draw(st.sampled_from(index.paths))
     assume(path == path.strip())  # link text is trimmed, so " x.md" is only reachable by path
+    same_key = [
+        p for p in index.paths if match_key(p) in (match_key(path), match_key(path) + ".md")
+    ]
     for target in (path, "/" + path):
-        found = resolve_target(index, source, target).path
-        assert found is not None
-        assert match_key(found) == match_key(path)
+        result = resolve_target(index, source, target)
+        assert result.path is not None
+        assert match_key(result.path) == match_key(path)
+        assert result.exact is (len(same_key) == 1)
 
 
 @settings(max_examples=100, deadline=None)

@@ -126,12 +126,15 @@ class Resolution:
 
     ``path`` is the resolved vault path, or None for a ghost. ``candidates`` lists every matching
     file (the winner first) when more than one matched. ``alias_of`` lists, for a ghost, the notes
-    that carry the link text as a frontmatter alias.
+    that carry the link text as a frontmatter alias. ``exact`` is True when the target spelled
+    the winner's full vault path and no other file's (``[[projects/Plan]]`` for
+    ``projects/Plan.md``): the form Obsidian itself writes to tell same-named files apart.
     """
 
     path: str | None
     candidates: tuple[str, ...] = ()
     alias_of: tuple[str, ...] = ()
+    exact: bool = False
 
     @property
     def ghost(self) -> bool:
@@ -139,7 +142,8 @@ class Resolution:
 
     @property
     def ambiguous(self) -> bool:
-        return len(self.candidates) > 1
+        """Several files matched and the winner was chosen by a tie-break, not by its full path."""
+        return len(self.candidates) > 1 and not self.exact
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,18 +181,19 @@ def _explicit_path(source: str, target: str) -> str | None:
     return _normalise([*_folder(source).split(_SEP), *target.split(_SEP)])
 
 
-def _ranked(index: FileIndex, found: list[str], wanted: str, source: str) -> tuple[str, ...]:
+def _ranked(index: FileIndex, found: list[str], wanted: str, source: str) -> Resolution:
     """Order matches: full vault path equals the target, then in the source note's own folder
     (not an ancestor), then the rest; each tier in ``_length_order`` (shortest string first)."""
-    if len(found) == 1:
-        return (found[0],)
     exact = {*_exact_matches(index, wanted)}
+    if len(found) == 1:
+        return Resolution(found[0], exact=found[0] in exact)
     here = match_key(_folder(source))
     folders = index._folders
     tiers: tuple[list[str], list[str], list[str]] = ([], [], [])
     for path in sorted(found, key=index._order.__getitem__):
         tiers[0 if path in exact else 1 if folders[path] == here else 2].append(path)
-    return (*tiers[0], *tiers[1], *tiers[2])
+    ranked = (*tiers[0], *tiers[1], *tiers[2])
+    return Resolution(ranked[0], ranked, exact=len(tiers[0]) == 1)
 
 
 def _exact_matches(index: FileIndex, wanted: str) -> list[str]:
@@ -229,7 +234,8 @@ def resolve_target(index: FileIndex, source: str, target: str) -> Resolution:
     """Resolve one link target written in the note ``source`` the way Obsidian desktop does.
 
     ``target`` is the path part only (no ``#heading``), already percent-decoded; surrounding
-    whitespace is ignored and an empty target is a self-link that resolves to ``source``.
+    whitespace is ignored and an empty target is a self-link that resolves to ``source``
+    (``exact`` is False for it: no path was written).
     """
     target = target.strip()
     if not target:
@@ -237,8 +243,7 @@ def resolve_target(index: FileIndex, source: str, target: str) -> Resolution:
     wanted, found = _matches(index, source, target)
     if not found:
         return Resolution(None, alias_of=index.notes_with_alias(target))
-    ranked = _ranked(index, found, wanted, source)
-    return Resolution(ranked[0], ranked if len(ranked) > 1 else ())
+    return _ranked(index, found, wanted, source)
 
 
 def resolve_all(index: FileIndex, notes: Iterable[Note]) -> tuple[ResolvedLink, ...]:
