@@ -33,8 +33,8 @@ INDEX_START = "<!-- vaultkit:index:start"
 INDEX_END = "<!-- vaultkit:index:end"
 
 _DIGITS = re.compile(r"\d")
+_NAME_STAMP = re.compile(r"(\d{4})[-_](\d{2})[-_](\d{2})__?(\d{2})\.?(\d{2})_")
 _ENTRY = re.compile(r"^\s{0,3}[-*+]\s+.*\[\[")
-_HEADING = re.compile(r"^#{1,6}\s+(.+)$", re.MULTILINE)
 
 Spawner = Callable[[Store], object]
 
@@ -140,13 +140,13 @@ def _date_key(meta: Meta, name: str) -> str:
     digits = "".join(_DIGITS.findall(meta_str(meta, "date")))[:12]
     if len(digits) == 12:
         return digits
-    parsed = parse_name(name)
-    return parsed.when.strftime("%Y%m%d%H%M") if parsed is not None else ""
+    return _name_key(name)
 
 
 def _name_key(name: str) -> str:
-    parsed = parse_name(name)
-    return parsed.when.strftime("%Y%m%d%H%M") if parsed is not None else ""
+    """``YYYYMMDDHHMM`` from a vaultkit or seed note name (cheap: no datetime), else ``""``."""
+    match = _NAME_STAMP.match(name)
+    return "".join(match.groups()) if match is not None else ""
 
 
 def _read_head(path: Path, limit: int) -> str:
@@ -158,21 +158,20 @@ def _read_head(path: Path, limit: int) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-def note_files(folder: Path) -> list[Path]:
+def note_files(folder: Path, limit: int | None = None) -> list[Path]:
     """``*.md`` files directly in ``folder`` (not INDEX.md), newest name stamp first."""
     try:
         names = [e.name for e in os.scandir(folder) if e.name.endswith(".md") and e.is_file()]
     except OSError:
         return []
-    names = [n for n in names if n.lower() != "index.md"]
-    names.sort(key=lambda n: (_name_key(n), n), reverse=True)
-    return [folder / n for n in names]
+    keyed = sorted(((_name_key(n), n) for n in names if n.lower() != "index.md"), reverse=True)
+    return [folder / n for _, n in keyed[:limit]]
 
 
 def recent_summaries(store: Store, limit: int = CANDIDATES) -> list[Summary]:
     """The newest summaries (by frontmatter date, else name stamp), newest first."""
     found = []
-    for path in note_files(store.summary)[:limit]:
+    for path in note_files(store.summary, limit):
         head = _read_head(path, HEAD_BYTES)
         meta, _ = read_meta(head)
         found.append(Summary(path, _date_key(meta, path.name), meta, head))
@@ -231,7 +230,7 @@ def wiki_for(store: Store, summary: Path) -> Path | None:
         candidate = store.wiki / f"{name}.md"
         if candidate.is_file():
             return candidate
-    notes = note_files(store.wiki)
+    notes = note_files(store.wiki, 1)
     return notes[0] if notes else None
 
 
@@ -278,9 +277,17 @@ def _title(summary: Summary) -> str:
     if not title and parsed is not None and parsed.title:
         title = parsed.title
     if not title:
-        heading = _HEADING.search(read_meta(summary.head)[1])
-        title = heading.group(1).strip() if heading else summary.path.stem
+        title = _first_line(read_meta(summary.head)[1]) or summary.path.stem
     return " ".join(title.split())[:120]
+
+
+def _first_line(body: str) -> str:
+    """The first line of content that is not a heading (seed notes have no title)."""
+    for line in body.splitlines():
+        text = line.strip().lstrip("-*+ ").strip()
+        if text and not line.lstrip().startswith("#"):
+            return text
+    return ""
 
 
 def _recent_rows(others: list[Summary], count: int) -> tuple[inject.Recent, ...]:
