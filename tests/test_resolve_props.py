@@ -6,6 +6,7 @@ import random
 import time
 import unicodedata
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -85,6 +86,7 @@ def test_aliases_only_ever_annotate_ghosts(
     assert set(result.alias_of) <= set(index.notes)
 
 
+@pytest.mark.slow
 def test_scale_100k_files_and_100k_links_is_not_quadratic() -> None:
     rng = random.Random(7)
     paths = [f"area{i % 300}/topic{i % 37}/note{i}.md" for i in range(90_000)]
