@@ -1,0 +1,132 @@
+"""Backfill: exactly the idle, undistilled transcripts of this project are queued, once."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from test_hook_start_support import add_session, make_project, transcript
+
+from vaultkit import backfill
+from vaultkit.hooks.session_start import compose
+from vaultkit.session import jobs
+from vaultkit.store import Store
+
+OLD = time.time() - 3600  # idle for an hour
+
+
+class Spawns:
+    """Records worker starts instead of launching the distiller (which would call an LLM)."""
+
+    def __init__(self) -> None:
+        self.stores: list[Path] = []
+
+    def __call__(self, store: Store) -> object:
+        self.stores.append(store.root)
+        return 4242
+
+
+def setup(tmp_path: Path) -> tuple[Path, Store, Path]:
+    project = make_project(tmp_path / "proj")
+    add_session(project, 29, "0900", "done0000", "Earlier")
+    folder = tmp_path / "claude" / "projects" / "-proj"
+    return project, Store(project / "sessions"), folder
+
+
+def payload(project: Path, folder: Path) -> dict[str, object]:
+    return {
+        "source": "startup",
+        "cwd": str(project),
+        "session_id": "current",
+        "transcript_path": str(folder / "current.jsonl"),
+    }
+
+
+def queued_ids(store: Store) -> list[str]:
+    return sorted(job.session_id for _, job in jobs.list_jobs(store))
+
+
+def test_only_idle_undistilled_transcripts_of_this_project_are_queued(tmp_path: Path) -> None:
+    project, store, folder = setup(tmp_path)
+    (project / "src").mkdir()
+    transcript(folder / "current.jsonl", project, mtime=OLD)  # the session now starting
+    transcript(folder / "missed.jsonl", project, mtime=OLD)
+    transcript(folder / "from-subdir.jsonl", project / "src", mtime=OLD)
+    transcript(folder / "busy.jsonl", project)  # still being written (fresh mtime)
+    transcript(folder / "ancient.jsonl", project, mtime=time.time() - 30 * 86400)
+    transcript(folder / "elsewhere.jsonl", tmp_path / "other-project", mtime=OLD)
+    transcript(folder / "distilled.jsonl", project, mtime=OLD)
+    jobs.write_done(
+        store, jobs.Done("distilled", 10, "r", "s", "w", "ok", "", "2026-11-29T10:00:00+00:00")
+    )
+    transcript(folder / "gave-up.jsonl", project, mtime=OLD)
+    jobs.write_job(store, jobs.Job("gave-up", str(folder / "gave-up.jsonl"), attempts=5))
+    jobs.fail_job(store, jobs.Job("gave-up", str(folder / "gave-up.jsonl"), attempts=5))
+    spawns = Spawns()
+
+    text = compose(payload(project, folder), {}, spawn=spawns)
+
+    assert queued_ids(store) == ["from-subdir", "missed"]
+    assert spawns.stores == [store.root]
+    job = jobs.read_job(jobs.queue_dir(store) / "missed.json")
+    assert job is not None and job.source == "backfill"
+    assert job.transcript_path == str(folder / "missed.jsonl") and job.cwd == str(project)
+    assert "2 earlier session(s) of this project ended without being distilled" in text
+
+
+def test_a_second_start_does_not_queue_or_spawn_again(tmp_path: Path) -> None:
+    project, store, folder = setup(tmp_path)
+    transcript(folder / "missed.jsonl", project, mtime=OLD)
+    spawns = Spawns()
+    compose(payload(project, folder), {}, spawn=spawns)
+    text = compose(payload(project, folder), {}, spawn=spawns)
+    assert spawns.stores == [store.root]
+    assert queued_ids(store) == ["missed"]
+    assert "without being distilled" not in text
+
+
+def test_orphaned_queue_jobs_restart_the_worker_within_their_attempts(tmp_path: Path) -> None:
+    _, store, _ = setup(tmp_path)
+    left = jobs.write_job(store, jobs.Job("retry-me", "/x/retry-me.jsonl", attempts=1))
+    spent = jobs.write_job(store, jobs.Job("spent", "/x/spent.jsonl", attempts=5))
+    held = jobs.write_job(store, jobs.Job("held", "/x/held.jsonl"))
+    jobs.mark_running(store, "held", "now")  # a live worker (this test's own pid) holds it
+    for path in (left, spent, held):
+        os.utime(path, (OLD, OLD))
+    found = backfill.plan(store, "", "", max_attempts=5, now=time.time())
+    assert [j.session_id for j in found.orphaned] == ["retry-me"]
+    assert found.missed == ()
+
+
+def test_a_just_queued_job_is_left_to_the_worker_being_started(tmp_path: Path) -> None:
+    project, store, folder = setup(tmp_path)
+    jobs.write_job(store, jobs.Job("fresh", "/x/fresh.jsonl"))
+    spawns = Spawns()
+    compose(payload(project, folder), {}, spawn=spawns)
+    assert spawns.stores == []
+
+
+def test_backfill_is_bounded_per_start(tmp_path: Path) -> None:
+    project, store, folder = setup(tmp_path)
+    for i in range(8):
+        transcript(folder / f"missed-{i}.jsonl", project, mtime=OLD - i)
+    spawns = Spawns()
+    compose(payload(project, folder), {}, spawn=spawns)
+    assert queued_ids(store) == ["missed-0", "missed-1", "missed-2"]  # the newest three
+    assert len(spawns.stores) == 1
+
+
+def test_without_a_transcript_path_nothing_is_scanned(tmp_path: Path) -> None:
+    project, store, folder = setup(tmp_path)
+    transcript(folder / "missed.jsonl", project, mtime=OLD)
+    spawns = Spawns()
+    compose({"source": "startup", "cwd": str(project)}, {}, spawn=spawns)
+    assert queued_ids(store) == [] and spawns.stores == []
+
+
+def test_transcript_cwd_reads_only_the_first_lines(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_text('not json\n{"type":"x"}\n{"cwd":"/somewhere","type":"user"}\n')
+    assert backfill.transcript_cwd(path) == "/somewhere"
+    assert backfill.transcript_cwd(tmp_path / "missing.jsonl") == ""
