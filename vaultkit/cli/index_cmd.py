@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from vaultkit.cli.app import app
 from vaultkit.cli.common import resolve_vault
 from vaultkit.cli.lint_cmd import display_root
-from vaultkit.indexer import IndexOutcome, regenerate_index
+
+if TYPE_CHECKING:  # the vault engine is imported when the command runs, not at CLI start-up
+    from vaultkit.indexer import IndexOutcome
 
 VaultArg = Annotated[
     Path | None,
@@ -49,6 +51,8 @@ def index(
       vaultkit index --check          # CI / pre-commit: exit 1 when INDEX.md is stale
       vaultkit index --dry-run        # show what would change
     """
+    from vaultkit.indexer import regenerate_index
+
     root = resolve_vault(vault)
     outcome = regenerate_index(root, dry_run=dry_run, check=check)
     shown = "/".join(p for p in (display_root(root), "INDEX.md") if p)

@@ -6,18 +6,18 @@ import os
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from vaultkit.cli.app import app
 from vaultkit.cli.common import resolve_vault
 from vaultkit.cli.progress import progress_for
-from vaultkit.lint.context import LintContext
-from vaultkit.lint.fix import fix_vault
 from vaultkit.lint.output import render_github, render_json, render_text, summary_line
-from vaultkit.lint.runner import choose, collect, exit_code, load_context, select_findings
 from vaultkit.model import Finding
+
+if TYPE_CHECKING:  # the vault engine is imported when the command runs, not at CLI start-up
+    from vaultkit.lint.context import LintContext
 
 
 class LintFormat(StrEnum):
@@ -56,6 +56,9 @@ VaultArg = Annotated[
 
 def _run_fix(ctx: LintContext, dry_run: bool, quiet: bool) -> LintContext:
     """Apply (or, with ``dry_run``, print and exit on) the safe fixes; reload after writing."""
+    from vaultkit.lint.fix import fix_vault
+    from vaultkit.lint.runner import load_context
+
     outcome = fix_vault(ctx, dry_run=dry_run)
     if dry_run:
         sys.stdout.write(outcome.diff)
@@ -106,6 +109,8 @@ def lint(
       vaultkit lint --select VK1 --ignore VK104 my-vault
       vaultkit lint --fix --dry-run my-vault        # show the safe fixes as a diff
     """
+    from vaultkit.lint.runner import choose, collect, exit_code, load_context, select_findings
+
     root = resolve_vault(vault)
     ctx = load_context(root, progress=progress_for(quiet))
     selection = choose(ctx.config, _codes(select), _codes(ignore), strict)
