@@ -19,6 +19,7 @@ import pytest
 
 from vaultkit.config import Config, DistillConfig
 from vaultkit.errors import VaultkitError
+from vaultkit.session.backends import classify
 from vaultkit.session.distill import InfraError, SessionInfo, distill_session
 from vaultkit.session.jobs import pid_alive
 from vaultkit.session.notes import read_frontmatter
@@ -401,3 +402,22 @@ def test_prompt_template_is_found_and_has_every_placeholder() -> None:
         assert marker in text
     with pytest.raises(VaultkitError, match=r"no-such\.md"):
         template_path("no-such.md")
+
+
+@pytest.mark.parametrize(
+    ("returncode", "stdout", "stderr", "expected"),
+    [
+        (1, "Invalid API key · Please run /login", "", "infra"),
+        (0, "Claude AI usage limit reached|1764000000", "", "infra"),
+        (0, "", "API Error: 500 Internal Server Error", "infra"),
+        (1, "", "Error: connect ECONNREFUSED 127.0.0.1:443", "infra"),
+        (1, "", "Request failed: rate limit exceeded", "infra"),
+        (0, "Added the /login route and tuned the rate limit.", "", "no-markers"),
+        (2, "Added the /login route.", "Traceback: KeyError", "llm-error"),
+        (0, "", "", "empty-output"),
+        (0, GOOD, "", "ok"),
+        (1, GOOD, "", "llm-error"),
+    ],
+)
+def test_classification(returncode: int, stdout: str, stderr: str, expected: str) -> None:
+    assert classify(returncode, stdout, stderr)[0] == expected

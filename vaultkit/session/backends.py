@@ -47,12 +47,17 @@ _KEEP_CLAUDE_CODE = frozenset(
         "CLAUDE_CODE_CLIENT_KEY",
     }
 )
-_INFRA = re.compile(
-    r"(?i)usage limit|limit reached|limit will reset|not logged in|/login\b|invalid api key"
-    r"|authentication_error|authentication failed|oauth token (?:has )?expired|rate[ _-]?limit"
-    r"|overloaded|api error: ?5\d\d|internal server error|bad gateway|service unavailable"
-    r"|gateway timeout|connection refused|econnrefused|econnreset|enotfound|etimedout"
-    r"|credit balance is too low|unable to connect to (?:the )?api|fetch failed|network error"
+# Unmistakable infrastructure banners: infra whatever the exit code.
+_INFRA_STRONG = re.compile(
+    r"(?i)usage limit reached|limit reached\|\d|invalid api key|please run /login|not logged in"
+    r"|credit balance is too low|authentication_error|oauth token (?:has )?expired"
+    r"|api error: ?(?:5\d\d|429)|overloaded_error|rate_limit_error"
+)
+# Words that are infra only when the process also failed (a short answer may mention them).
+_INFRA_WEAK = re.compile(
+    r"(?i)rate[ _-]?limit|overloaded|limit will reset|authentication failed"
+    r"|internal server error|bad gateway|service unavailable|gateway timeout|connection refused"
+    r"|econnrefused|econnreset|enotfound|etimedout|unable to connect|fetch failed|network error"
 )
 INFRA_OUTPUT_MAX = 600  # longer marker-less answers are model output, not an error banner
 KILL_GRACE = 5
@@ -118,8 +123,10 @@ def classify(returncode: int, stdout: str, stderr: str) -> tuple[Status, str]:
     if returncode == 0 and parsed.complete:
         return "ok", "ok"
     banner = stdout.strip() if len(stdout.strip()) <= INFRA_OUTPUT_MAX else ""
-    hit = _INFRA.search(banner) or _INFRA.search(stderr[-4000:])
-    if hit is not None and (returncode != 0 or banner):
+    errors = stderr[-4000:]
+    strong = _INFRA_STRONG.search(banner) or _INFRA_STRONG.search(errors)
+    weak = returncode != 0 and (_INFRA_WEAK.search(banner) or _INFRA_WEAK.search(errors))
+    if strong or weak:
         return "infra", _short(banner or stderr)
     if returncode != 0:
         return "llm-error", f"exit {returncode}: {_short(stderr or stdout)}"
