@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -18,7 +19,6 @@ from test_worker_support import (
     make_project,
     payload_bytes,
     queued,
-    run_hook,
     spawned_pids,
     wait_for,
     write_transcript,
@@ -36,6 +36,10 @@ def _environ(pid: int) -> dict[str, str]:
     return {key: value for key, _, value in parts}
 
 
+def _parent(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
 def test_spawned_worker_is_detached_with_a_cleaned_environment(tmp_path: Path) -> None:
     project = make_project(tmp_path / "proj")
     store = Store(project / "sessions")
@@ -48,13 +52,27 @@ def test_spawned_worker_is_detached_with_a_cleaned_environment(tmp_path: Path) -
         VAULTKIT_SETTLE_SECONDS="30",
         VAULTKIT_SETTLE_MAX_SECONDS="30",
     )
-    done = run_hook("SessionEnd", payload_bytes(fixture, transcript, project), project, agent_env)
+    leak = tmp_path / "inherited-by-the-hook.txt"
+    with leak.open("w") as handle:  # an open descriptor the agent passed down to the hook
+        done = subprocess.run(
+            [sys.executable, "-m", "vaultkit.hookentry", "SessionEnd"],
+            input=payload_bytes(fixture, transcript, project),
+            cwd=project,
+            env=agent_env,
+            pass_fds=(handle.fileno(),),
+            capture_output=True,
+            timeout=30,
+            check=False,
+        )
     assert done.returncode == 0
     [pid] = spawned_pids(store)
     try:
         wait_for(lambda: Path(f"/proc/{pid}/cmdline").read_bytes().count(b"worker") > 0, 10)
-        assert os.getsid(pid) == pid, "the worker leads its own session"
-        assert os.getsid(pid) != os.getsid(0)
+        assert os.getsid(pid) != os.getsid(0), "the worker runs in a session of its own"
+        assert os.getpgid(pid) != os.getpgid(0)
+        assert _parent(pid) != os.getpid(), "nobody waits for the worker"
+        targets = [os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")]
+        assert str(leak) not in targets, "descriptors beyond stdio are not inherited"
         for fd in (0, 1, 2):
             assert os.readlink(f"/proc/{pid}/fd/{fd}") == "/dev/null"
         env = _environ(pid)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from collections.abc import Mapping
+from pathlib import Path
+from typing import NoReturn
 
 from vaultkit.store import Store
 
@@ -34,11 +35,81 @@ def worker_command(store: Store, session_id: str | None = None) -> list[str]:
     return command
 
 
-def _creation_flags() -> int:
-    """Windows: no console, own process group. POSIX uses ``start_new_session`` instead."""
+def _max_fd() -> int:
+    try:
+        return max(256, os.sysconf("SC_OPEN_MAX"))
+    except (AttributeError, ValueError, OSError):
+        return 65536
+
+
+def _exec_worker(argv: list[str], cwd: Path, env: dict[str, str], report: int) -> NoReturn:
+    """In the forked grandchild: /dev/null stdio, no other descriptors, cwd, then exec."""
+    try:
+        os.chdir(cwd)
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        os.closerange(3, report)
+        os.closerange(report + 1, _max_fd())
+        os.execve(argv[0], argv, env)
+    except OSError as exc:
+        os.write(report, f"E{exc.errno}\n".encode())
+    finally:
+        os._exit(127)
+
+
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    while chunk := os.read(fd, 256):
+        chunks.append(chunk)
+    os.close(fd)
+    return b"".join(chunks)
+
+
+def _spawn_posix(argv: list[str], cwd: Path, env: dict[str, str]) -> int | None:
+    """Double fork (the classic daemon start): the worker is nobody's child, leads no terminal,
+    and runs in a new session. ``os`` only, so the hook does not pay for importing subprocess."""
+    read_end, write_end = os.pipe()  # not inheritable: exec closes them in the worker
+    middle = os.fork()
+    if middle == 0:
+        try:
+            os.close(read_end)
+            os.setsid()
+            worker = os.fork()
+            if worker == 0:
+                _exec_worker(argv, cwd, env, write_end)
+            os.write(write_end, f"{worker}\n".encode())
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    report = _read_all(read_end).decode().split()
+    os.waitpid(middle, 0)
+    if len(report) != 1 or not report[0].isdigit():
+        return None  # the fork or the exec failed
+    return int(report[0])
+
+
+def _spawn_windows(argv: list[str], cwd: Path, env: dict[str, str]) -> int | None:
+    import subprocess
+
+    flags = 0
     if sys.platform == "win32":
-        return subprocess.DETACHED_PROCESS | subprocess.CREATE_NEW_PROCESS_GROUP
-    return 0
+        flags = subprocess.DETACHED_PROCESS | subprocess.CREATE_NEW_PROCESS_GROUP
+    try:
+        process = subprocess.Popen(
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            close_fds=True,
+            cwd=cwd,
+            env=env,
+            creationflags=flags,
+        )
+    except OSError:
+        return None
+    pid: int = process.pid
+    return pid
 
 
 def spawn_worker(store: Store, *, session_id: str | None = None) -> int | None:
@@ -47,19 +118,10 @@ def spawn_worker(store: Store, *, session_id: str | None = None) -> int | None:
     environment, cwd = the store root. Returns ``None`` when the process could not be started.
     """
     store.root.mkdir(parents=True, exist_ok=True)
-    try:
-        process = subprocess.Popen(
-            worker_command(store, session_id),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            close_fds=True,
-            cwd=store.root,
-            env=worker_env(),
-            start_new_session=sys.platform != "win32",
-            creationflags=_creation_flags(),
-        )
-    except OSError:
-        return None
-    pid: int = process.pid
-    return pid
+    argv, env = worker_command(store, session_id), worker_env()
+    if hasattr(os, "fork"):
+        try:
+            return _spawn_posix(argv, store.root, env)
+        except OSError:
+            return None
+    return _spawn_windows(argv, store.root, env)
