@@ -227,3 +227,12 @@ def test_analysis_stays_linear_on_a_large_vault() -> None:
     assert analysis.isolated(vault) == ()
     assert len(analysis.ghosts(vault)) == size + 1
     assert build_graph(vault).number_of_nodes() == size + 1 + 7 + 1
+
+
+def test_dot_labels_notes_by_title_and_dashes_ghosts(small: Vault) -> None:
+    lines = to_dot(build_graph(small)).splitlines()
+    assert any(line.startswith('  "a.md" [label="Alpha", shape="box"') for line in lines)
+    assert any(
+        line.startswith('  "gone" [label="gone", shape="ellipse", style="dashed"') for line in lines
+    )
+    assert '  "a.md" -> "b.md" [' in "\n".join(lines)

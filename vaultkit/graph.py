@@ -161,7 +161,8 @@ _NODE_STYLE = {"note": "box", "attachment": "note", "ghost": "ellipse", "unreada
 
 
 def _dot_node(node: str, attrs: Mapping[str, Any]) -> str:
-    shown = [("label", attrs.get("name", node)), ("shape", _NODE_STYLE.get(attrs["kind"]))]
+    label = attrs.get("title") or attrs.get("name") or node
+    shown = [("label", label), ("shape", _NODE_STYLE.get(attrs["kind"]))]
     if attrs["kind"] == "ghost":
         shown.append(("style", "dashed"))
     return f"  {dot_quote(node)}{_dot_attrs([*shown, *sorted(attrs.items())])};"

@@ -141,7 +141,7 @@ def links(
     \b
     Examples:
       vaultkit links "Transaction fingerprint" examples/sessions/wiki
-      vaultkit links concepts/Idempotent\\ imports.md examples/sessions/wiki --incoming
+      vaultkit links "concepts/Idempotent imports.md" examples/sessions/wiki --incoming
     """
     loaded = load_vault(resolve_vault(vault))
     path = find_note(loaded, note)
