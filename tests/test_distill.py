@@ -421,3 +421,28 @@ def test_prompt_template_is_found_and_has_every_placeholder() -> None:
 )
 def test_classification(returncode: int, stdout: str, stderr: str, expected: str) -> None:
     assert classify(returncode, stdout, stderr)[0] == expected
+
+
+def test_offline_notes_follow_the_users_language_and_survive_marker_text(
+    tmp_path: Path,
+) -> None:
+    store = Store(tmp_path / "sessions")
+    raw = store.raw / "k.jsonl"
+    raw.parent.mkdir(parents=True)
+    reply = "마커 형식은 다음과 같습니다:\n@@@WIKI@@@\n끝."
+    lines = [
+        {"type": "user", "message": {"role": "user", "content": "빌드 스크립트를 고쳐 줘"}},
+        {"type": "assistant", "message": {"id": "m", "content": [{"type": "text", "text": reply}]}},
+    ]
+    raw.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in lines), "utf-8")
+    info = SessionInfo(SID, raw, "proj", str(tmp_path / "nowhere"), "main", WHEN)
+    outcome = distill_session(store, info, Config(distill=DistillConfig(backend="offline")))
+    text = outcome.summary_path.read_text(encoding="utf-8")
+    assert "## 최근 요청" in text and "## 마지막 응답" in text and "Recent requests" not in text
+    assert "> 끝." in text  # the whole reply survived, marker line included
+    front = read_frontmatter(outcome.summary_path)
+    assert front["source"] == "raw/k.jsonl"
+    assert front["date"] == "2026-11-30T09:05:00+09:00"
+    assert front["git_branch"] == "main" and front["project"] == "proj"
+    wiki = outcome.wiki_path.read_text(encoding="utf-8")
+    assert "- 첫 요청: 빌드 스크립트를 고쳐 줘" in wiki

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Literal
 
 from vaultkit.config import Config
-from vaultkit.session.markers import parse_markers
+from vaultkit.session.markers import Parsed, parse_markers
 from vaultkit.session.naming import short_id
 from vaultkit.session.redact import redact
 from vaultkit.session.transcript import Digest
@@ -238,9 +238,43 @@ def git_facts(cwd: str) -> str:
     return "\n\n".join(parts)
 
 
-def _bullets(items: tuple[str, ...] | list[str], code: bool = False) -> str:
+_LABELS: dict[str, dict[str, str]] = {
+    "en": {
+        "intro": "_Extracted without an LLM (offline distiller); see the raw transcript._",
+        "requests": "Recent requests",
+        "files": "Files touched",
+        "commands": "Commands run",
+        "last": "Last assistant message",
+        "none": "(none recorded)",
+        "project": "Project",
+        "branch": "Branch",
+        "first": "First request",
+    },
+    "ko": {
+        "intro": "_LLM 없이 추출한 요약입니다(오프라인). 자세한 내용은 원본 대화를 확인하세요._",
+        "requests": "최근 요청",
+        "files": "수정한 파일",
+        "commands": "실행한 명령",
+        "last": "마지막 응답",
+        "none": "(기록 없음)",
+        "project": "프로젝트",
+        "branch": "브랜치",
+        "first": "첫 요청",
+    },
+}
+
+
+def language(digest: Digest) -> str:
+    """``"ko"`` when the user mostly wrote Hangul, else ``"en"`` (labels of offline notes)."""
+    text = " ".join(digest.recent_prompts) or digest.first_prompt
+    letters = [ch for ch in text if ch.isalpha()]
+    hangul = sum(1 for ch in letters if "\uac00" <= ch <= "\ud7a3" or "\u3131" <= ch <= "\u318e")
+    return "ko" if letters and hangul * 3 >= len(letters) else "en"
+
+
+def _bullets(items: tuple[str, ...], none: str, code: bool = False) -> str:
     if not items:
-        return "- (none recorded)"
+        return f"- {none}"
     return "\n".join(f"- `{i}`" if code else f"- {i}" for i in items)
 
 
@@ -249,28 +283,39 @@ def offline_title(facts: OfflineFacts) -> str:
     return first[:60].rstrip() if first else f"Session {short_id(facts.session_id)}"
 
 
-def offline_answer(facts: OfflineFacts) -> str:
-    """An extractive answer in the three-marker format, built without any LLM."""
+def offline_parts(facts: OfflineFacts) -> Parsed:
+    """Title, handoff and wiki text extracted without any LLM."""
     digest = facts.digest
-    git = git_facts(facts.cwd)
-    last = "\n".join(f"> {line}" for line in digest.last_assistant.splitlines()) or "> (none)"
+    label = _LABELS[language(digest)]
+    none = label["none"]
+    files = _bullets(digest.files_touched[-25:], none, code=True)
+    last = "\n".join(f"> {line}" for line in digest.last_assistant.splitlines()) or f"> {none}"
     handoff = [
-        "_Extracted without an LLM (offline distiller); check the raw transcript for detail._",
-        f"## Recent requests\n{_bullets(list(digest.recent_prompts[-6:]))}",
-        f"## Files touched\n{_bullets(list(digest.files_touched[-25:]), code=True)}",
-        f"## Commands run\n{_bullets(list(digest.commands[-15:]), code=True)}",
-        f"## Last assistant message\n{last}",
+        label["intro"],
+        f"## {label['requests']}\n{_bullets(digest.recent_prompts[-6:], none)}",
+        f"## {label['files']}\n{files}",
+        f"## {label['commands']}\n{_bullets(digest.commands[-15:], none, code=True)}",
+        f"## {label['last']}\n{last}",
     ]
+    git = git_facts(facts.cwd)
     if git:
         handoff.append(f"## Git\n```text\n{git}\n```")
     wiki = [
-        "_Extracted without an LLM (offline distiller)._",
-        f"- Project: {facts.project}",
-        f"- Branch: {digest.git_branch or '(none)'}",
-        f"- First request: {digest.first_prompt or '(none)'}",
-        f"## Files touched\n{_bullets(list(digest.files_touched[-25:]), code=True)}",
+        label["intro"],
+        f"- {label['project']}: {facts.project}",
+        f"- {label['branch']}: {digest.git_branch or none}",
+        f"- {label['first']}: {digest.first_prompt or none}",
+        f"## {label['files']}\n{files}",
     ]
-    body = "\n\n".join(handoff)
-    return f"@@@TITLE@@@\n{offline_title(facts)}\n@@@HANDOFF@@@\n{body}\n@@@WIKI@@@\n" + (
-        "\n\n".join(wiki) + "\n"
+    return Parsed(offline_title(facts), "\n\n".join(handoff), "\n\n".join(wiki), ())
+
+
+def offline_answer(facts: OfflineFacts) -> str:
+    """:func:`offline_parts` in the three-marker answer format."""
+    parts = offline_parts(facts)
+    return (
+        "\n".join(
+            ["@@@TITLE@@@", parts.title, "@@@HANDOFF@@@", parts.handoff, "@@@WIKI@@@", parts.wiki]
+        )
+        + "\n"
     )

@@ -20,7 +20,7 @@ from vaultkit.log import append_log
 from vaultkit.session.backends import (
     BackendResult,
     OfflineFacts,
-    offline_answer,
+    offline_parts,
     offline_title,
     run_backend,
 )
@@ -145,7 +145,7 @@ def distill_session(store: Store, info: SessionInfo, config: Config) -> DistillO
             hint="check the raw copy exists, then run `vaultkit ingest` on it again",
         ) from exc
     facts = OfflineFacts(digest, info.cwd, info.project, info.session_id)
-    offline = parse_markers(offline_answer(facts))
+    offline = offline_parts(facts)
     branch = info.git_branch or digest.git_branch
     meta = NoteMeta(
         info.session_id, info.project, info.ended_at, _source(store, info.transcript), branch
