@@ -11,7 +11,6 @@ import contextlib
 import os
 import re
 import sys
-import traceback
 from collections.abc import Callable, Mapping, Sequence
 from typing import cast
 
@@ -85,6 +84,8 @@ def dispatch(event: str, raw: bytes, env: Mapping[str, str]) -> str | None:
         return handler(payload, env)
     except BaseException as exc:  # a hook must never fail the agent's session
         if store is not None:
+            import traceback  # only on failure: a hook pays for nothing it does not use
+
             detail = "".join(traceback.format_exception(exc)).rstrip()
             common.log(store, f"hook {event}: {type(exc).__name__}: {exc}\n{detail}")
         return None
