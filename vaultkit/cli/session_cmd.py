@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -69,14 +70,14 @@ def doctor(project: Path | None = ProjectOpt) -> None:
     folder = project_dir(project)
     store = find_store(folder)
     config, config_check = _check_config(store)
-    checks = [
-        config_check,
-        *_check_hooks(folder),
-        _check_claude(config),
-        _check_store(store),
-        *_check_queue(store, config),
-        *_check_results(store),
-    ]
+    checks = [config_check, *_check_hooks(folder)]
+    for name, probe in (
+        ("claude CLI", lambda: [_check_claude(config)]),
+        ("store", lambda: [_check_store(store)]),
+        ("queue", lambda: _check_queue(store, config)),
+        ("worker results", lambda: _check_results(store)),
+    ):
+        checks += _guarded(name, probe)
     for check in checks:
         typer.echo(check.render())
     failed = sum(c.status == "fail" for c in checks)
@@ -84,6 +85,15 @@ def doctor(project: Path | None = ProjectOpt) -> None:
     typer.echo(f"{failed} failed, {warned} warning(s), {len(checks) - failed - warned} ok")
     if failed:
         raise typer.Exit(1)
+
+
+def _guarded(name: str, probe: Callable[[], list[Check]]) -> list[Check]:
+    """Run one check; an unreadable file or folder is a failed check, not a crash."""
+    try:
+        return probe()
+    except OSError as exc:
+        where = exc.filename or "the store"
+        return [Check(name, "fail", f"cannot read {where}: {exc.strerror}", f"repair {where}")]
 
 
 def _check_config(store: Store) -> tuple[Config, Check]:
