@@ -353,6 +353,7 @@ def test_offline_backend_is_always_available_and_degraded(
     assert outcome.title == "Add a login page"
     text = outcome.summary_path.read_text(encoding="utf-8")
     assert "Add login stub" in text and "?? new.txt" in text
+    assert "?? sessions/" not in text  # the store is not the user's change
     assert "Adding it now." in text
     front = read_frontmatter(outcome.summary_path)
     assert front["auto_saved"] is True and front["quality"] == "degraded"

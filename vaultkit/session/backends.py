@@ -26,7 +26,7 @@ from vaultkit.session.markers import Parsed, parse_markers
 from vaultkit.session.naming import short_id
 from vaultkit.session.redact import redact
 from vaultkit.session.transcript import Digest
-from vaultkit.store import git_root
+from vaultkit.store import STORE_DIR, git_root
 
 Status = Literal["ok", "empty-output", "no-markers", "timeout", "llm-error", "infra"]
 
@@ -220,7 +220,10 @@ def _git(cwd: str, *args: str) -> str:
         return ""
     if out.returncode != 0:
         return ""
-    lines = out.stdout.decode("utf-8", errors="replace").splitlines()[:30]
+    lines = out.stdout.decode("utf-8", errors="replace").splitlines()
+    if args[0] == "status":  # the store itself is not the user's change
+        lines = [line for line in lines if not line[3:].startswith(f"{STORE_DIR}/")]
+    lines = lines[:30]
     return redact("\n".join(lines))
 
 
@@ -300,13 +303,12 @@ def offline_parts(facts: OfflineFacts) -> Parsed:
     git = git_facts(facts.cwd)
     if git:
         handoff.append(f"## Git\n```text\n{git}\n```")
-    wiki = [
-        label["intro"],
-        f"- {label['project']}: {facts.project}",
-        f"- {label['branch']}: {digest.git_branch or none}",
-        f"- {label['first']}: {digest.first_prompt or none}",
-        f"## {label['files']}\n{files}",
-    ]
+    facts_list = (
+        f"- {label['project']}: {facts.project}\n"
+        f"- {label['branch']}: {digest.git_branch or none}\n"
+        f"- {label['first']}: {digest.first_prompt or none}"
+    )
+    wiki = [label["intro"], facts_list, f"## {label['files']}\n{files}"]
     return Parsed(offline_title(facts), "\n\n".join(handoff), "\n\n".join(wiki), ())
 
 
