@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -163,3 +164,10 @@ def test_malformed_or_unexpected_settings_are_refused_with_a_hint(text: str, fra
 def test_blank_text_is_an_empty_object_and_render_keeps_unicode() -> None:
     assert settings.parse("  \n", "s") == {}
     assert settings.render({"a": "세션 🎉"}) == '{\n  "a": "세션 🎉"\n}\n'
+
+
+def test_the_hand_configuration_example_matches_what_install_writes() -> None:
+    example = Path(__file__).resolve().parent.parent / "hooks" / "settings.example.json"
+    data = settings.parse(example.read_text(encoding="utf-8"), str(example))
+    placeholder = "/home/you/.venvs/vaultkit/bin/vaultkit-hook"
+    assert data == settings.install({}, placeholder)
