@@ -27,6 +27,7 @@ from test_worker_support import (
     write_transcript,
 )
 
+from vaultkit.hookentry import handler_module
 from vaultkit.session import jobs
 from vaultkit.store import Store
 
@@ -183,3 +184,21 @@ def test_store_comes_from_payload_cwd_not_process_cwd(
     run_hook("SessionEnd", payload_bytes(fixture, tmp_path / "t.jsonl", sub), elsewhere)
     assert [j.session_id for j in queued(store)] == [sid]
     assert not (elsewhere / "sessions").exists()
+
+
+@pytest.mark.parametrize(
+    ("event", "module"),
+    [
+        ("SessionEnd", "vaultkit.hooks.session_end"),
+        ("SessionStart", "vaultkit.hooks.session_start"),
+        ("UserPromptSubmit", "vaultkit.hooks.user_prompt_submit"),
+        ("../etc", None),
+        ("sessionEnd", None),
+        ("Session_End", None),
+        ("", None),
+    ],
+)
+def test_event_names_map_to_handler_modules_and_nothing_else(
+    event: str, module: str | None
+) -> None:
+    assert handler_module(event) == module

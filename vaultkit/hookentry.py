@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import cast
@@ -19,14 +18,13 @@ from vaultkit.store import Store
 
 Handler = Callable[[common.Payload, Mapping[str, str]], "str | None"]
 
-_EVENT = re.compile(r"[A-Z][A-Za-z]{1,40}")
-
 
 def handler_module(event: str) -> str | None:
     """``"SessionEnd"`` → ``"vaultkit.hooks.session_end"``; ``None`` for a malformed name."""
-    if not _EVENT.fullmatch(event):
+    if not (2 <= len(event) <= 40 and event.isascii() and event.isalpha() and event[0].isupper()):
         return None
-    return "vaultkit.hooks." + re.sub(r"(?<!^)([A-Z])", r"_\1", event).lower()
+    snake = "".join(f"_{c.lower()}" if c.isupper() else c for c in event).lstrip("_")
+    return f"vaultkit.hooks.{snake}"
 
 
 def _read_stdin() -> bytes:
