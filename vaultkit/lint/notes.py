@@ -34,8 +34,9 @@ def duplicate_name_rule(ctx: LintContext) -> Iterator[Finding]:
     """VK303: once per extra note sharing a file name with another (the first is kept)."""
     for first, *extra in ctx.vault.index.same_name_notes():
         for path in extra:
+            name = link_name(path)
             message = (
-                f"duplicate name: {first} is also named {link_name(path)!r}, so bare "
-                f"[[{link_name(path)}]] links are ambiguous; rename one or link by path"
+                f"duplicate name: {first} is also called {name!r}, so a bare [[{name}]] is "
+                "ambiguous; rename one note or link by path"
             )
             yield finding(path, 1, 1, "VK303", message)
