@@ -130,3 +130,19 @@ def test_transcript_cwd_reads_only_the_first_lines(tmp_path: Path) -> None:
     path.write_text('not json\n{"type":"x"}\n{"cwd":"/somewhere","type":"user"}\n')
     assert backfill.transcript_cwd(path) == "/somewhere"
     assert backfill.transcript_cwd(tmp_path / "missing.jsonl") == ""
+
+
+def test_stores_under_vaultkit_home_match_transcripts_by_the_same_rule(tmp_path: Path) -> None:
+    home_store = tmp_path / "vk-home"
+    (home_store / "sessions" / "summary").mkdir(parents=True)
+    store = Store(home_store / "sessions")
+    workdir = tmp_path / "scratch"  # no git: its store is $VAULTKIT_HOME/sessions
+    workdir.mkdir()
+    folder = tmp_path / "claude" / "projects" / "-scratch"
+    transcript(folder / "missed.jsonl", workdir, mtime=OLD)
+    env = {"VAULTKIT_HOME": str(home_store)}
+    current = str(folder / "current.jsonl")
+    found = backfill.plan(store, current, "current", max_attempts=5, now=time.time(), env=env)
+    assert [j.session_id for j in found.missed] == ["missed"]
+    none = backfill.plan(store, current, "current", max_attempts=5, now=time.time(), env={})
+    assert none.missed == ()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -56,11 +56,11 @@ def transcript_cwd(path: Path) -> str:
     return ""
 
 
-def _maps_to(cwd: str, store: Store) -> bool:
+def _maps_to(cwd: str, store: Store, env: Mapping[str, str]) -> bool:
     if not cwd:
         return False
     try:
-        return find_store(Path(cwd), env={}).root.resolve() == store.root.resolve()
+        return find_store(Path(cwd), env=dict(env)).root.resolve() == store.root.resolve()
     except OSError:
         return False
 
@@ -94,26 +94,31 @@ def orphaned_jobs(store: Store, max_attempts: int, now: float) -> list[jobs.Job]
     ][:MAX_PER_START]
 
 
-def _candidates(folder: Path, current: str, now: float) -> Iterator[tuple[Path, float]]:
+def _candidates(folder: Path, current: set[str], now: float) -> Iterator[tuple[Path, float]]:
     try:
         entries = [e for e in os.scandir(folder) if e.name.endswith(".jsonl") and e.is_file()]
     except OSError:
         return
     stamped = sorted(((e.stat().st_mtime, Path(e.path)) for e in entries), reverse=True)
     for mtime, path in stamped[:MAX_INSPECTED]:
-        if path.stem == current or now - mtime < IDLE_SECONDS or now - mtime > MAX_AGE_SECONDS:
+        if path.stem in current or now - mtime < IDLE_SECONDS or now - mtime > MAX_AGE_SECONDS:
             continue
         yield path, mtime
 
 
 def missed_transcripts(
-    store: Store, transcript_path: str, session_id: str, now: float
+    store: Store,
+    transcript_path: str,
+    session_id: str,
+    now: float,
+    env: Mapping[str, str] | None = None,
 ) -> list[jobs.Job]:
     """Idle transcripts of this project, other than the current one, never distilled."""
     if not transcript_path:
         return []
     current_path = Path(transcript_path)
-    current = session_id or current_path.stem
+    current = {current_path.stem, session_id}
+    env = env or {}
     busy = _busy_ids(store)
     found: list[jobs.Job] = []
     for path, mtime in _candidates(current_path.parent, current, now):
@@ -121,7 +126,7 @@ def missed_transcripts(
         if jobs.safe_id(sid) in busy or jobs.read_done(store, sid) is not None:
             continue
         cwd = transcript_cwd(path)
-        if not _maps_to(cwd, store):
+        if not _maps_to(cwd, store, env):
             continue
         ended = datetime.fromtimestamp(mtime).astimezone().isoformat(timespec="seconds")
         found.append(jobs.Job(sid, str(path), cwd=cwd, ended_at=ended, source="backfill"))
@@ -131,12 +136,19 @@ def missed_transcripts(
 
 
 def plan(
-    store: Store, transcript_path: str, session_id: str, *, max_attempts: int, now: float
+    store: Store,
+    transcript_path: str,
+    session_id: str,
+    *,
+    max_attempts: int,
+    now: float,
+    env: Mapping[str, str] | None = None,
 ) -> Plan:
-    """What needs distilling, without changing anything."""
+    """What needs distilling, without changing anything. ``env`` decides where a transcript's
+    ``cwd`` has its store (``VAULTKIT_HOME``), as for the hook itself."""
     return Plan(
         orphaned=tuple(orphaned_jobs(store, max_attempts, now)),
-        missed=tuple(missed_transcripts(store, transcript_path, session_id, now)),
+        missed=tuple(missed_transcripts(store, transcript_path, session_id, now, env)),
     )
 
 

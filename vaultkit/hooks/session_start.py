@@ -86,7 +86,7 @@ def compose(payload: Mapping[str, object], env: Mapping[str, str], *, spawn: Spa
         return ""
     if source == "compact":
         return compact_text(store, config, _field(payload, "session_id"))
-    started = _backfill(store, payload, config, spawn) if spawn is not None else 0
+    started = _backfill(store, payload, env, config, spawn) if spawn is not None else 0
     return startup_text(store, config, _cwd(payload), backfilled=started)
 
 
@@ -114,7 +114,13 @@ def _spawn(store: Store) -> object:
     return spawn_worker(store)
 
 
-def _backfill(store: Store, payload: Mapping[str, object], config: Config, spawn: Spawner) -> int:
+def _backfill(
+    store: Store,
+    payload: Mapping[str, object],
+    env: Mapping[str, str],
+    config: Config,
+    spawn: Spawner,
+) -> int:
     try:
         found = backfill.plan(
             store,
@@ -122,6 +128,7 @@ def _backfill(store: Store, payload: Mapping[str, object], config: Config, spawn
             _field(payload, "session_id"),
             max_attempts=config.distill.max_attempts,
             now=time.time(),
+            env=env,
         )
         started = backfill.apply(store, found, spawn)
     except OSError as exc:
