@@ -246,14 +246,31 @@ def test_long_marker_less_answer_mentioning_rate_limits_is_not_infra(
 FAKE_CLAUDE = """
 import json, os, sys
 prompt = sys.stdin.read()
-record = {"argv": sys.argv[1:], "cwd": os.getcwd(), "prompt": prompt,
-          "env": {k: os.environ.get(k) for k in ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT",
-                  "CLAUDE_CODE_SSE_PORT", "CLAUDE_CODE_USE_BEDROCK", "ANTHROPIC_API_KEY",
-                  "VAULTKIT_CHILD", "CLAUDE_WIKI_CHILD", "CLAUDE_PROJECT_DIR")}}
+record = {"argv": sys.argv[1:], "cwd": os.getcwd(), "prompt": prompt, "env": dict(os.environ)}
 with open(os.environ["FAKE_CLAUDE_RECORD"], "w", encoding="utf-8") as handle:
     json.dump(record, handle)
 print(ANSWER)
 """
+
+# What Claude Code 2.1.332 gives a hook process (observed), and user configuration to keep.
+SESSION_ENV = {
+    "CLAUDECODE": "1",
+    "AI_AGENT": "claude-code_2-1-332_harness",
+    "CLAUDE_PID": "4242",
+    "CLAUDE_PROJECT_DIR": "/w/proj",
+    "CLAUDE_ENV_FILE": "/tmp/env-file",
+    "CLAUDE_CODE_ENTRYPOINT": "sdk-cli",
+    "CLAUDE_CODE_SSE_PORT": "1234",
+    "CLAUDE_CODE_SESSION_ID": SID,
+    "CLAUDE_CODE_SESSION_ATTENDED": "0",
+    "CLAUDE_CODE_CHILD_SESSION": "1",
+    "CLAUDE_CODE_CHILD_NOTES_DIR": "/tmp/notes",
+}
+CONFIG_ENV = {
+    "CLAUDE_CODE_USE_BEDROCK": "1",
+    "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+    "CLAUDE_CONFIG_DIR": "/somewhere/claude-config",
+}
 
 
 def test_claude_backend_runs_isolated_without_tools_hooks_or_session(
@@ -266,15 +283,8 @@ def test_claude_backend_runs_isolated_without_tools_hooks_or_session(
     binary.write_text(f"#!{sys.executable}\n{code}", encoding="utf-8")
     binary.chmod(0o755)
     record = tmp_path / "record.json"
-    for key, value in {
-        "CLAUDECODE": "1",
-        "CLAUDE_CODE_ENTRYPOINT": "cli",
-        "CLAUDE_CODE_SSE_PORT": "1234",
-        "CLAUDE_CODE_USE_BEDROCK": "1",
-        "ANTHROPIC_API_KEY": "test-key",
-        "CLAUDE_PROJECT_DIR": info.cwd,
-        "FAKE_CLAUDE_RECORD": str(record),
-    }.items():
+    extra = {**SESSION_ENV, **CONFIG_ENV, "ANTHROPIC_API_KEY": "test-key"}
+    for key, value in {**extra, "FAKE_CLAUDE_RECORD": str(record)}.items():
         monkeypatch.setenv(key, value)
     config = Config(
         distill=DistillConfig(claude_path=str(binary), model="haiku", strip_api_key=True)
@@ -288,16 +298,11 @@ def test_claude_backend_runs_isolated_without_tools_hooks_or_session(
     assert "--no-session-persistence" in argv and "--strict-mcp-config" in argv
     assert argv[argv.index("--tools") + 1] == ""
     assert argv[argv.index("--output-format") + 1] == "text"
-    assert seen["env"] == {
-        "CLAUDECODE": None,
-        "CLAUDE_CODE_ENTRYPOINT": None,
-        "CLAUDE_CODE_SSE_PORT": None,
-        "CLAUDE_CODE_USE_BEDROCK": "1",
-        "ANTHROPIC_API_KEY": None,
-        "VAULTKIT_CHILD": "1",
-        "CLAUDE_WIKI_CHILD": "1",
-        "CLAUDE_PROJECT_DIR": None,
-    }
+    env = seen["env"]
+    assert sorted(k for k in SESSION_ENV if k in env) == []
+    assert {k: env.get(k) for k in CONFIG_ENV} == CONFIG_ENV
+    assert "ANTHROPIC_API_KEY" not in env
+    assert (env["VAULTKIT_CHILD"], env["CLAUDE_WIKI_CHILD"]) == ("1", "1")
     assert not Path(seen["cwd"]).exists()
     assert not Path(seen["cwd"]).resolve().is_relative_to(Path(info.cwd).resolve())
     assert "Add a login page" in seen["prompt"]

@@ -31,22 +31,22 @@ from vaultkit.store import STORE_DIR, git_root
 Status = Literal["ok", "empty-output", "no-markers", "timeout", "llm-error", "infra"]
 
 GUARD_VARS = {"VAULTKIT_CHILD": "1", "CLAUDE_WIKI_CHILD": "1"}
-_DROP_VARS = frozenset({"CLAUDECODE", "CLAUDE_PROJECT_DIR", "CLAUDE_ENV_FILE", "CLAUDE_SESSION_ID"})
-# CLAUDE_CODE_* variables that configure provider/auth rather than describe a running session.
-_KEEP_CLAUDE_CODE = frozenset(
+# Variables a running Claude Code session gives its hooks (observed with 2.1.332). They describe
+# *that* session; a child ``claude -p`` must not inherit them. Every other CLAUDE_CODE_* variable
+# is the user's configuration (provider, auth, DISABLE_NONESSENTIAL_TRAFFIC, …) and is kept.
+SESSION_VARS = frozenset(
     {
-        "CLAUDE_CODE_USE_BEDROCK",
-        "CLAUDE_CODE_USE_VERTEX",
-        "CLAUDE_CODE_USE_FOUNDRY",
-        "CLAUDE_CODE_OAUTH_TOKEN",
-        "CLAUDE_CODE_SKIP_BEDROCK_AUTH",
-        "CLAUDE_CODE_SKIP_VERTEX_AUTH",
-        "CLAUDE_CODE_GIT_BASH_PATH",
-        "CLAUDE_CODE_MAX_OUTPUT_TOKENS",
-        "CLAUDE_CODE_CLIENT_CERT",
-        "CLAUDE_CODE_CLIENT_KEY",
+        "CLAUDECODE",
+        "AI_AGENT",
+        "CLAUDE_PID",
+        "CLAUDE_PROJECT_DIR",
+        "CLAUDE_ENV_FILE",
+        "CLAUDE_SESSION_ID",
+        "CLAUDE_CODE_ENTRYPOINT",
+        "CLAUDE_CODE_SSE_PORT",
     }
 )
+SESSION_PREFIXES = ("CLAUDE_CODE_SESSION_", "CLAUDE_CODE_CHILD_")
 # Unmistakable infrastructure banners: infra whatever the exit code.
 _INFRA_STRONG = re.compile(
     r"(?i)usage limit reached|limit reached\|\d|invalid api key|please run /login|not logged in"
@@ -84,13 +84,14 @@ class OfflineFacts:
 
 
 def child_env(config: Config, base: Mapping[str, str] | None = None) -> dict[str, str]:
-    """``base`` (default ``os.environ``) without Claude Code's session variables, guards set."""
+    """``base`` (default ``os.environ``) without Claude Code's session variables, guards set.
+
+    ``ANTHROPIC_API_KEY`` is dropped too when ``distill.strip_api_key`` is on (forces the
+    subscription login, as the seed did)."""
     source = os.environ if base is None else base
     env: dict[str, str] = {}
     for key, value in source.items():
-        if key in _DROP_VARS:
-            continue
-        if key.startswith("CLAUDE_CODE_") and key not in _KEEP_CLAUDE_CODE:
+        if key in SESSION_VARS or key.startswith(SESSION_PREFIXES):
             continue
         if key == "ANTHROPIC_API_KEY" and config.distill.strip_api_key:
             continue
