@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -25,6 +26,7 @@ _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
 _BLOCK_ID = re.compile(r"(?:^|\s)\^([A-Za-z0-9-]+)$")
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s")
 _TAG_EXTRA = frozenset("-_/")
+_NEWLINE = re.compile("\n")
 _BREAKS = frozenset({"softbreak", "hardbreak"})
 _BaseLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -314,52 +316,68 @@ def _normalise_tags(tags: Iterable[str]) -> tuple[str, ...]:
 
 
 class _Locator:
-    """Maps offsets inside an inline token's content to 1-based (line, col) in the file."""
+    """Maps offsets inside an inline token's content to 1-based (line, col) in the file.
+
+    Newline offsets and line offsets are cached for the current token, so a megabyte-long
+    line with thousands of links is located in linear time.
+    """
 
     def __init__(self, lines: Sequence[str]) -> None:
         self.lines = lines
         self.cursor = 0  # table rows: where the previous cell ended on the row's line
+        self._token: Token | None = None
+        self._breaks: list[int] = []
+        self._offsets: dict[int, int] = {}
+
+    def raw(self, line: int) -> str:
+        return self.lines[line] if 0 <= line < len(self.lines) else ""
 
     def line_offset(self, content_line: str, line: int, in_table: bool) -> int:
-        raw = self.lines[line] if 0 <= line < len(self.lines) else ""
+        """Column (0-based) in the file line where this content line starts."""
+        raw = self.raw(line)
         wanted, have = content_line.rstrip(), raw.rstrip()
         if not in_table and wanted and have.endswith(wanted):
             return len(have) - len(wanted)
         stripped = wanted.lstrip()
+        lead = len(wanted) - len(stripped)
         found = raw.find(stripped, self.cursor) if stripped else -1
         if found >= 0:
-            return found - (len(wanted) - len(stripped))
+            return max(0, found - lead)
         if "|" in stripped:
             pattern = re.escape(stripped).replace(r"\|", r"\\?\|")
             match = re.compile(pattern).search(raw, self.cursor)
             if match:
-                return match.start() - (len(wanted) - len(stripped))
+                return max(0, match.start() - lead)
         return 0
 
-    def escaped_pipes_before(self, line: int, start: int, stop: int) -> int:
-        raw = self.lines[line] if 0 <= line < len(self.lines) else ""
-        return raw.count("\\|", start, stop)
+    def _select(self, token: Token) -> None:
+        if self._token is not token:
+            self._token = token
+            self._breaks = [match.start() for match in _NEWLINE.finditer(token.content)]
+            self._offsets = {}
 
     def locate(self, token: Token, pos: int, in_table: bool) -> tuple[int, int]:
-        first = token.map[0] if token.map else 0
+        self._select(token)
         content = token.content
         pos = max(0, min(pos, len(content)))
-        line_start = content.rfind("\n", 0, pos) + 1
-        line = first + content.count("\n", 0, pos)
-        line_stop = content.find("\n", line_start)
-        content_line = content[line_start : len(content) if line_stop < 0 else line_stop]
-        offset = self.line_offset(content_line, line, in_table)
+        index = bisect.bisect_left(self._breaks, pos)
+        line_start = self._breaks[index - 1] + 1 if index else 0
+        line_stop = self._breaks[index] if index < len(self._breaks) else len(content)
+        line = (token.map[0] if token.map else 0) + index
+        if index not in self._offsets:
+            content_line = content[line_start:line_stop]
+            self._offsets[index] = self.line_offset(content_line, line, in_table)
+        offset = self._offsets[index]
         col = offset + (pos - line_start)
         if in_table:
-            col += self.escaped_pipes_before(line, offset, col + 1)
+            col += self.raw(line).count("\\|", offset, col + 1)
         return line + 1, col + 1
 
     def advance_cell(self, token: Token) -> None:
         """Move the row cursor past this cell so equal cells later on the row are found."""
         if not token.map or "\n" in token.content:
             return
-        line = token.map[0]
-        offset = self.line_offset(token.content, line, True)
+        offset = self.line_offset(token.content, token.map[0], True)
         self.cursor = max(self.cursor, offset + len(token.content))
 
 

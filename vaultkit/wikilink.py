@@ -15,7 +15,6 @@ the closing ``%%``, so nothing inside a block comment becomes a link and line ma
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -53,6 +52,8 @@ INLINE_RULES = (
 )
 COMMENT = "%%"
 _SCAN_KEY = "vaultkit_wikilink_scan"
+_PLAIN_RUN = re.compile(r"[^\n!\[\]\\`<%]+")
+_BRACKETS = re.compile(r"\[+")
 _CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.DOTALL)
 
 InlineRule = Callable[[StateInline, bool], bool]
@@ -87,37 +88,44 @@ def split_wikilink(inner: str) -> WikiParts | None:
 
 
 @dataclass(slots=True)
-class _Scan:
-    """Sorted positions of ``[[``, ``]]`` and newlines in one inline source (built once)."""
+class _Finder:
+    """``src.find(needle, pos)`` remembered: queries with rising ``pos`` cost linear time."""
 
     src: str
-    opens: list[int] = field(default_factory=list)
-    closes: list[int] = field(default_factory=list)
-    newlines: list[int] = field(default_factory=list)
+    needle: str
+    start: int = -1
+    found: int = -1
+
+    def at(self, pos: int) -> int:
+        valid = self.start >= 0 and self.start <= pos and (self.found < 0 or pos <= self.found)
+        if not valid:
+            self.start, self.found = pos, self.src.find(self.needle, pos)
+        return self.found
+
+
+@dataclass(slots=True)
+class _Scan:
+    """Finders for ``[[``, ``]]`` and newlines in one inline source, plus reported lines."""
+
+    src: str
+    opens: _Finder
+    closes: _Finder
+    newlines: _Finder
     reported: set[int] = field(default_factory=set)
 
     @classmethod
     def build(cls, src: str) -> _Scan:
-        scan = cls(src)
-        scan.opens = [m.start() for m in re.finditer(r"(?=\[\[)", src)]
-        scan.closes = [m.start() for m in re.finditer(r"(?=\]\])", src)]
-        scan.newlines = [m.start() for m in re.finditer("\n", src)]
-        return scan
-
-    @staticmethod
-    def _first_at(items: list[int], pos: int) -> int:
-        index = bisect.bisect_left(items, pos)
-        return items[index] if index < len(items) else -1
+        return cls(src, _Finder(src, "[["), _Finder(src, "]]"), _Finder(src, "\n"))
 
     def line_end(self, pos: int) -> int:
-        found = self._first_at(self.newlines, pos)
+        found = self.newlines.at(pos)
         return len(self.src) if found < 0 else found
 
     def next_open(self, pos: int) -> int:
-        return self._first_at(self.opens, pos)
+        return self.opens.at(pos)
 
     def next_close(self, pos: int) -> int:
-        return self._first_at(self.closes, pos)
+        return self.closes.at(pos)
 
 
 def _scan_for(state: StateInline) -> _Scan:
@@ -134,14 +142,26 @@ def _push_meta(state: StateInline, kind: str, meta: dict[str, Any]) -> None:
     token.meta = meta
 
 
+def _push_text(state: StateInline, text: str) -> None:
+    """Emit literal text as its own token (appending to ``pending`` is quadratic on long lines)."""
+    token = state.push("text", "", 0)
+    token.content = text
+
+
 def _unclosed(state: StateInline, scan: _Scan, start: int, line_end: int, silent: bool) -> bool:
-    """Report an unclosed ``[[`` once per line and let the rest be parsed as text."""
-    if not silent and line_end not in scan.reported:
-        scan.reported.add(line_end)
-        _push_meta(state, "wikilink_error", {"reason": "unclosed", "pos": start})
+    """Report an unclosed ``[[`` once per line and skip its run of brackets as text.
+
+    The last ``[`` of the run is left for the ``link`` rule (``[[x](y.md)`` still links).
+    """
+    src = state.src
+    run = _BRACKETS.match(src, start + 1, state.posMax)
+    end = max(start + 1, run.end() - 1) if run else start + 1
     if not silent:
-        state.pending += state.src[state.pos]
-    state.pos += 1
+        if line_end not in scan.reported:
+            scan.reported.add(line_end)
+            _push_meta(state, "wikilink_error", {"reason": "unclosed", "pos": start})
+        _push_text(state, src[start:end])
+    state.pos = end
     return True
 
 
@@ -164,7 +184,7 @@ def wikilink_rule(state: StateInline, silent: bool) -> bool:
             return _unclosed(state, scan, pos, line_end, silent)
         if not silent:
             _push_meta(state, "wikilink_error", {"reason": "nested", "pos": pos})
-            state.pending += src[pos : outer + 2]
+            _push_text(state, src[pos : outer + 2])
         state.pos = outer + 2
         return True
     parts = split_wikilink(src[inner_start:close])
@@ -184,14 +204,36 @@ def wikilink_rule(state: StateInline, silent: bool) -> bool:
 
 
 def comment_rule(state: StateInline, silent: bool) -> bool:
-    """Inline rule for ``%%hidden%%``; an unclosed ``%%`` hides the rest of the block."""
+    """Inline rule for ``%%hidden%%``; an unclosed ``%%`` hides the rest of the block.
+
+    Back-to-back comments become one token, so a line of ``%%%%…`` stays linear.
+    """
     src, pos = state.src, state.pos
     if not src.startswith(COMMENT, pos):
         return False
-    close = src.find(COMMENT, pos + 2, state.posMax)
+    end = pos
+    while end < state.posMax and src.startswith(COMMENT, end):
+        close = src.find(COMMENT, end + 2, state.posMax)
+        end = state.posMax if close < 0 else close + 2
     if not silent:
         _push_meta(state, "vk_comment", {"pos": pos})
-    state.pos = state.posMax if close < 0 else close + 2
+    state.pos = end
+    return True
+
+
+def text_rule(state: StateInline, silent: bool) -> bool:
+    """Consume a run of characters that start none of the enabled inline rules.
+
+    markdown-it's own ``text`` rule also stops at ``*``, ``_``, ``#``, ``:`` and others that
+    only the disabled rules (emphasis, entities, linkify…) care about; skipping them is a
+    measurable part of the lean parser's speed.
+    """
+    match = _PLAIN_RUN.match(state.src, state.pos, state.posMax)
+    if match is None:
+        return False
+    if not silent:
+        state.pending += match.group()
+    state.pos = match.end()
     return True
 
 
@@ -261,6 +303,7 @@ def make_parser() -> MarkdownIt:
     md.enable(list(INLINE_RULES))
     md.disable("text_join")
     md.block.ruler.at("paragraph", paragraph_rule)
+    md.inline.ruler.at("text", text_rule)
     md.inline.ruler.at("link", with_position(_md_link, "link_open"))
     md.inline.ruler.at("image", with_position(_md_image, "image"))
     md.inline.ruler.before("link", "wikilink", wikilink_rule)
