@@ -190,3 +190,12 @@ def test_fix_regenerates_a_stale_index(example: Path) -> None:
     run("--fix", str(example))
     assert run("--select", "VK4", str(example)).stdout == ""
     assert index.read_text(encoding="utf-8") == text
+
+
+def test_fix_leaves_an_alias_claimed_by_two_notes_alone(tmp_path: Path) -> None:
+    (tmp_path / "One.md").write_text("---\naliases: [Nick]\n---\n[[Two]] [[home]]\n")
+    (tmp_path / "Two.md").write_text("---\naliases: [Nick]\n---\n[[One]]\n")
+    (tmp_path / "home.md").write_text("[[Nick]] [[One]]\n")
+    out = run("--fix", ".", cwd=tmp_path)
+    assert (tmp_path / "home.md").read_text() == "[[Nick]] [[One]]\n"
+    assert "One.md, Two.md" in out.stdout

@@ -181,3 +181,29 @@ def test_unknown_lint_setting_is_an_error_naming_the_key(tmp_path: Path) -> None
     make_vault(tmp_path, {"vaultkit.toml": "[lint]\nselekt = []\n", "a.md": "x\n"})
     with pytest.raises(VaultkitError, match=r"lint\.selekt"):
         load_context(tmp_path)
+
+
+def test_alias_fix_uses_a_path_when_the_owner_name_is_shared(tmp_path: Path) -> None:
+    found = lint(
+        tmp_path,
+        {
+            "a.md": "[[Nick]] [[x/Plan]] [[y/Plan]]\n",
+            "x/Plan.md": "---\naliases: [Nick]\n---\n[[a]]\n",
+            "y/Plan.md": "[[a]]\n",
+        },
+    )
+    vk103 = next(f for f in found if f.code == "VK103")
+    assert vk103.message.endswith("write [[x/Plan|Nick]]")
+
+
+def test_markdown_ghosts_are_shown_as_written(tmp_path: Path) -> None:
+    found = lint(tmp_path, {"a.md": "[the plan](plans/Missing%20plan.md)\n"})
+    assert [(f.code, f.message) for f in found if f.code == "VK101"] == [
+        ("VK101", "[the plan](plans/Missing plan.md): no note named 'plans/Missing plan.md'")
+    ]
+
+
+def test_an_unreadable_index_is_a_finding_not_a_crash(tmp_path: Path) -> None:
+    found = lint(tmp_path, {"INDEX.md": b"- [[a]] caf\xe9\n", "a.md": "x\n"})
+    assert ("INDEX.md", "VK202") in {(f.path, f.code) for f in found}
+    assert not {f.code for f in found} & {"VK401", "VK402"}

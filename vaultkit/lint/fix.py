@@ -43,8 +43,9 @@ def alias_edits(ctx: LintContext) -> dict[str, list[Edit]]:
     for item in ctx.vault.links:
         res = item.resolution
         fixable = item.link.kind in ("wikilink", "embed", "frontmatter")
-        if res.path is None and res.alias_of and fixable and item.source not in unsafe:
-            edit = Edit(item.link.line, item.link.col, alias_fix(item))
+        # one owner only: with two notes claiming the alias, choosing one would be a guess
+        if res.path is None and len(res.alias_of) == 1 and fixable and item.source not in unsafe:
+            edit = Edit(item.link.line, item.link.col, alias_fix(item, ctx.vault.index))
             edits.setdefault(item.source, []).append(edit)
     return edits
 

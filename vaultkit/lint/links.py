@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from vaultkit.lint.codes import finding
 from vaultkit.lint.context import LintContext
 from vaultkit.model import NOTE_SUFFIX, Finding, Link, Note
-from vaultkit.resolve import ResolvedLink
+from vaultkit.resolve import FileIndex, ResolvedLink, resolve_target
 
 # Formats Obsidian opens itself; a ghost with one of these suffixes is a missing attachment.
 _IMAGES = ("avif", "bmp", "gif", "jpeg", "jpg", "png", "svg", "webp")
@@ -18,9 +18,13 @@ ATTACHMENT_SUFFIXES = frozenset((*_IMAGES, *_MEDIA, "pdf", "canvas", "base"))
 
 
 def written(link: Link) -> str:
-    """The link as a reader would type it, e.g. ``[[Plan#Goals]]`` or ``![[img.png]]``."""
+    """The link as a reader would type it, e.g. ``[[Plan#Goals]]``, ``![[img.png]]`` or
+    ``[text](notes/plan.md)``."""
     sub = f"#{link.subpath}" if link.subpath else ""
-    return f"{'!' if link.embed else ''}[[{link.target}{sub}]]"
+    bang = "!" if link.embed else ""
+    if link.kind == "markdown":
+        return f"{bang}[{link.display or ''}]({link.target}{sub})"
+    return f"{bang}[[{link.target}{sub}]]"
 
 
 def _suffix(target: str) -> str:
@@ -43,21 +47,32 @@ def link_name(path: str) -> str:
     return base[: -len(NOTE_SUFFIX)] if base.lower().endswith(NOTE_SUFFIX) else base
 
 
-def alias_fix(item: ResolvedLink) -> str:
-    """The suggested replacement for an alias-only link: ``[[target|Alias]]``."""
+def _link_text_for(index: FileIndex, source: str, path: str) -> str:
+    """The shortest link text that resolves to ``path`` from ``source``, unambiguously: the bare
+    name when that suffices, else the full vault path without ``.md``."""
+    name = link_name(path)
+    found = resolve_target(index, source, name)
+    if found.path == path and not found.ambiguous:
+        return name
+    return path[: -len(NOTE_SUFFIX)] if path.lower().endswith(NOTE_SUFFIX) else path
+
+
+def alias_fix(item: ResolvedLink, index: FileIndex) -> str:
+    """The suggested replacement for an alias-only link: ``[[target|Alias]]`` (``#sub`` kept)."""
     link = item.link
     sub = f"#{link.subpath}" if link.subpath else ""
     shown = link.display if link.display else link.target.strip()
-    return f"{'!' if link.embed else ''}[[{link_name(item.resolution.alias_of[0])}{sub}|{shown}]]"
+    target = _link_text_for(index, item.source, item.resolution.alias_of[0])
+    return f"{'!' if link.embed else ''}[[{target}{sub}|{shown}]]"
 
 
-def _ghost(item: ResolvedLink) -> Finding:
+def _ghost(item: ResolvedLink, index: FileIndex) -> Finding:
     link = item.link
     if item.resolution.alias_of:
         owners = ", ".join(item.resolution.alias_of)
         message = (
             f"{written(link)} matches no file; {link.target.strip()!r} is an alias of {owners} "
-            f"(aliases do not resolve links): write {alias_fix(item)}"
+            f"(aliases do not resolve links): write {alias_fix(item, index)}"
         )
         return finding(item.source, link.line, link.col, "VK103", message)
     if is_attachment_target(link):
@@ -100,7 +115,7 @@ def link_rules(ctx: LintContext) -> Iterator[Finding]:
     for item in ctx.vault.links:
         path = item.resolution.path
         if path is None:
-            yield _ghost(item)
+            yield _ghost(item, ctx.vault.index)
             continue
         if item.resolution.ambiguous:
             yield _ambiguous(item)

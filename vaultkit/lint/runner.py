@@ -97,16 +97,12 @@ def exit_code(findings: Sequence[Finding], strict: bool) -> int:
 
 
 def read_index_text(root: Path) -> str | None:
-    """The vault-root INDEX.md as text, or None when the vault has none."""
-    path = root / INDEX_NAME
+    """The vault-root INDEX.md as text, or None when the vault has none or it cannot be read
+    as UTF-8 (the vault loader reports that as VK202, and the INDEX rules then stay quiet)."""
     try:
-        return path.read_bytes().decode("utf-8-sig")
-    except FileNotFoundError:
+        return (root / INDEX_NAME).read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
         return None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise VaultkitError(
-            f"{path}: cannot read INDEX.md ({exc})", hint=f"re-save {path} as UTF-8"
-        ) from exc
 
 
 def load_context(root: Path, *, progress: Callable[[int, int], None] | None = None) -> LintContext:
