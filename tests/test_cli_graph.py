@@ -138,3 +138,14 @@ def test_help_teaches_with_an_example(command: str, capsys: pytest.CaptureFixtur
     code, out, _ = run(capsys, command, "--help")
     assert code == 0
     assert "Examples:" in out and f"vaultkit {command} " in out
+
+
+def test_unwritable_output_is_an_error_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "file.txt"
+    blocker.write_text("not a folder", encoding="utf-8")
+    code, out, err = run(capsys, "graph", WIKI, "-o", str(blocker / "vault.json"))
+    assert (code, out) == (2, "")
+    assert err.startswith(f"error: {blocker / 'vault.json'}: cannot write")
+    assert blocker.read_text(encoding="utf-8") == "not a folder"
