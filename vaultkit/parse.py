@@ -26,6 +26,7 @@ _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
 _BLOCK_ID = re.compile(r"(?:^|\s)\^([A-Za-z0-9-]+)$")
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s")
 _TAG_EXTRA = frozenset("-_/")
+_EMPHASIS = re.compile(r"~~|==|(?<!\w)[*_]+(?=\S)|(?<=\S)[*_]+(?!\w)")
 _NEWLINE = re.compile("\n")
 _BREAKS = frozenset({"softbreak", "hardbreak"})
 _BaseLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -390,9 +391,12 @@ def _split_href(href: str) -> tuple[str, str]:
 
 
 def _plain(children: Sequence[Token]) -> str:
+    """Visible text of inline children on one line (emphasis markers dropped)."""
     parts: list[str] = []
     for child in children:
-        if child.type in ("text", "text_special", "code_inline"):
+        if child.type == "text":
+            parts.append(_EMPHASIS.sub("", child.content))
+        elif child.type in ("text_special", "code_inline"):
             parts.append(child.content)
         elif child.type in _BREAKS:
             parts.append(" ")
