@@ -149,3 +149,14 @@ def test_unwritable_output_is_an_error_naming_it(
     assert (code, out) == (2, "")
     assert err.startswith(f"error: {blocker / 'vault.json'}: cannot write")
     assert blocker.read_text(encoding="utf-8") == "not a folder"
+
+
+def test_an_ambiguous_name_says_which_note_it_shows(capsys: pytest.CaptureFixture[str]) -> None:
+    folders = str(REPO / "tests" / "fixtures" / "vaults" / "folders" / "vault")
+    code, out, err = run(capsys, "links", "Plan", folders, "--incoming")
+    assert code == 0
+    assert out.splitlines()[0] == "incoming to archive/Plan.md (1):"
+    assert err == "note: 'Plan' also names projects/Plan.md; showing archive/Plan.md\n"
+    code, out, err = run(capsys, "links", "projects/Plan", folders, "--incoming")
+    assert (code, err) == (0, "")
+    assert out.splitlines()[0] == "incoming to projects/Plan.md (2):"

@@ -83,15 +83,16 @@ def _path_inside(vault: Vault, note: str) -> str | None:
     return rel.as_posix() if vault.note(rel.as_posix()) else None
 
 
-def find_note(vault: Vault, note: str) -> str:
-    """The vault path of ``note``: a file path, a vault path, or a name resolved like a link."""
+def find_note(vault: Vault, note: str) -> tuple[str, ...]:
+    """Vault paths ``note`` names, the one used first: a file path, a vault path, or a name
+    resolved like a link from the vault root (several paths when that name is ambiguous)."""
     found = _path_inside(vault, note)
     if found is not None:
-        return found
+        return (found,)
     name = note[:-3] if is_note_path(note) else note
     resolution = resolve_target(vault.index, analysis.INDEX_NAME, name)
     if resolution.path is not None and vault.note(resolution.path):
-        return resolution.path
+        return resolution.candidates if resolution.ambiguous else (resolution.path,)
     hint = "give the note's file name (without .md) or its path inside the vault"
     if resolution.alias_of:
         hint = f"'{note}' is an alias of {', '.join(resolution.alias_of)}; pass that note instead"
@@ -144,7 +145,9 @@ def links(
       vaultkit links "concepts/Idempotent imports.md" examples/sessions/wiki --incoming
     """
     loaded = load_vault(resolve_vault(vault))
-    path = find_note(loaded, note)
+    path, *others = find_note(loaded, note)
+    if others:
+        typer.echo(f"note: '{note}' also names {', '.join(others)}; showing {path}", err=True)
     show_out, show_in = (outgoing or not incoming), (incoming or not outgoing)
     out = analysis.outgoing(loaded, path) if show_out else ()
     back = analysis.backlinks(loaded, path) if show_in else ()
