@@ -13,6 +13,23 @@ from vaultkit.store import Store
 GUARD_ENV = "VAULTKIT_CHILD"
 _DROPPED_EXACT = frozenset({"CLAUDECODE"})
 _DROPPED_PREFIXES = ("CLAUDE_CODE_",)
+# CLAUDE_CODE_* variables that are the user's configuration, not the running session: the
+# worker's own ``claude -p`` needs them (privacy, provider and auth settings).
+_KEPT = frozenset(
+    {
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC",
+        "CLAUDE_CODE_USE_BEDROCK",
+        "CLAUDE_CODE_USE_VERTEX",
+        "CLAUDE_CODE_USE_FOUNDRY",
+        "CLAUDE_CODE_OAUTH_TOKEN",
+        "CLAUDE_CODE_SKIP_BEDROCK_AUTH",
+        "CLAUDE_CODE_SKIP_VERTEX_AUTH",
+        "CLAUDE_CODE_GIT_BASH_PATH",
+        "CLAUDE_CODE_MAX_OUTPUT_TOKENS",
+        "CLAUDE_CODE_CLIENT_CERT",
+        "CLAUDE_CODE_CLIENT_KEY",
+    }
+)
 
 
 def worker_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -22,7 +39,7 @@ def worker_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
     cleaned = {
         key: value
         for key, value in source.items()
-        if key not in _DROPPED_EXACT and not key.startswith(_DROPPED_PREFIXES)
+        if key not in _DROPPED_EXACT and (key in _KEPT or not key.startswith(_DROPPED_PREFIXES))
     }
     cleaned[GUARD_ENV] = "1"
     return cleaned
