@@ -7,8 +7,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from vaultkit.cache import load_notes
 from vaultkit.model import NOTE_SUFFIX, Finding, Note
-from vaultkit.parse import parse_note
 from vaultkit.resolve import FileIndex, ResolvedLink, build_file_index, resolve_all
 
 Progress = Callable[[int, int], None]
@@ -78,39 +78,26 @@ def list_vault_files(root: Path) -> list[str]:
     return sorted(_walk(str(root), "", os.path.realpath(root)))
 
 
-def _unreadable(path: str, exc: OSError) -> Finding:
-    reason = exc.strerror or type(exc).__name__
-    return Finding(path, 1, 1, "VK202", "error", f"cannot read file: {reason}")
-
-
 def _read_notes(
-    root: Path, paths: list[str], progress: Progress | None
+    root: Path, paths: list[str], progress: Progress | None, cache: bool | None
 ) -> tuple[list[Note], list[Finding]]:
-    notes: list[Note] = []
-    unreadable: list[Finding] = []
-    for done, path in enumerate(paths, start=1):
-        try:
-            data = (root / path).read_bytes()
-        except OSError as exc:
-            unreadable.append(_unreadable(path, exc))
-        else:
-            notes.append(parse_note(path, data))
-        if progress is not None:
-            progress(done, len(paths))
-    return notes, unreadable
+    loaded = load_notes(root, paths, progress, cache=cache)
+    return loaded.notes, loaded.unreadable
 
 
-def load_vault(root: Path, *, progress: Progress | None = None) -> Vault:
+def load_vault(root: Path, *, progress: Progress | None = None, cache: bool | None = None) -> Vault:
     """Read every note under ``root``, parse it and resolve its links.
 
     A note that cannot be read (permissions, removed while walking) becomes a VK202 finding
     and is left out of ``notes``; it never stops the load. ``progress(done, total)`` is called
-    after each note.
+    as notes are read (cached notes are reported at once). ``cache``: see
+    :func:`vaultkit.cache.load_notes` (None: automatic; False: never read or write the cache).
+    Large cold loads parse on every core (:mod:`vaultkit.parallel`).
     """
     files = list_vault_files(root)
     note_paths = [p for p in files if is_note_path(p)]
     attachments = tuple(p for p in files if not is_note_path(p))
-    notes, unreadable = _read_notes(root, note_paths, progress)
+    notes, unreadable = _read_notes(root, note_paths, progress, cache)
     aliases = {note.path: note.aliases for note in notes}
     index = build_file_index(files, aliases)
     links = resolve_all(index, notes)

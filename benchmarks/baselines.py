@@ -1,0 +1,54 @@
+"""The baselines vaultkit is measured against: a bare stat walk, a bare regex graph, obsidiantools.
+
+Each function does the whole job for one vault folder and returns a count, so a caller can check
+that the work was really done.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+WIKILINK = re.compile(r"\[\[([^\]|#\n]+)")
+
+
+def stat_walk(root: Path) -> int:
+    """``os.walk`` the folder and ``stat`` every file (skipping dot-folders); files seen."""
+    count = 0
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        for name in files:
+            os.stat(os.path.join(folder, name))
+            count += 1
+    return count
+
+
+def regex_graph(root: Path) -> Any:
+    """Read every ``.md`` file, find ``[[target`` with one compiled regex, build a DiGraph.
+
+    No frontmatter, no code fences, no case rules, no resolution: the floor for any tool that
+    reads every note. Nodes are file names; edges point at the target text as written.
+    """
+    import networkx as nx
+
+    graph = nx.DiGraph()
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        for name in files:
+            if not name.endswith(".md"):
+                continue
+            with open(os.path.join(folder, name), encoding="utf-8", errors="replace") as handle:
+                text = handle.read()
+            source = name[:-3]
+            graph.add_node(source)
+            graph.add_edges_from((source, target.strip()) for target in WIKILINK.findall(text))
+    return graph
+
+
+def obsidiantools_graph(root: Path) -> Any:
+    """obsidiantools' own graph build (``Vault(root).connect()``); needs the ``bench`` extra."""
+    import obsidiantools.api as otools
+
+    return otools.Vault(root).connect().graph

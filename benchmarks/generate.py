@@ -1,0 +1,219 @@
+"""Seeded generator of realistic synthetic Obsidian vaults for the benchmarks (stdlib only).
+
+A vault of N notes has notes of 1-3 KB in nested subfolders, frontmatter on most notes (title,
+tags, aliases, a date), 5-15 links per note (plain, aliased, heading and block links, note and
+image embeds, Markdown links, links to aliases, a few ghosts), code fences and inline code that
+contain fake links, ``%%comments%%``, duplicate file names in different folders, and a few
+attachments. The same ``(notes, seed)`` always writes the same bytes.
+
+Usage: ``python -m benchmarks.generate --notes 10000 [--seed 7] [--out DIR]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_SEED = 7
+COMPLETE_MARK = ".generated"  # a dot-file: never part of the vault, written last
+WORDS = (
+    "graph cache parser index vault link note token session memory agent summary rule lint "
+    "folder alias heading block embed ghost orphan query budget stream worker queue retry "
+    "backend config model schema commit branch review deploy metric trace signal latency "
+    "throughput buffer socket thread process kernel module package release version plan "
+    "design sketch draft outline theory proof lemma example pattern refactor migrate upgrade "
+    "storage sqlite journal checkpoint snapshot replica shard partition cluster node edge "
+    "vertex weight path cycle tree heap stack list array map set vector matrix tensor"
+).split()
+UNICODE_WORDS = ("café", "naïve", "Größe", "日本語", "résumé", "Ångström", "smörgåsbord")
+FOLDERS_PER_LEVEL = 6
+ATTACHMENTS = 40
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedNote:
+    """One note's place and the names other notes may link by."""
+
+    path: str
+    name: str
+    alias: str | None
+    headings: tuple[str, ...]
+    block: str
+
+
+def cache_root() -> Path:
+    """Where generated vaults live: ``$VAULTKIT_BENCH_DIR`` or ``/tmp/vaultkit-bench``."""
+    return Path(os.environ.get("VAULTKIT_BENCH_DIR", "/tmp/vaultkit-bench"))
+
+
+def _folders(rng: random.Random) -> list[str]:
+    top = [f"{w.title()}s" for w in rng.sample(WORDS, FOLDERS_PER_LEVEL)]
+    folders = ["", *top]
+    for parent in top:
+        for word in rng.sample(WORDS, 3):
+            folders.append(f"{parent}/{word}")
+            if rng.random() < 0.3:
+                folders.append(f"{parent}/{word}/deep {rng.choice(WORDS)}")
+    return folders
+
+
+def _title(rng: random.Random, number: int) -> str:
+    words = rng.sample(WORDS, rng.randint(2, 4))
+    if rng.random() < 0.03:
+        words.append(rng.choice(UNICODE_WORDS))
+    return f"{' '.join(words).capitalize()} {number}"
+
+
+def plan_vault(notes: int, seed: int) -> list[PlannedNote]:
+    """Every note's path, name, alias and headings; about 2% of names repeat in another folder."""
+    rng = random.Random(seed)
+    folders = _folders(rng)
+    planned: list[PlannedNote] = []
+    names: list[str] = []
+    used: set[str] = set()
+    for number in range(notes):
+        if names and rng.random() < 0.02:
+            name = rng.choice(names)  # a duplicate name, somewhere else
+        else:
+            name = _title(rng, number)
+            names.append(name)
+        folder = rng.choice(folders)
+        path = f"{folder}/{name}.md" if folder else f"{name}.md"
+        if path.lower() in used:
+            path = f"{folder}/dup {number}/{name}.md".lstrip("/")
+        used.add(path.lower())
+        alias = f"{rng.choice(WORDS).title()} alias {number}" if rng.random() < 0.3 else None
+        headings = tuple(f"{rng.choice(WORDS).title()} {h}" for h in range(rng.randint(2, 4)))
+        planned.append(PlannedNote(path, name, alias, headings, f"b{number:x}"))
+    return planned
+
+
+def _sentence(rng: random.Random, low: int = 8, high: int = 20) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(low, high))).capitalize() + "."
+
+
+def _link(rng: random.Random, plan: Sequence[PlannedNote], ghosts: int) -> str:
+    target = rng.choice(plan)
+    roll = rng.random()
+    if roll < 0.03:
+        return f"[[Missing {rng.choice(WORDS)} {rng.randrange(ghosts)}]]"
+    if roll < 0.05 and target.alias:
+        return f"[[{target.alias}]]"  # written by alias: a ghost that lint suggests fixing
+    if roll < 0.15:
+        return f"[[{target.name}|{rng.choice(WORDS)} {rng.choice(WORDS)}]]"
+    if roll < 0.25:
+        return f"[[{target.name}#{rng.choice(target.headings)}]]"
+    if roll < 0.28:
+        return f"[[{target.name}#^{target.block}]]"
+    if roll < 0.33:
+        return f"![[{target.name}]]"
+    if roll < 0.38:
+        return f"![[image {rng.randrange(ATTACHMENTS)}.png|200]]"
+    if roll < 0.42:
+        return f"[{rng.choice(WORDS)}]({target.path[:-3].replace(' ', '%20')}.md)"
+    if roll < 0.47:
+        return f"[[{target.path[:-3]}]]"  # full path, as Obsidian writes for duplicates
+    return f"[[{target.name}]]"
+
+
+def _frontmatter(rng: random.Random, note: PlannedNote, number: int) -> list[str]:
+    if rng.random() < 0.15:
+        return []
+    tags = ", ".join(rng.sample(WORDS, rng.randint(1, 3)))
+    created = f"2026-0{1 + number % 9}-1{number % 10}"
+    lines = ["---", f"title: {note.name}", f"tags: [{tags}]", f"created: {created}"]
+    if note.alias:
+        lines.append(f"aliases: [{note.alias}]")
+    return [*lines, "---", ""]
+
+
+def _section(rng: random.Random, plan: Sequence[PlannedNote], links: list[str]) -> list[str]:
+    kind = rng.random()
+    if kind < 0.12:
+        fake = rng.choice(plan).name
+        return ["```python", f"# [[{fake}]] is not a link here", "x = graph[node]", "```", ""]
+    if kind < 0.2:
+        return [f"- {_sentence(rng, 4, 8)} {links.pop() if links else ''}" for _ in range(3)] + [""]
+    if kind < 0.25:
+        return [f"%% hidden [[{rng.choice(plan).name}]] %% {_sentence(rng)}", ""]
+    text = " ".join(_sentence(rng) for _ in range(rng.randint(2, 4)))
+    if links:
+        text += f" See {links.pop()} and `[[code {rng.choice(WORDS)}]]` #{rng.choice(WORDS)}."
+    return [text, ""]
+
+
+def note_text(rng: random.Random, plan: Sequence[PlannedNote], number: int) -> str:
+    """The Markdown of one planned note (1-3 KB)."""
+    note = plan[number]
+    links = [_link(rng, plan, len(plan) // 20 + 1) for _ in range(rng.randint(5, 15))]
+    lines = _frontmatter(rng, note, number)
+    lines += [f"# {note.name}", "", f"{_sentence(rng)} ^{note.block}", ""]
+    size_goal = rng.randint(800, 2600)
+    heading = 0
+    while links or sum(len(line) + 1 for line in lines) < size_goal:
+        if heading < len(note.headings) and rng.random() < 0.4:
+            lines += [f"## {note.headings[heading]}", ""]
+            heading += 1
+        lines += _section(rng, plan, links)
+        if sum(len(line) + 1 for line in lines) > 2800 and not links:
+            break
+    lines += [f"## {h}" for h in note.headings[heading:]]
+    return "\n".join(lines) + "\n"
+
+
+def _png(rng: random.Random) -> bytes:
+    return b"\x89PNG\r\n\x1a\n" + rng.randbytes(200)
+
+
+def write_vault(target: Path, notes: int, seed: int = DEFAULT_SEED) -> Path:
+    """Write the vault into ``target`` (replacing it); returns ``target``."""
+    if target.exists():
+        shutil.rmtree(target)
+    plan = plan_vault(notes, seed)
+    rng = random.Random(seed + 1)
+    made: set[str] = set()
+    for number, note in enumerate(plan):
+        file = target / note.path
+        parent = file.parent.as_posix()
+        if parent not in made:
+            file.parent.mkdir(parents=True, exist_ok=True)
+            made.add(parent)
+        file.write_text(note_text(rng, plan, number), encoding="utf-8")
+    (target / "attachments").mkdir(exist_ok=True)
+    for index in range(ATTACHMENTS):
+        (target / "attachments" / f"image {index}.png").write_bytes(_png(rng))
+    (target / COMPLETE_MARK).write_text(f"{notes} {seed}\n")
+    return target
+
+
+def ensure_vault(notes: int, seed: int = DEFAULT_SEED, root: Path | None = None) -> Path:
+    """The cached vault for ``(notes, seed)``, generated on first use."""
+    target = (root or cache_root()) / f"syn-{notes}-s{seed}"
+    mark = target / COMPLETE_MARK
+    if mark.is_file() and mark.read_text() == f"{notes} {seed}\n":
+        return target
+    return write_vault(target, notes, seed)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--notes", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--out", type=Path, default=None, help="folder (default: the cache)")
+    args = parser.parse_args(argv)
+    if args.out is not None:
+        path = write_vault(args.out, args.notes, args.seed)
+    else:
+        path = ensure_vault(args.notes, args.seed)
+    print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,294 @@
+"""Incremental SQLite cache of parsed notes: a warm load re-reads only files that changed.
+
+One database per vault, ``state_dir_for_vault(root) / "cache.sqlite"`` (WAL, busy timeout, so
+concurrent runs are safe). Each row holds a note's path, size, mtime (ns), blake2b digest and its
+marshalled record (see :mod:`vaultkit.parallel`). A file whose size and mtime match its row is
+not opened; when they differ the file is read and hashed, and parsed only if the hash differs. A
+row written less than ``RACY_NS`` after its file's mtime is "racy" (the file may change again
+within the same timestamp) and is verified by hash on the next run.
+
+The ``version`` row covers the schema, the parser's source code and the libraries it uses; a
+mismatch empties the cache. A corrupt or foreign file is deleted and rebuilt. Both are logged in
+one line and never raise: the cache can only make a load faster, never make it fail.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import marshal
+import os
+import sqlite3
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from vaultkit import model, parallel
+from vaultkit.log import append_log
+from vaultkit.model import Finding, Note
+from vaultkit.parallel import Job, Parsed, note_from_record
+from vaultkit.store import state_dir_for_vault
+
+CACHE_NAME = "cache.sqlite"
+LOG_NAME = "vaultkit.log"
+SCHEMA_VERSION = 1
+CACHE_MIN_NOTES = 200  # smaller vaults load in well under a second; keep them free of state
+BUSY_TIMEOUT_S = 15.0
+RACY_NS = 2_000_000_000
+_SIDE_FILES = ("-wal", "-shm", "-journal")
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS notes (path TEXT PRIMARY KEY, size INTEGER NOT NULL, "
+    "mtime_ns INTEGER NOT NULL, digest BLOB NOT NULL, racy INTEGER NOT NULL, "
+    "record BLOB NOT NULL)",
+)
+
+Progress = Callable[[int, int], None]
+Row = tuple[int, int, bytes, int, bytes]  # size, mtime_ns, digest, racy, record
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """Notes in path order, VK202 findings for files that could not be read, and counts."""
+
+    notes: list[Note]
+    unreadable: list[Finding]
+    reused: int = 0  # notes taken from the cache without opening the file
+    parsed: int = 0  # notes parsed in this run
+
+
+def cache_path(root: Path) -> Path:
+    """Where the cache of the vault at ``root`` lives."""
+    return state_dir_for_vault(root) / CACHE_NAME
+
+
+def _library_version(name: str) -> str:
+    module = sys.modules.get(name)  # already imported by the parser; read, never import here
+    return str(getattr(module, "__version__", "?"))
+
+
+@cache
+def cache_version() -> str:
+    """A digest of everything a cached record depends on: schema, parser code, libraries."""
+    digest = hashlib.blake2b(digest_size=12)
+    parts = (SCHEMA_VERSION, sys.version_info[:2], marshal.version)
+    libs = (_library_version("markdown_it"), _library_version("yaml"))
+    digest.update(repr((parts, libs)).encode())
+    package = Path(model.__file__).parent
+    for name in ("model.py", "parse.py", "wikilink.py", "parallel.py"):
+        with contextlib.suppress(OSError):
+            digest.update((package / name).read_bytes())
+    return digest.hexdigest()
+
+
+def unreadable_finding(path: str, reason: str) -> Finding:
+    """The VK202 finding for a note that could not be read."""
+    return Finding(path, 1, 1, "VK202", "error", f"cannot read file: {reason}")
+
+
+class NoteCache:
+    """An open cache database. Every method swallows SQLite errors (a cache never fails a run)."""
+
+    def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
+        self.path = path
+        self.conn = conn
+
+    @classmethod
+    def open(cls, root: Path) -> NoteCache | None:
+        """Open (creating, emptying or rebuilding as needed) the cache of ``root``; None when the
+        state folder cannot be written."""
+        path = cache_path(root)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            return None
+        try:
+            return cls._open_checked(path)
+        except sqlite3.DatabaseError as exc:
+            _log(path, f"cache: {path} is unreadable ({exc}); rebuilt")
+            _delete(path)
+        try:
+            return cls._open_checked(path)
+        except sqlite3.Error:
+            return None
+
+    @classmethod
+    def _open_checked(cls, path: Path) -> NoteCache:
+        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            _ensure_schema(path, conn)
+        except BaseException:
+            conn.close()
+            raise
+        return cls(path, conn)
+
+    def close(self) -> None:
+        with contextlib.suppress(sqlite3.Error):
+            self.conn.close()
+
+    def rows(self) -> dict[str, Row]:
+        """Every cached row by path; empty (and the file rebuilt next time) when unreadable."""
+        try:
+            cursor = self.conn.execute(
+                "SELECT path, size, mtime_ns, digest, racy, record FROM notes"
+            )
+            return {r[0]: (r[1], r[2], r[3], r[4], r[5]) for r in cursor}
+        except sqlite3.Error as exc:
+            self._broken(exc)
+            return {}
+
+    def save(self, rows: Iterable[tuple[str, Row]], removed: Iterable[str]) -> None:
+        """Write changed rows and drop vanished paths in one transaction (skipped when the
+        database stays locked past the busy timeout)."""
+        values = [(path, *row) for path, row in rows]
+        gone = [(path,) for path in removed]
+        if not values and not gone:
+            return
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+            self.conn.executemany("INSERT OR REPLACE INTO notes VALUES (?, ?, ?, ?, ?, ?)", values)
+            self.conn.executemany("DELETE FROM notes WHERE path = ?", gone)
+            self.conn.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            with contextlib.suppress(sqlite3.Error):
+                self.conn.execute("ROLLBACK")
+            _log(self.path, f"cache: {self.path} not updated ({exc})")
+        except sqlite3.Error as exc:
+            self._broken(exc)
+
+    def _broken(self, exc: sqlite3.Error) -> None:
+        _log(self.path, f"cache: {self.path} is unreadable ({exc}); rebuilt")
+        self.close()
+        _delete(self.path)
+
+
+def _ensure_schema(path: Path, conn: sqlite3.Connection) -> None:
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if tables and not {"meta", "notes"} <= tables:
+        raise sqlite3.DatabaseError("not a vaultkit cache")
+    if not tables:
+        conn.execute("BEGIN IMMEDIATE")
+        for statement in _SCHEMA:
+            conn.execute(statement)
+        conn.execute("INSERT OR IGNORE INTO meta VALUES ('version', ?)", (cache_version(),))
+        conn.execute("COMMIT")
+    found = conn.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
+    if found is None or found[0] != cache_version():
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("DELETE FROM notes")
+        conn.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (cache_version(),))
+        conn.execute("COMMIT")
+        _log(path, f"cache: {path} was written by another parser version; emptied")
+
+
+def _delete(path: Path) -> None:
+    for name in (path.name, *(path.name + side for side in _SIDE_FILES)):
+        with contextlib.suppress(OSError):
+            (path.parent / name).unlink()
+
+
+def _log(path: Path, message: str) -> None:
+    append_log(path.parent / LOG_NAME, message)
+
+
+def _wanted(root: Path, notes: int, choice: bool | None) -> bool:
+    if choice is not None:
+        return choice
+    return notes >= CACHE_MIN_NOTES or cache_path(root).is_file()
+
+
+def _decode(blob: bytes) -> Note | None:
+    try:
+        return note_from_record(marshal.loads(blob))
+    except Exception:  # a damaged or foreign record is parsed again, never trusted
+        return None
+
+
+def _fresh(root: str, path: str, row: Row) -> bool:
+    if row[3]:
+        return False
+    try:
+        info = os.stat(os.path.join(root, path))
+    except OSError:
+        return False
+    return info.st_size == row[0] and info.st_mtime_ns == row[1]
+
+
+def _row(parsed: Parsed, record: bytes, now_ns: int) -> Row:
+    racy = int(now_ns - parsed.mtime_ns < RACY_NS)
+    return (parsed.size, parsed.mtime_ns, parsed.digest, racy, record)
+
+
+def _uncached(root: Path, paths: Sequence[str], progress: Progress | None) -> Loaded:
+    notes: list[Note] = []
+    unreadable: list[Finding] = []
+    for parsed in parallel.read_all(str(root), [(p, None) for p in paths], progress):
+        if parsed.error is not None or parsed.record is None:
+            unreadable.append(unreadable_finding(parsed.path, parsed.error or "unknown error"))
+            continue
+        note = _decode(parsed.record)
+        if note is not None:
+            notes.append(note)
+    return Loaded(notes, unreadable, 0, len(notes))
+
+
+def load_notes(
+    root: Path, paths: Sequence[str], progress: Progress | None = None, *, cache: bool | None
+) -> Loaded:
+    """Every note at ``paths`` (sorted vault paths), through the cache when it is wanted.
+
+    ``cache``: False never touches it, True always uses it, None uses it for vaults of at least
+    ``CACHE_MIN_NOTES`` notes or when a cache file already exists.
+    """
+    store = NoteCache.open(root) if _wanted(root, len(paths), cache) else None
+    if store is None:
+        return _uncached(root, paths, progress)
+    try:
+        return _load_cached(root, paths, progress, store)
+    finally:
+        store.close()
+
+
+def _load_cached(
+    root: Path, paths: Sequence[str], progress: Progress | None, store: NoteCache
+) -> Loaded:
+    base = str(root)
+    rows = store.rows()
+    found: dict[str, Note] = {}
+    jobs: list[Job] = []
+    for path in paths:
+        row = rows.get(path)
+        note = _decode(row[4]) if row is not None and _fresh(base, path, row) else None
+        if note is not None:
+            found[path] = note
+        else:
+            jobs.append((path, row[2] if row is not None else None))
+    reused, total = len(found), len(paths)
+    if progress is not None and reused:
+        progress(reused, total)
+    step = None if progress is None else (lambda done, _n: progress(reused + done, total))
+    now_ns = time.time_ns()
+    changed: list[tuple[str, Row]] = []
+    unreadable: list[Finding] = []
+    for parsed in parallel.read_all(base, jobs, step):
+        if parsed.error is not None:
+            unreadable.append(unreadable_finding(parsed.path, parsed.error))
+            continue
+        old = rows.get(parsed.path)
+        record = parsed.record if parsed.record is not None else old[4] if old else None
+        note = _decode(record) if record is not None else None
+        if record is None or note is None:
+            unreadable.append(unreadable_finding(parsed.path, "changed while it was read"))
+            continue
+        found[parsed.path] = note
+        changed.append((parsed.path, _row(parsed, record, now_ns)))
+    listed = set(paths)
+    failed = {f.path for f in unreadable}
+    store.save(changed, [p for p in rows if p not in listed or p in failed])
+    notes = [found[p] for p in paths if p in found]
+    return Loaded(notes, unreadable, reused, len(jobs))

@@ -1,0 +1,154 @@
+"""Read, hash and parse note files, in this process or across a process pool for large batches.
+
+A job is ``(path, known_digest)``: when the file's blake2b digest equals ``known_digest`` the
+file is not parsed again (its cached record is still right). Results are plain tuples so they
+cross process boundaries cheaply (marshal, not pickled objects).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import os
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from vaultkit.model import Finding, Heading, Link, LinkKind, Note, Severity
+from vaultkit.parse import parse_note
+
+PARALLEL_MIN_FILES = 2000  # below this a pool costs more than it saves (see benchmarks/README)
+CHUNK_FILES = 250
+DIGEST_SIZE = 16
+
+Job = tuple[str, bytes | None]  # vault path, digest of the cached record (None: none cached)
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """What reading one file gave.
+
+    ``record`` is the marshalled note record (see :func:`note_record`) or ``None`` when the
+    digest matched ``known_digest`` (unchanged) or the file could not be read (``error`` set).
+    ``size`` and ``mtime_ns`` come from a ``stat`` taken before the read, so a file changed
+    while it was read looks changed again on the next run.
+    """
+
+    path: str
+    size: int
+    mtime_ns: int
+    digest: bytes
+    record: bytes | None
+    error: str | None = None
+
+
+def digest_of(data: bytes) -> bytes:
+    """The content hash the cache compares when size or mtime disagree."""
+    return hashlib.blake2b(data, digest_size=DIGEST_SIZE).digest()
+
+
+LinkRow = tuple[LinkKind, str, str, str | None, int, int, bool]
+FindingRow = tuple[str, int, int, str, Severity, str]
+Record = tuple[
+    str,
+    dict[str, object],
+    tuple[LinkRow, ...],
+    tuple[tuple[str, int, int], ...],
+    tuple[str, ...],
+    tuple[str, ...],
+    tuple[str, ...],
+    tuple[FindingRow, ...],
+    int,
+    str,
+]
+
+
+def note_record(note: Note) -> Record:
+    """A Note as plain tuples, dicts and scalars (what marshal can store)."""
+    return (
+        note.path,
+        dict(note.frontmatter),
+        tuple((x.kind, x.target, x.subpath, x.display, x.line, x.col, x.embed) for x in note.links),
+        tuple((h.text, h.level, h.line) for h in note.headings),
+        note.block_ids,
+        note.tags,
+        note.aliases,
+        tuple((f.path, f.line, f.col, f.code, f.severity, f.message) for f in note.findings),
+        note.body_line,
+        note.first_text,
+    )
+
+
+def note_from_record(record: Record) -> Note:
+    """The Note that :func:`note_record` was made from (raises on a malformed record)."""
+    path, front, links, heads, blocks, tags, aliases, finds, body_line, first = record
+    return Note(
+        path,
+        front,
+        tuple([Link(*x) for x in links]),
+        tuple([Heading(*x) for x in heads]),
+        blocks,
+        tags,
+        aliases,
+        tuple([Finding(*x) for x in finds]),
+        body_line,
+        first,
+    )
+
+
+def read_one(root: str, job: Job) -> Parsed:
+    """Stat, read and hash one file; parse it unless its digest is the known one."""
+    path, known = job
+    full = os.path.join(root, path)
+    try:
+        info = os.stat(full)
+        with open(full, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        return Parsed(path, -1, -1, b"", None, exc.strerror or type(exc).__name__)
+    digest = digest_of(data)
+    if digest == known:
+        return Parsed(path, info.st_size, info.st_mtime_ns, digest, None)
+    record = marshal.dumps(note_record(parse_note(path, data)))
+    return Parsed(path, info.st_size, info.st_mtime_ns, digest, record)
+
+
+def _read_chunk(root: str, jobs: Sequence[Job]) -> list[Parsed]:
+    return [read_one(root, job) for job in jobs]
+
+
+def _chunks(jobs: Sequence[Job], size: int) -> list[Sequence[Job]]:
+    return [jobs[i : i + size] for i in range(0, len(jobs), size)]
+
+
+def workers_for(count: int) -> int:
+    """Processes worth starting for ``count`` files: 1 below the threshold, else the cores."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    if count < PARALLEL_MIN_FILES or not cores or cores < 2:
+        return 1
+    return cores
+
+
+def read_all(
+    root: str, jobs: Sequence[Job], progress: Progress | None = None, *, workers: int | None = None
+) -> Iterator[Parsed]:
+    """Results for every job, in job order; a process pool when ``workers`` (default: by count)
+    is more than one. ``progress(done, len(jobs))`` is called as results arrive."""
+    count = workers if workers is not None else workers_for(len(jobs))
+    if count <= 1:
+        for done, job in enumerate(jobs, start=1):
+            yield read_one(root, job)
+            if progress is not None:
+                progress(done, len(jobs))
+        return
+    from concurrent.futures import ProcessPoolExecutor  # only large loads pay for this import
+
+    done = 0
+    with ProcessPoolExecutor(max_workers=count) as pool:
+        futures = [pool.submit(_read_chunk, root, c) for c in _chunks(jobs, CHUNK_FILES)]
+        for future in futures:
+            rows = future.result()
+            yield from rows
+            done += len(rows)
+            if progress is not None:
+                progress(done, len(jobs))
