@@ -103,3 +103,48 @@ def test_sigkill_mid_copy_leaves_no_partial_file_and_the_next_worker_finishes(
     assert list(jobs.running_dir(store).glob("*.json")) == []
     assert len(list(store.summary.glob("*.md"))) == 1
     assert jobs.read_done(store, SID) is not None
+
+
+SLOW_LLM = """\
+import os, sys, time
+from pathlib import Path
+sys.stdin.read()
+Path(sys.argv[1]).write_text(str(os.getpid()))
+time.sleep(60)
+"""
+
+
+@pytest.mark.timeout(120)
+def test_sigkill_while_the_llm_runs_keeps_the_job_and_writes_no_note(tmp_path: Path) -> None:
+    store = Store(tmp_path / "proj" / "sessions")
+    slow = tmp_path / "slow_llm.py"
+    slow.write_text(SLOW_LLM)
+    pid_file = tmp_path / "llm.pid"
+    command = json.dumps([sys.executable, str(slow), str(pid_file)])
+    store.root.mkdir(parents=True)
+    store.config_file.write_text(f'[distill]\nbackend = "command"\ncommand = {command}\n')
+    transcript = tmp_path / "claude" / f"{SID}.jsonl"
+    transcript.parent.mkdir()
+    body = "".join(json.dumps(line) + "\n" for line in transcript_lines(SID, 5)).encode()
+    transcript.write_bytes(body)
+    jobs.write_job(store, jobs.Job(SID, str(transcript), cwd=str(store.project)))
+
+    worker = _worker(store)
+    wait_for(pid_file.exists, 30, "the LLM to start")
+    worker.send_signal(signal.SIGKILL)
+    worker.wait(timeout=10)
+    os.kill(int(pid_file.read_text()), signal.SIGKILL)  # the orphaned fake LLM
+
+    [raw] = store.raw.glob("*.jsonl")
+    assert raw.read_bytes() == body, "the raw copy was complete before distilling began"
+    assert [j.session_id for j in queued(store)] == [SID]
+    assert not store.summary.exists() or list(store.summary.iterdir()) == []
+    assert not store.wiki.exists() or list(store.wiki.iterdir()) == []
+
+    configure_command_backend(store, tmp_path)
+    second = _worker(store)
+    _, err = second.communicate(timeout=60)
+    assert second.returncode == 0, err.decode()
+    assert queued(store) == []
+    assert len(list(store.summary.glob("*.md"))) == 1
+    assert list(store.raw.glob("*.jsonl")) == [raw]
