@@ -53,7 +53,7 @@ INLINE_RULES = (
 COMMENT = "%%"
 _SCAN_KEY = "vaultkit_wikilink_scan"
 _PLAIN_RUN = re.compile(r"[^\n!\[\]\\`<%]+")
-_BRACKETS = re.compile(r"\[+")
+_BRACKET_RUN = re.compile(r"[!\[]+")
 _CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.DOTALL)
 
 InlineRule = Callable[[StateInline, bool], bool]
@@ -111,11 +111,14 @@ class _Scan:
     opens: _Finder
     closes: _Finder
     newlines: _Finder
+    brackets: _Finder
     reported: set[int] = field(default_factory=set)
 
     @classmethod
     def build(cls, src: str) -> _Scan:
-        return cls(src, _Finder(src, "[["), _Finder(src, "]]"), _Finder(src, "\n"))
+        return cls(
+            src, _Finder(src, "[["), _Finder(src, "]]"), _Finder(src, "\n"), _Finder(src, "]")
+        )
 
     def line_end(self, pos: int) -> int:
         found = self.newlines.at(pos)
@@ -126,6 +129,9 @@ class _Scan:
 
     def next_close(self, pos: int) -> int:
         return self.closes.at(pos)
+
+    def next_bracket(self, pos: int) -> int:
+        return self.brackets.at(pos)
 
 
 def _scan_for(state: StateInline) -> _Scan:
@@ -149,13 +155,16 @@ def _push_text(state: StateInline, text: str) -> None:
 
 
 def _unclosed(state: StateInline, scan: _Scan, start: int, line_end: int, silent: bool) -> bool:
-    """Report an unclosed ``[[`` once per line and skip its run of brackets as text.
+    """Report an unclosed ``[[`` once per line and skip its run of brackets as literal text.
 
-    The last ``[`` of the run is left for the ``link`` rule (``[[x](y.md)`` still links).
+    When a ``]`` follows somewhere, the run's last ``[`` is left for the ``link`` rule
+    (``[[x](y.md)`` still links); otherwise no link can start in the run at all.
     """
     src = state.src
-    run = _BRACKETS.match(src, start + 1, state.posMax)
-    end = max(start + 1, run.end() - 1) if run else start + 1
+    run_end = _BRACKET_RUN.match(src, start, state.posMax)
+    end = run_end.end() if run_end else start + 1
+    if 0 <= scan.next_bracket(end) < state.posMax:
+        end = max(start + 1, src.rfind("[", start, end))
     if not silent:
         if line_end not in scan.reported:
             scan.reported.add(line_end)
@@ -266,9 +275,16 @@ def _line_text(state: StateBlock, line: int) -> str:
 
 
 def _comment_end_line(state: StateBlock, first: int) -> int:
-    """The line after the first line at or after ``first`` containing ``%%`` (else lineMax)."""
+    """The line after the first one from ``first`` containing ``%%``.
+
+    Without a closing ``%%`` the comment runs to the end of its container: the first
+    non-blank line indented less than the container (a list item's end) stops it.
+    """
     for line in range(first, state.lineMax):
-        if COMMENT in _line_text(state, line):
+        text = _line_text(state, line)
+        if text and state.sCount[line] < state.blkIndent:
+            return line
+        if COMMENT in text:
             return line + 1
     return state.lineMax
 
@@ -283,7 +299,10 @@ def paragraph_rule(state: StateBlock, start_line: int, end_line: int, silent: bo
     last = state.line
     content = inline.content
     while last < state.lineMax and comment_left_open(content):
-        last = _comment_end_line(state, last)
+        following = _comment_end_line(state, last)
+        if following == last:
+            break
+        last = following
         content = state.getLines(start_line, last, state.blkIndent, False).strip()
     state.line = last
     inline.content = content
