@@ -52,12 +52,52 @@ class RetentionConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class BatonConfig:
+    lifetime_minutes: int = 60
+    command: str = "handoff"  # slash command name installed for the agent
+    thinking_chars: int = 3_000
+
+
+@dataclass(frozen=True, slots=True)
+class ResumeConfig:
+    stale_after: int = 100  # activity entries after a handoff that make it stale
+    recent_entries: int = 25  # path C (and B) restores from this many latest entries
+    since_entries: int = 60  # path A shows at most this many entries written after the handoff
+    manual_window_minutes: int = 120  # a manual handoff beats a newer automatic one this close
+    on_session_start: bool = False  # SessionStart injects the resume text instead of the summary
+    command: str = "save-handoff"  # slash command that makes the agent run `vaultkit save`
+
+
+@dataclass(frozen=True, slots=True)
+class ActivityConfig:
+    enabled: bool = True
+    prompt_text: bool = False  # also record the first 200 characters of each prompt
+
+
+@dataclass(frozen=True, slots=True)
+class TranscriptsConfig:
+    enabled: bool = True  # the worker writes sessions/transcripts/<stem>.md
+
+
+@dataclass(frozen=True, slots=True)
+class PressureConfig:
+    enabled: bool = True
+    threshold: int = 70  # percent of the context window
+    window: int = 200_000  # the model's context window in tokens
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     lint: LintConfig = field(default_factory=LintConfig)
     index: IndexConfig = field(default_factory=IndexConfig)
     distill: DistillConfig = field(default_factory=DistillConfig)
     inject: InjectConfig = field(default_factory=InjectConfig)
     retention: RetentionConfig = field(default_factory=RetentionConfig)
+    baton: BatonConfig = field(default_factory=BatonConfig)
+    resume: ResumeConfig = field(default_factory=ResumeConfig)
+    activity: ActivityConfig = field(default_factory=ActivityConfig)
+    transcripts: TranscriptsConfig = field(default_factory=TranscriptsConfig)
+    pressure: PressureConfig = field(default_factory=PressureConfig)
 
 
 def _check_value(path: Path, key: str, value: Any, default: Any) -> Any:
