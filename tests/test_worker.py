@@ -248,3 +248,14 @@ def test_command_backend_end_to_end(store: Store, tmp_path: Path) -> None:
     assert "Parser work 00abcd" in wiki.read_text(encoding="utf-8")
     assert f"[[{wiki.stem}]]" in store.index.read_text(encoding="utf-8")
     assert Path(result.summary_path).parent == store.summary
+
+
+def test_index_failure_is_logged_and_the_session_still_counts_as_done(
+    store: Store, tmp_path: Path
+) -> None:
+    store.index.mkdir(parents=True)  # INDEX.md cannot be written over a folder
+    enqueue(store, tmp_path, "s-index")
+    assert run_one(store, "s-index") is Status.DONE
+    assert queued(store) == []
+    assert "INDEX.md/retention not updated" in log_text(store)
+    assert jobs.read_done(store, "s-index") is not None

@@ -12,6 +12,7 @@ import argparse
 import os
 import sys
 import traceback
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -39,6 +40,8 @@ DistillFn = Callable[[Store, SessionInfo, Config], DistillOutcome]
 
 
 class Status(StrEnum):
+    """The outcome of one attempt at one job."""
+
     DONE = "done"
     REQUEUED = "requeued"  # failed this time, will be retried later
     FAILED = "failed"  # used up its attempts, moved to queue/failed/
@@ -125,11 +128,19 @@ def _copy_raw(store: Store, job: jobs.Job, settle: rawcopy.Settle, say: Progress
 
 
 def finish_store(store: Store, config: Config, say: Progress) -> None:
-    """Under the store lock: regenerate INDEX.md and apply summary retention, then log counts."""
+    """Under the store lock: regenerate INDEX.md and apply summary retention, then log counts.
+
+    A failure here is logged, not raised: the notes are written, and the next worker (or
+    ``vaultkit index``) redoes this step, so the session is not distilled — and paid for — twice.
+    """
     store.locks.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(store.locks / "store.lock"), timeout=STORE_LOCK_TIMEOUT):
-        index = regenerate_index(store.wiki)
-        archived = apply_retention(store, config.retention.keep_summaries)
+    try:
+        with FileLock(str(store.locks / "store.lock"), timeout=STORE_LOCK_TIMEOUT):
+            index = regenerate_index(store.wiki)
+            archived = apply_retention(store, config.retention.keep_summaries)
+    except Exception as exc:
+        say(f"INDEX.md/retention not updated ({exc!r}); the next worker or `vaultkit index` will")
+        return
     say(
         f"INDEX.md {'updated' if index.changed else 'unchanged'}; "
         f"{len(index.pruned)} ghost line(s) pruned, {len(index.orphans)} orphan(s), "
@@ -301,10 +312,25 @@ def run_worker(
             return results
 
 
-def _settle_from_env() -> rawcopy.Settle:
-    window = float(os.environ.get("VAULTKIT_SETTLE_SECONDS", "1.0"))
-    max_wait = float(os.environ.get("VAULTKIT_SETTLE_MAX_SECONDS", "30"))
-    return rawcopy.Settle(window=window, max_wait=max_wait)
+def _seconds(name: str, default: float) -> float:
+    try:
+        return max(0.0, float(os.environ.get(name, default)))
+    except ValueError:
+        return default
+
+
+def settle_from_env() -> rawcopy.Settle:
+    """The settle window: ``VAULTKIT_SETTLE_SECONDS`` (1 s) bounded by
+    ``VAULTKIT_SETTLE_MAX_SECONDS`` (30 s) — tests shorten it."""
+    return rawcopy.Settle(
+        window=_seconds("VAULTKIT_SETTLE_SECONDS", 1.0),
+        max_wait=_seconds("VAULTKIT_SETTLE_MAX_SECONDS", 30.0),
+    )
+
+
+def _summary(results: list[Result]) -> str:
+    counts = Counter(result.status.value for result in results)
+    return ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -317,11 +343,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     store = Store(args.store.resolve())
     try:
         results = run_worker(
-            store, session_id=args.session, once=args.once, settle=_settle_from_env()
+            store, session_id=args.session, once=args.once, settle=settle_from_env()
         )
     except Exception as exc:  # the loop never raises; this guards set-up only
         append_log(store.log, f"worker[{os.getpid()}] stopped: {exc!r}")
         return 1
+    if results:
+        append_log(store.log, f"worker[{os.getpid()}] finished: {_summary(results)}")
     return 0 if all(r.status is not Status.FAILED for r in results) else 1
 
 
