@@ -22,7 +22,7 @@ import sqlite3
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -30,11 +30,13 @@ from vaultkit import model, parallel
 from vaultkit.log import append_log
 from vaultkit.model import Finding, Note
 from vaultkit.parallel import Job, Parsed, note_from_record
+from vaultkit.relink import Affected, LinkState, affected, link_state, relink
+from vaultkit.resolve import FileIndex, ResolvedLink, build_file_index, resolve_all
 from vaultkit.store import state_dir_for_vault
 
 CACHE_NAME = "cache.sqlite"
 LOG_NAME = "vaultkit.log"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 CACHE_MIN_NOTES = 200  # smaller vaults load in well under a second; keep them free of state
 BUSY_TIMEOUT_S = 15.0
 RACY_NS = 2_000_000_000
@@ -44,6 +46,8 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS notes (path TEXT PRIMARY KEY, size INTEGER NOT NULL, "
     "mtime_ns INTEGER NOT NULL, digest BLOB NOT NULL, racy INTEGER NOT NULL, "
     "record BLOB NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS links (path TEXT PRIMARY KEY, digest BLOB NOT NULL, "
+    "resolved BLOB NOT NULL)",
 )
 
 Progress = Callable[[int, int], None]
@@ -58,6 +62,17 @@ class Loaded:
     unreadable: list[Finding]
     reused: int = 0  # notes taken from the cache without opening the file
     parsed: int = 0  # notes parsed in this run
+    digests: dict[str, bytes] = field(default_factory=dict)  # note path -> content digest
+
+
+@dataclass(frozen=True, slots=True)
+class Parts:
+    """What :func:`load_parts` gives ``load_vault``."""
+
+    notes: list[Note]
+    unreadable: list[Finding]
+    index: FileIndex
+    links: tuple[ResolvedLink, ...]
 
 
 def cache_path(root: Path) -> Path:
@@ -161,6 +176,57 @@ class NoteCache:
         except sqlite3.Error as exc:
             self._broken(exc)
 
+    def link_snapshot(self) -> tuple[str | None, bytes | None, dict[str, tuple[bytes, bytes]]]:
+        """The stored link state (digest, blob) and every note's resolutions (digest, blob),
+        read in one snapshot."""
+        try:
+            self.conn.execute("BEGIN")
+            meta = dict(self.conn.execute("SELECT key, value FROM meta"))
+            cursor = self.conn.execute("SELECT path, digest, resolved FROM links")
+            rows = {r[0]: (r[1], r[2]) for r in cursor}
+            self.conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            self._broken(exc)
+            return None, None, {}
+        digest, blob = meta.get("link_state_digest"), meta.get("link_state")
+        if not isinstance(digest, str) or not isinstance(blob, bytes):
+            return None, None, {}
+        return digest, blob, rows
+
+    def save_links(
+        self,
+        rows: Iterable[tuple[str, bytes, bytes]],
+        removed: Iterable[str],
+        expected: str | None,
+        state: tuple[str, bytes],
+    ) -> None:
+        """Store resolutions computed against ``state``. When another run changed the stored
+        state since ``expected`` was read, every stored resolution is dropped instead."""
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+            found = self.conn.execute(
+                "SELECT value FROM meta WHERE key = 'link_state_digest'"
+            ).fetchone()
+            current = found[0] if found else None
+            if current not in (expected, state[0]):
+                self.conn.execute("DELETE FROM links")
+                self.conn.execute("DELETE FROM meta WHERE key LIKE 'link_state%'")
+            else:
+                self.conn.executemany("INSERT OR REPLACE INTO links VALUES (?, ?, ?)", rows)
+                self.conn.executemany("DELETE FROM links WHERE path = ?", [(p,) for p in removed])
+                if current != state[0]:
+                    self.conn.executemany(
+                        "INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                        [("link_state_digest", state[0]), ("link_state", state[1])],
+                    )
+            self.conn.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            with contextlib.suppress(sqlite3.Error):
+                self.conn.execute("ROLLBACK")
+            _log(self.path, f"cache: {self.path} not updated ({exc})")
+        except sqlite3.Error as exc:
+            self._broken(exc)
+
     def _broken(self, exc: sqlite3.Error) -> None:
         _log(self.path, f"cache: {self.path} is unreadable ({exc}); rebuilt")
         self.close()
@@ -169,7 +235,7 @@ class NoteCache:
 
 def _ensure_schema(path: Path, conn: sqlite3.Connection) -> None:
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    if tables and not {"meta", "notes"} <= tables:
+    if tables and not {"meta", "notes", "links"} <= tables:
         raise sqlite3.DatabaseError("not a vaultkit cache")
     if not tables:
         conn.execute("BEGIN IMMEDIATE")
@@ -181,6 +247,8 @@ def _ensure_schema(path: Path, conn: sqlite3.Connection) -> None:
     if found is None or found[0] != cache_version():
         conn.execute("BEGIN IMMEDIATE")
         conn.execute("DELETE FROM notes")
+        conn.execute("DELETE FROM links")
+        conn.execute("DELETE FROM meta")
         conn.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (cache_version(),))
         conn.execute("COMMIT")
         _log(path, f"cache: {path} was written by another parser version; emptied")
@@ -237,21 +305,54 @@ def _uncached(root: Path, paths: Sequence[str], progress: Progress | None) -> Lo
     return Loaded(notes, unreadable, 0, len(notes))
 
 
-def load_notes(
-    root: Path, paths: Sequence[str], progress: Progress | None = None, *, cache: bool | None
-) -> Loaded:
-    """Every note at ``paths`` (sorted vault paths), through the cache when it is wanted.
+def load_parts(
+    root: Path,
+    files: Sequence[str],
+    note_paths: Sequence[str],
+    progress: Progress | None = None,
+    *,
+    cache: bool | None,
+) -> Parts:
+    """Read and parse the notes at ``note_paths``, index ``files`` and resolve every link,
+    through the cache when it is wanted (the result is the same either way).
 
     ``cache``: False never touches it, True always uses it, None uses it for vaults of at least
     ``CACHE_MIN_NOTES`` notes or when a cache file already exists.
     """
-    store = NoteCache.open(root) if _wanted(root, len(paths), cache) else None
+    store = NoteCache.open(root) if _wanted(root, len(note_paths), cache) else None
     if store is None:
-        return _uncached(root, paths, progress)
+        loaded = _uncached(root, note_paths, progress)
+        index = _index(files, loaded.notes)
+        return Parts(loaded.notes, loaded.unreadable, index, resolve_all(index, loaded.notes))
     try:
-        return _load_cached(root, paths, progress, store)
+        loaded = _load_cached(root, note_paths, progress, store)
+        index = _index(files, loaded.notes)
+        links = _resolve_cached(store, files, loaded, index)
+        return Parts(loaded.notes, loaded.unreadable, index, links)
     finally:
         store.close()
+
+
+def _index(files: Sequence[str], notes: Sequence[Note]) -> FileIndex:
+    return build_file_index(files, {note.path: note.aliases for note in notes})
+
+
+def _resolve_cached(
+    store: NoteCache, files: Sequence[str], loaded: Loaded, index: FileIndex
+) -> tuple[ResolvedLink, ...]:
+    expected, old_blob, rows = store.link_snapshot()
+    state = link_state(files, loaded.notes)
+    blob = state.blob()
+    digest = hashlib.blake2b(blob, digest_size=16).hexdigest()
+    old = None if old_blob is None else LinkState.from_blob(old_blob)
+    change = affected(old, state) if digest != expected or old is None else Affected()
+    valid = {path: row[1] for path, row in rows.items() if loaded.digests.get(path) == row[0]}
+    result = relink(index, loaded.notes, valid, change)
+    if result.rows or digest != expected:
+        new_rows = [(p, loaded.digests[p], b) for p, b in result.rows.items()]
+        gone = [p for p in rows if p not in loaded.digests]
+        store.save_links(new_rows, gone, expected, (digest, blob))
+    return result.links
 
 
 def _load_cached(
@@ -291,4 +392,6 @@ def _load_cached(
     failed = {f.path for f in unreadable}
     store.save(changed, [p for p in rows if p not in listed or p in failed])
     notes = [found[p] for p in paths if p in found]
-    return Loaded(notes, unreadable, reused, len(jobs))
+    digests = {p: rows[p][2] for p in found if p in rows}
+    digests.update((path, row[2]) for path, row in changed)
+    return Loaded(notes, unreadable, reused, len(jobs), digests)

@@ -7,9 +7,9 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from vaultkit.cache import load_notes
+from vaultkit.cache import load_parts
 from vaultkit.model import NOTE_SUFFIX, Finding, Note
-from vaultkit.resolve import FileIndex, ResolvedLink, build_file_index, resolve_all
+from vaultkit.resolve import FileIndex, ResolvedLink
 
 Progress = Callable[[int, int], None]
 
@@ -78,30 +78,21 @@ def list_vault_files(root: Path) -> list[str]:
     return sorted(_walk(str(root), "", os.path.realpath(root)))
 
 
-def _read_notes(
-    root: Path, paths: list[str], progress: Progress | None, cache: bool | None
-) -> tuple[list[Note], list[Finding]]:
-    loaded = load_notes(root, paths, progress, cache=cache)
-    return loaded.notes, loaded.unreadable
-
-
 def load_vault(root: Path, *, progress: Progress | None = None, cache: bool | None = None) -> Vault:
     """Read every note under ``root``, parse it and resolve its links.
 
     A note that cannot be read (permissions, removed while walking) becomes a VK202 finding
     and is left out of ``notes``; it never stops the load. ``progress(done, total)`` is called
     as notes are read (cached notes are reported at once). ``cache``: see
-    :func:`vaultkit.cache.load_notes` (None: automatic; False: never read or write the cache).
+    :func:`vaultkit.cache.load_parts` (None: automatic; False: never read or write the cache).
     Large cold loads parse on every core (:mod:`vaultkit.parallel`).
     """
     files = list_vault_files(root)
     note_paths = [p for p in files if is_note_path(p)]
     attachments = tuple(p for p in files if not is_note_path(p))
-    notes, unreadable = _read_notes(root, note_paths, progress, cache)
-    aliases = {note.path: note.aliases for note in notes}
-    index = build_file_index(files, aliases)
-    links = resolve_all(index, notes)
+    parts = load_parts(root, files, note_paths, progress, cache=cache)
+    notes = parts.notes
     findings = sorted(
-        [*unreadable, *(f for note in notes for f in note.findings)], key=Finding.sort_key
+        [*parts.unreadable, *(f for note in notes for f in note.findings)], key=Finding.sort_key
     )
-    return Vault(root, tuple(notes), attachments, index, tuple(links), tuple(findings))
+    return Vault(root, tuple(notes), attachments, parts.index, parts.links, tuple(findings))

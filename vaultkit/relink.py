@@ -1,0 +1,185 @@
+"""Incremental link resolution: reuse cached resolutions no file or alias change can affect.
+
+A link's resolution depends only on its source folder, its target, the set of vault files whose
+name matches the target's last segment, and (for ghosts) the notes carrying the target as an
+alias. So after files are created, renamed or deleted, or aliases edited, only links whose
+target names an affected file name or alias key are resolved again; the results are identical
+to :func:`vaultkit.resolve.resolve_all` (a test compares them).
+"""
+
+from __future__ import annotations
+
+import marshal
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from vaultkit.model import NOTE_SUFFIX, Link, Note
+from vaultkit.resolve import FileIndex, Resolution, ResolvedLink, match_key, resolve_target
+
+ResolutionRow = tuple[str | None, tuple[str, ...], tuple[str, ...], bool]
+_DOT_SEGMENTS = frozenset({".", ".."})
+
+
+@dataclass(frozen=True, slots=True)
+class LinkState:
+    """The inputs of resolution besides the notes: every vault file and every note's aliases."""
+
+    files: tuple[str, ...]
+    aliases: tuple[tuple[str, tuple[str, ...]], ...]  # (note path, aliases), non-empty only
+
+    def blob(self) -> bytes:
+        return marshal.dumps((self.files, self.aliases))
+
+    @classmethod
+    def from_blob(cls, blob: bytes) -> LinkState | None:
+        """The state stored by :meth:`blob`, or None when the blob is damaged."""
+        try:
+            files, aliases = marshal.loads(blob)
+            return cls(tuple(files), tuple((str(p), tuple(a)) for p, a in aliases))
+        except Exception:  # a damaged row means "resolve everything", never a crash
+            return None
+
+
+def link_state(files: Sequence[str], notes: Iterable[Note]) -> LinkState:
+    """The state of a loaded vault (``files`` sorted, as :func:`list_vault_files` gives them)."""
+    return LinkState(tuple(files), tuple((n.path, n.aliases) for n in notes if n.aliases))
+
+
+def _name_key(path: str) -> str:
+    return match_key(path.rpartition("/")[2])
+
+
+@dataclass(frozen=True, slots=True)
+class Affected:
+    """What changed between two states: file-name keys and alias keys (``everything``: no old
+    state to compare with)."""
+
+    names: frozenset[str] = frozenset()
+    alias_keys: frozenset[str] = frozenset()
+    everything: bool = False
+
+    @property
+    def nothing(self) -> bool:
+        return not (self.everything or self.names or self.alias_keys)
+
+    def touches(self, target: str) -> bool:
+        """True when a link to ``target`` may resolve differently now."""
+        text = target.strip()
+        if not text:
+            return False
+        if self.everything:
+            return True
+        key = match_key(text)
+        if key in self.alias_keys:
+            return True
+        segments = key.split("/")
+        if _DOT_SEGMENTS.intersection(segments):
+            return True  # relative paths are normalised before matching: resolve them again
+        name = segments[-1]
+        return name in self.names or name + NOTE_SUFFIX in self.names
+
+
+def affected(old: LinkState | None, new: LinkState) -> Affected:
+    """The names and alias keys whose matches may differ between ``old`` and ``new``."""
+    if old is None:
+        return Affected(everything=True)
+    if old == new:
+        return Affected()
+    names = frozenset(_name_key(p) for p in set(old.files).symmetric_difference(new.files))
+    before, after = dict(old.aliases), dict(new.aliases)
+    keys = {
+        match_key(alias.strip())
+        for path in before.keys() | after.keys()
+        if before.get(path) != after.get(path)
+        for alias in (*before.get(path, ()), *after.get(path, ()))
+    }
+    return Affected(names, frozenset(keys))
+
+
+def resolution_row(resolution: Resolution) -> ResolutionRow:
+    """A Resolution as a plain tuple (what marshal stores)."""
+    return (resolution.path, resolution.candidates, resolution.alias_of, resolution.exact)
+
+
+@dataclass(slots=True)
+class Relinked:
+    """Every resolved link in note then link order, and the rows to store (note path ->
+    marshalled resolutions) for notes whose resolutions were computed in this run."""
+
+    links: tuple[ResolvedLink, ...]
+    rows: dict[str, bytes] = field(default_factory=dict)
+    resolved: int = 0  # links resolved in this run (the rest came from the cache)
+
+
+class _Resolver:
+    """``resolve_all``'s memo (per source folder and target) plus interned cached rows."""
+
+    def __init__(self, index: FileIndex) -> None:
+        self.index = index
+        self.memo: dict[tuple[str, str], Resolution] = {}
+        self.interned: dict[ResolutionRow, Resolution] = {}
+        self.count = 0
+
+    def resolve(self, source: str, link: Link) -> Resolution:
+        self.count += 1
+        if not link.target.strip():
+            return Resolution(source)
+        key = (source.rpartition("/")[0], link.target)
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = resolve_target(self.index, source, link.target)
+        return found
+
+    def cached(self, row: ResolutionRow) -> Resolution:
+        found = self.interned.get(row)
+        if found is None:
+            found = self.interned[row] = Resolution(*row)
+        return found
+
+
+def _decode_rows(blob: bytes | None, expected: int) -> Sequence[ResolutionRow] | None:
+    if blob is None:
+        return None
+    try:
+        rows = marshal.loads(blob)
+    except Exception:  # damaged: resolve the note again
+        return None
+    return rows if isinstance(rows, tuple) and len(rows) == expected else None
+
+
+def _note_links(
+    note: Note, rows: Sequence[ResolutionRow] | None, change: Affected, resolver: _Resolver
+) -> tuple[list[Resolution], bool]:
+    """The note's resolutions and whether any was computed (so the note's row is rewritten)."""
+    if rows is None:
+        return [resolver.resolve(note.path, link) for link in note.links], True
+    if change.nothing:
+        return [resolver.cached(row) for row in rows], False
+    out: list[Resolution] = []
+    computed = False
+    for link, row in zip(note.links, rows, strict=True):
+        if change.touches(link.target):
+            out.append(resolver.resolve(note.path, link))
+            computed = True
+        else:
+            out.append(resolver.cached(row))
+    return out, computed
+
+
+def relink(
+    index: FileIndex, notes: Sequence[Note], cached: Mapping[str, bytes], change: Affected
+) -> Relinked:
+    """Resolve the links of ``notes``, reusing ``cached`` rows (valid for each note's current
+    content) for every link ``change`` does not touch."""
+    resolver = _Resolver(index)
+    links: list[ResolvedLink] = []
+    rows: dict[str, bytes] = {}
+    for note in notes:
+        previous = _decode_rows(cached.get(note.path), len(note.links))
+        resolutions, computed = _note_links(note, previous, change, resolver)
+        links.extend(map(ResolvedLink, [note.path] * len(note.links), note.links, resolutions))
+        if computed:
+            fresh = tuple(map(resolution_row, resolutions))
+            if fresh != previous:
+                rows[note.path] = marshal.dumps(fresh)
+    return Relinked(tuple(links), rows, resolver.count)
