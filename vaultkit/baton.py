@@ -1,0 +1,340 @@
+"""The explicit baton (SPEC §6, seed 003): an in-flight memo the next session inherits, once.
+
+``vaultkit baton`` (run by the agent through an installed slash command) drops a baton: the
+session, the time, the memo and the last turn's thinking. The next session of the project that
+starts within the lifetime takes it — whatever ``source`` it reports — by renaming the file, so
+exactly one session inherits it. A baton dropped by an agent process that is still running is
+left for that process (``/clear`` in the same window), so a parallel window never steals it.
+Lean (stdlib only): the SessionStart hook takes batons.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import asdict, dataclass, replace
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from vaultkit.fsio import atomic_write_text
+from vaultkit.session.jobs import pid_alive, safe_id
+from vaultkit.session.transcript import iter_records, strip_harness
+from vaultkit.store import Store
+
+FOLDER = "batons"
+TAKEN = "taken"
+EXPIRED = "expired"
+MIN_REST = 600  # characters kept for the usual injection after the baton, when it fits
+
+LABELS = {
+    "en": {
+        "title": "## vaultkit: baton from the previous session (work in flight)",
+        "intro": "Session {sid} left this baton at {when}; this session inherits it and is the "
+        "only one that does.",
+        "memo": "### In-flight memo",
+        "thinking": "### Thinking in the last turn of that session",
+        "trimmed": "… (trimmed)",
+    },
+    "ko": {
+        "title": "## vaultkit: 이전 세션의 바톤 (진행 중이던 작업)",
+        "intro": "세션 {sid}이(가) {when}에 이 바톤을 남겼고, 이 세션만 이어받습니다.",
+        "memo": "### 인플라이트 메모",
+        "thinking": "### 그 세션 마지막 턴의 사고 과정",
+        "trimmed": "… (잘림)",
+    },
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Baton:
+    """One baton as stored in ``sessions/.vaultkit/batons/<stamp>_<session>.json``."""
+
+    session_id: str
+    created_at: str  # ISO-8601 with offset
+    memo: str
+    thinking: str = ""
+    agent_pid: int = 0  # the agent process that dropped it (0: unknown)
+    transcript_path: str = ""
+    taken_by: str = ""
+    taken_at: str = ""
+
+    @property
+    def created(self) -> datetime:
+        return datetime.fromisoformat(self.created_at)
+
+
+def folder(store: Store) -> Path:
+    return store.state / FOLDER
+
+
+def _now() -> datetime:
+    return datetime.now().astimezone()
+
+
+# --- the agent process ------------------------------------------------------------------------
+
+
+def _proc_argv(pid: int) -> list[str]:
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return []
+    return [part.decode("utf-8", "replace") for part in raw.split(b"\0") if part]
+
+
+def _proc_parent(pid: int) -> int:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return 0
+    fields = stat[stat.rfind(")") + 2 :].split()
+    return int(fields[1]) if len(fields) > 1 and fields[1].isdigit() else 0
+
+
+def _looks_like_agent(argv: list[str]) -> bool:
+    if any("vaultkit" in part for part in argv[:3]):
+        return False
+    heads = argv[:1] + [a for a in argv[1:2] if not a.startswith("-")]
+    return any("claude" in Path(part).name.lower() for part in heads)
+
+
+def agent_pid(start: int | None = None) -> int:
+    """The nearest ancestor process that is the agent (``claude``); 0 when unknown.
+
+    Reads ``/proc`` (Linux); elsewhere it returns 0 and batons are not tied to a window.
+    """
+    pid = _proc_parent(start if start is not None else os.getpid())
+    for _ in range(32):
+        if pid <= 1:
+            return 0
+        if _looks_like_agent(_proc_argv(pid)):
+            return pid
+        pid = _proc_parent(pid)
+    return 0
+
+
+# --- the session's transcript ----------------------------------------------------------------
+
+
+def claude_projects(env: Mapping[str, str]) -> Path:
+    """Where Claude Code keeps transcripts: ``$CLAUDE_CONFIG_DIR/projects`` or
+    ``~/.claude/projects``."""
+    config_dir = env.get("CLAUDE_CONFIG_DIR")
+    base = Path(config_dir).expanduser() if config_dir else Path.home() / ".claude"
+    return base / "projects"
+
+
+def encode_cwd(cwd: Path) -> str:
+    """Claude Code's folder name for a working directory (non-alphanumerics become ``-``)."""
+    return re.sub(r"[^A-Za-z0-9]", "-", str(cwd))
+
+
+def find_transcript(project: Path, session_id: str, env: Mapping[str, str]) -> Path | None:
+    """The transcript of ``session_id`` (any project folder), else the newest transcript of the
+    current folder or its parents up to ``project``; None when there is none."""
+    base = claude_projects(env)
+    here = Path.cwd().resolve()
+    folders = [here, *(p for p in here.parents if p == project or project in p.parents)]
+    if project not in folders:
+        folders.append(project)
+    dirs = [base / encode_cwd(f) for f in folders]
+    if session_id and re.fullmatch(r"[A-Za-z0-9-]{1,80}", session_id):
+        for folder in dirs:
+            if (folder / f"{session_id}.jsonl").is_file():
+                return folder / f"{session_id}.jsonl"
+        return next(iter(sorted(base.glob(f"*/{session_id}.jsonl"))), None)
+    found = [p for folder in dirs for p in folder.glob("*.jsonl") if p.is_file()]
+    return max(found, key=lambda p: p.stat().st_mtime, default=None)
+
+
+# --- thinking of the last turn ----------------------------------------------------------------
+
+
+def _is_prompt(record: dict[str, Any]) -> bool:
+    if record.get("type") != "user" or record.get("isMeta") or "toolUseResult" in record:
+        return False
+    message = record.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if isinstance(content, str):
+        return bool(strip_harness(content))
+    if isinstance(content, list):
+        return any(isinstance(b, dict) and b.get("type") == "text" for b in content)
+    return False
+
+
+def _thinking_blocks(record: dict[str, Any]) -> Iterator[str]:
+    message = record.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    for block in content if isinstance(content, list) else []:
+        if isinstance(block, dict) and block.get("type") == "thinking":
+            text = block.get("thinking")
+            if isinstance(text, str) and text.strip():
+                yield text.strip()
+
+
+def last_thinking(transcript: Path, limit: int) -> str:
+    """The thinking blocks of the last turn that had any (streamed; the tail of ``limit``)."""
+    current: list[str] = []
+    last: list[str] = []
+    try:
+        for record in iter_records(transcript):
+            if record is None or record.get("isSidechain") is True:
+                continue
+            if _is_prompt(record):
+                if current:
+                    last = current
+                current = []
+            elif record.get("type") == "assistant":
+                current.extend(_thinking_blocks(record))
+    except OSError:
+        return ""
+    text = "\n\n".join(current or last)
+    return text if len(text) <= limit else "…" + text[-(limit - 1) :]
+
+
+# --- dropping and taking ----------------------------------------------------------------------
+
+
+def _write(path: Path, baton: Baton) -> None:
+    atomic_write_text(path, json.dumps(asdict(baton), ensure_ascii=False, indent=1) + "\n")
+
+
+def read(path: Path) -> Baton | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        baton = Baton(**data) if isinstance(data, dict) else None
+        if baton is not None:
+            baton.created  # noqa: B018  (validates the timestamp)
+    except (OSError, ValueError, TypeError):
+        return None
+    return baton
+
+
+def drop(
+    store: Store,
+    memo: str,
+    *,
+    session_id: str,
+    transcript: Path | None = None,
+    thinking_chars: int = 3_000,
+    pid: int = 0,
+    now: datetime | None = None,
+) -> tuple[Path, Baton]:
+    """Write a baton; returns its path and value."""
+    when = (now or _now()).astimezone()
+    thinking = last_thinking(transcript, thinking_chars) if transcript is not None else ""
+    baton = Baton(
+        session_id=session_id,
+        created_at=when.isoformat(timespec="seconds"),
+        memo=memo.strip(),
+        thinking=thinking,
+        agent_pid=pid,
+        transcript_path=str(transcript or ""),
+    )
+    path = folder(store) / f"{when:%Y%m%d-%H%M%S}_{safe_id(session_id or 'unknown')}.json"
+    _write(path, baton)
+    return path, baton
+
+
+def pending(store: Store) -> list[tuple[Path, Baton]]:
+    """Batons not yet taken, newest first (expired ones included)."""
+    try:
+        paths = [p for p in folder(store).iterdir() if p.suffix == ".json" and p.is_file()]
+    except OSError:
+        return []
+    found = [(p, b) for p in paths if (b := read(p)) is not None]
+    return sorted(found, key=lambda pb: (pb[1].created, pb[0].name), reverse=True)
+
+
+def eligible(baton: Baton, session_id: str, starter_pid: int) -> bool:
+    """Whether a starting session may take ``baton``: never its own, never a live other window's."""
+    if session_id and baton.session_id == session_id:
+        return False
+    if not baton.agent_pid or not starter_pid or baton.agent_pid == starter_pid:
+        return True
+    return not pid_alive(baton.agent_pid)
+
+
+def _retire(path: Path, into: str) -> Path | None:
+    """Move a baton into a subfolder atomically; None when another process moved it first."""
+    target = path.parent / into / path.name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.rename(path, target)
+    except FileNotFoundError:
+        return None
+    return target
+
+
+def take(
+    store: Store,
+    session_id: str,
+    *,
+    lifetime: timedelta,
+    starter_pid: int = 0,
+    now: datetime | None = None,
+) -> Baton | None:
+    """Consume the newest live baton this session may take; None when there is none."""
+    when = (now or _now()).astimezone()
+    for path, baton in pending(store):
+        if when - baton.created > lifetime:
+            _retire(path, EXPIRED)
+            continue
+        if not eligible(baton, session_id, starter_pid):
+            continue
+        moved = _retire(path, TAKEN)
+        if moved is None:
+            continue  # another session took it a moment ago
+        taken = replace(baton, taken_by=session_id, taken_at=when.isoformat(timespec="seconds"))
+        with contextlib.suppress(OSError):
+            _write(moved, taken)
+        return taken
+    return None
+
+
+# --- the injection ----------------------------------------------------------------------------
+
+
+def _labels(baton: Baton) -> dict[str, str]:
+    sample = baton.memo[:2000]
+    korean = any("\uac00" <= ch <= "\ud7a3" for ch in sample)
+    return LABELS["ko" if korean else "en"]
+
+
+def _cut(text: str, room: int, marker: str) -> str:
+    text = text.strip()
+    if len(text) <= room:
+        return text
+    keep = max(0, room - len(marker) - 1)
+    cut = text[:keep]
+    newline = cut.rfind("\n")
+    if newline > keep // 2:
+        cut = cut[:newline]
+    return f"{cut.rstrip()}\n{marker}"
+
+
+def render(baton: Baton, rest: str, budget: int) -> str:
+    """The injection: baton header, memo, thinking, then ``rest`` (the usual text), in ``budget``.
+
+    The memo comes first and is trimmed last; the usual text gives way first.
+    """
+    labels = _labels(baton)
+    when = baton.created.strftime("%Y-%m-%d %H:%M")
+    head = f"{labels['title']}\n{labels['intro'].format(sid=baton.session_id[:8], when=when)}"
+    memo_room = max(200, budget - len(head) - len(labels["memo"]) - 4)
+    parts = [head, f"{labels['memo']}\n{_cut(baton.memo, memo_room, labels['trimmed'])}"]
+    used = len("\n\n".join(parts))
+    thinking_room = budget - used - len(labels["thinking"]) - 3
+    if rest.strip():
+        thinking_room -= min(MIN_REST, len(rest))
+    if baton.thinking and thinking_room > 200:
+        parts.append(f"{labels['thinking']}\n{_cut(baton.thinking, thinking_room, '…')}")
+    text = "\n\n".join(parts)
+    rest_room = budget - len(text) - 2
+    if rest.strip() and rest_room > 200:
+        text += "\n\n" + _cut(rest, rest_room, labels["trimmed"])
+    return text[:budget]

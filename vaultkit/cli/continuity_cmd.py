@@ -1,0 +1,258 @@
+"""Continuity commands: ``baton``, ``save``, ``resume``, ``shell-init``, ``transcript export``,
+``loop`` (SPEC §6)."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from vaultkit import activity, baton, loop, render, resume, shellinit
+from vaultkit.cli.app import app
+from vaultkit.config import Config, load_config
+from vaultkit.errors import VaultkitError
+from vaultkit.fsio import atomic_write_text
+from vaultkit.hooks.session_start import current_branch
+from vaultkit.session.naming import safe_title, stamp
+from vaultkit.session.notes import NoteMeta, frontmatter, render_note
+from vaultkit.session.redact import redact
+from vaultkit.store import Store, find_store
+
+CONTRACT = ("Current state", "Key decisions", "Modified files", "Open issues", "Next tasks")
+CONTRACT_KO = ("현재 상태", "주요 결정사항", "수정된 파일", "미해결 이슈", "다음 작업")
+
+ProjectOpt = Annotated[
+    Path | None, typer.Option("--project", help="Project folder (default: the current folder).")
+]
+SessionOpt = Annotated[
+    str,
+    typer.Option(
+        "--session", help="Session id (default: $CLAUDE_CODE_SESSION_ID, else newest transcript)."
+    ),
+]
+TranscriptOpt = Annotated[
+    Path | None, typer.Option("--transcript", help="The session's transcript (.jsonl).")
+]
+
+
+def _store(project: Path | None) -> Store:
+    return find_store((project or Path.cwd()).expanduser().resolve())
+
+
+def _config(store: Store) -> Config:
+    return load_config(store.config_file)
+
+
+def _stdin_text(what: str, command: str) -> str:
+    if sys.stdin is None or sys.stdin.isatty():
+        raise VaultkitError(
+            f"no {what} on stdin", hint=f"pipe it in: {command} <<'EOF' … EOF (or < file.md)"
+        )
+    text = sys.stdin.buffer.read().decode("utf-8", errors="replace").lstrip("\ufeff")
+    if not text.strip():
+        raise VaultkitError(f"the {what} on stdin is empty", hint=f"pipe the {what} to {command}")
+    return text
+
+
+def _session(store: Store, session: str, transcript: Path | None) -> tuple[str, Path | None]:
+    """The session id and transcript from options, the environment or the newest transcript."""
+    session = session.strip() or os.environ.get("CLAUDE_CODE_SESSION_ID", "").strip()
+    if transcript is None:
+        transcript = baton.find_transcript(store.project, session, os.environ)
+    if not session and transcript is not None:
+        session = transcript.stem
+    return session, transcript
+
+
+@app.command("baton")
+def baton_cmd(
+    project: ProjectOpt = None,
+    session: SessionOpt = "",
+    transcript: TranscriptOpt = None,
+    show: Annotated[bool, typer.Option("--list", help="List waiting batons instead.")] = False,
+) -> None:
+    """Leave a baton: the in-flight memo (stdin) the next session of this project inherits."""
+    store = _store(project)
+    config = _config(store)
+    if show:
+        _list_batons(store, config)
+        return
+    memo = _stdin_text("memo", "vaultkit baton")
+    sid, path = _session(store, session, transcript)
+    where, left = baton.drop(
+        store,
+        redact(memo),
+        session_id=sid,
+        transcript=path,
+        thinking_chars=config.baton.thinking_chars,
+        pid=baton.agent_pid(),
+    )
+    if config.activity.enabled:
+        activity.append(store, f"agent: baton left by {sid[:8]}")
+    lifetime = config.baton.lifetime_minutes
+    thinking = f", thinking {len(left.thinking)} chars" if left.thinking else ", no thinking found"
+    typer.echo(f"baton left: {_rel(store, where)} (memo {len(left.memo)} chars{thinking})")
+    typer.echo(
+        f"the next session of this project that starts within {lifetime} minutes inherits it"
+    )
+
+
+def _list_batons(store: Store, config: Config) -> None:
+    now = datetime.now().astimezone()
+    lifetime = timedelta(minutes=config.baton.lifetime_minutes)
+    found = baton.pending(store)
+    if not found:
+        typer.echo("no baton is waiting")
+    for path, item in found:
+        state = "expired" if now - item.created > lifetime else "waiting"
+        line = item.memo.splitlines()[0] if item.memo else ""
+        typer.echo(f"{item.created_at}  {item.session_id[:8]}  {state}  {path.name}  {line}")
+
+
+def _rel(store: Store, path: Path) -> str:
+    try:
+        return path.relative_to(store.project).as_posix()
+    except ValueError:
+        return str(path)
+
+
+@app.command("save")
+def save_cmd(
+    project: ProjectOpt = None,
+    session: SessionOpt = "",
+    title: Annotated[str, typer.Option("--title", help="Title (default: the # heading).")] = "",
+) -> None:
+    """Save a handoff written by the agent (stdin, resume contract) as auto_saved: false."""
+    store = _store(project)
+    text = redact(_stdin_text("handoff", "vaultkit save"))
+    sid, _ = _session(store, session, None)
+    heading, body = _split_heading(text)
+    name_title = title.strip() or heading or f"Handoff: {store.project.name}"
+    now = datetime.now().astimezone()
+    meta = NoteMeta(
+        session_id=sid,
+        project=store.project.name,
+        ended_at=now,
+        source="agent",
+        git_branch=current_branch(store.project) or None,
+        auto_saved=False,
+    )
+    data = frontmatter(meta, name_title, "handoff-summary", ["session", "handoff", "manual"])
+    token = re.sub(r"[^A-Za-z0-9]", "", sid)[:6] or f"{int(time.time()) % 10**6:06d}"
+    stem = f"{stamp(now)}_m-{token}_{safe_title(name_title, max_bytes=100)}"
+    path = store.summary / f"{stem}.md"
+    if _config(store).activity.enabled:  # logged first: the save itself is not "activity since"
+        activity.append(store, f"agent: handoff saved {path.name}", now=now)
+    atomic_write_text(path, render_note(data, name_title, body))
+    typer.echo(f"handoff saved: {_rel(store, path)} (auto_saved: false)")
+    missing = _missing_sections(body)
+    if missing:
+        typer.echo(
+            f"note: sections missing from the resume contract: {', '.join(missing)}", err=True
+        )
+
+
+def _split_heading(text: str) -> tuple[str, str]:
+    lines = text.strip().splitlines()
+    if lines and lines[0].startswith("# "):
+        return lines[0][2:].strip(), "\n".join(lines[1:]).strip()
+    return "", text.strip()
+
+
+def _missing_sections(body: str) -> list[str]:
+    heads = {line.lstrip("#").strip().lower() for line in body.splitlines() if line.startswith("#")}
+    found = [
+        en
+        for en, ko in zip(CONTRACT, CONTRACT_KO, strict=True)
+        if any(h.startswith((en.lower(), ko)) for h in heads)
+    ]
+    return [name for name in CONTRACT if name not in found]
+
+
+@app.command("resume")
+def resume_cmd(
+    project: ProjectOpt = None,
+    budget: Annotated[int, typer.Option("--budget", help="Characters at most.")] = 9_000,
+) -> None:
+    """Restore context handoff-first: path A (fresh handoff), B (stale) or C (no handoff)."""
+    store = _store(project)
+    chosen = resume.build(store, _config(store))
+    typer.echo(resume.render(chosen, store, max(400, budget)))
+
+
+@app.command("shell-init")
+def shell_init_cmd(
+    shell: Annotated[str, typer.Argument(help="bash, zsh or pwsh.")],
+) -> None:
+    """Print the shell hook that feeds the activity log (add it to your shell profile)."""
+    typer.echo(shellinit.snippet(shell.strip().lower()), nl=False)
+
+
+transcript_app = typer.Typer(
+    help="Readable Markdown renderings of transcripts.", no_args_is_help=True
+)
+app.add_typer(transcript_app, name="transcript")
+
+
+@transcript_app.command("export")
+def transcript_export_cmd(
+    file: Annotated[Path, typer.Argument(help="A Claude Code transcript (.jsonl).")],
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "-o",
+            "--output",
+            help="Output file, or - for stdout (default: the project's sessions/transcripts/).",
+        ),
+    ] = None,
+    project: ProjectOpt = None,
+) -> None:
+    """Render a transcript as Markdown: user words verbatim, the assistant's visible text."""
+    if not file.is_file():
+        raise VaultkitError(f"{file}: no such transcript", hint="pass the path of a .jsonl file")
+    session = file.stem
+    if output is not None and str(output) == "-":
+        count = render.write_markdown(file, sys.stdout, session_id=session)
+        typer.echo(f"{count} turn(s)", err=True)
+        return
+    if output is None:
+        store = _store(project)
+        when = datetime.fromtimestamp(file.stat().st_mtime).astimezone()
+        output = render.target_for(store.transcripts, session, when)
+    count = render.export(file, output, session_id=session)
+    typer.echo(f"wrote {output} ({count} turns)")
+
+
+@app.command(
+    "loop",
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+)
+def loop_cmd(
+    ctx: typer.Context,
+    delay: Annotated[int, typer.Option("--delay", help="Countdown seconds before a restart.")] = 5,
+    wait: Annotated[
+        float, typer.Option("--wait", help="Wait at most this long for the distillation.")
+    ] = 120.0,
+    wait_only: Annotated[
+        bool, typer.Option("--wait-only", help="Only wait for the distillation (for shell loops).")
+    ] = False,
+    since: Annotated[
+        float, typer.Option("--since", help="With --wait-only: the agent's start (epoch s).")
+    ] = 0.0,
+) -> None:
+    """Run the agent again after it exits: vaultkit loop [--delay 5] -- claude [args…]."""
+    store = find_store(Path.cwd())
+    if wait_only:
+        start = since or time.time() - 60
+        left = loop.wait_distilled(loop.Watch(store, start), wait, can_read=False)
+        if left:
+            typer.echo(f"vaultkit loop: distillation still running for {', '.join(left)}", err=True)
+        return
+    code = loop.run_loop(list(ctx.args), store, delay=delay, wait=wait)
+    raise typer.Exit(code)
