@@ -80,9 +80,13 @@ def test_declared_index_check_entry_fails_on_a_stale_index(tmp_path: Path) -> No
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 def test_pre_commit_try_repo_runs_both_hooks(tmp_path: Path) -> None:
+    """Installs vaultkit from a clean clone of this repository's HEAD (so colleagues' unfinished
+    edits in a shared working tree cannot leak in) and runs both hooks through pre-commit."""
+    clone = tmp_path / "vaultkit-clone"
+    subprocess.run(["git", "clone", "-q", str(REPO), str(clone)], check=True)
     project = _project(tmp_path / "p", ghost=True)
     out = subprocess.run(
-        [str(BIN / "pre-commit"), "try-repo", str(REPO), "--all-files"],
+        [str(BIN / "pre-commit"), "try-repo", str(clone), "--all-files"],
         cwd=project,
         capture_output=True,
         text=True,

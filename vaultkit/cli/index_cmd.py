@@ -27,7 +27,8 @@ def _report(outcome: IndexOutcome, shown: str) -> None:
     for line in outcome.pruned:
         print(f"pruned ghost line: {line}", file=sys.stderr)
     state = "updated" if outcome.changed else "already up to date"
-    print(f"{shown}: {state} ({outcome.listed} notes listed)", file=sys.stderr)
+    found = f"{len(outcome.orphans)} orphan(s), {len(outcome.degraded)} degraded"
+    print(f"{shown}: {state} ({outcome.listed} notes listed; {found})", file=sys.stderr)
 
 
 @app.command()
