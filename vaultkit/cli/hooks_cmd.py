@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -26,6 +27,11 @@ hooks_app = typer.Typer(
     no_args_is_help=True,
 )
 app.add_typer(hooks_app, name="hooks")
+
+
+class OutputFormat(StrEnum):
+    text = "text"
+    json = "json"
 
 
 class Scope(StrEnum):
@@ -161,9 +167,16 @@ def scope_status(scope: Scope, project: Path) -> ScopeStatus:
     return ScopeStatus(scope.value, str(path), text is not None, found, missing)
 
 
-ScopeOpt = typer.Option(Scope.user, "--scope", help="user, project or local settings file.")
-ProjectOpt = typer.Option(None, "--project", help="Project folder (default: git root).")
-DryRunOpt = typer.Option(False, "--dry-run", help="Print the diff; change nothing.")
+ScopeOpt = Annotated[Scope, typer.Option("--scope", help="Which settings file.")]
+ProjectOpt = Annotated[
+    Path | None, typer.Option("--project", help="Project folder (default: git root).")
+]
+DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Print the diff; change nothing.")]
+ShellFormOpt = Annotated[
+    bool,
+    typer.Option("--shell-form", help="One command line instead of command+args (older Claude)."),
+]
+FormatOpt = Annotated[OutputFormat, typer.Option("--format", help="text or json.")]
 
 
 def _report(path: Path, changed: bool, diff: str, dry_run: bool, verb: str) -> None:
@@ -177,12 +190,10 @@ def _report(path: Path, changed: bool, diff: str, dry_run: bool, verb: str) -> N
 
 @hooks_app.command("install")
 def install_cmd(
-    scope: Scope = ScopeOpt,
-    project: Path | None = ProjectOpt,
-    dry_run: bool = DryRunOpt,
-    shell_form: bool = typer.Option(
-        False, "--shell-form", help="One command line instead of command+args (older Claude Code)."
-    ),
+    scope: ScopeOpt = Scope.user,
+    project: ProjectOpt = None,
+    dry_run: DryRunOpt = False,
+    shell_form: ShellFormOpt = False,
 ) -> None:
     """Add vaultkit's SessionStart and SessionEnd hooks to a Claude Code settings file."""
     exe = hook_executable()
@@ -200,7 +211,7 @@ def install_cmd(
 
 @hooks_app.command("uninstall")
 def uninstall_cmd(
-    scope: Scope = ScopeOpt, project: Path | None = ProjectOpt, dry_run: bool = DryRunOpt
+    scope: ScopeOpt = Scope.user, project: ProjectOpt = None, dry_run: DryRunOpt = False
 ) -> None:
     """Remove vaultkit's hooks (and only those) from a Claude Code settings file."""
     path = settings_path(scope, project_dir(project))
@@ -210,12 +221,12 @@ def uninstall_cmd(
 
 @hooks_app.command("status")
 def status_cmd(
-    project: Path | None = ProjectOpt,
-    fmt: str = typer.Option("text", "--format", help="text or json."),
+    project: ProjectOpt = None,
+    fmt: FormatOpt = OutputFormat.text,
 ) -> None:
     """Show, per scope, which vaultkit hooks are installed and whether their program exists."""
     rows = [scope_status(scope, project_dir(project)) for scope in Scope]
-    if fmt == "json":
+    if fmt is OutputFormat.json:
         typer.echo(json.dumps([_as_json(r) for r in rows], indent=2, ensure_ascii=False))
         return
     for row in rows:

@@ -7,13 +7,21 @@ import shutil
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 import typer
 
 from vaultkit.cli.app import app
-from vaultkit.cli.hooks_cmd import Scope, project_dir, scope_status
+from vaultkit.cli.hooks_cmd import (
+    FormatOpt,
+    OutputFormat,
+    ProjectOpt,
+    Scope,
+    project_dir,
+    scope_status,
+)
 from vaultkit.config import Config, load_config
 from vaultkit.errors import VaultkitError
 from vaultkit.hooks import session_start
@@ -39,33 +47,40 @@ class Check:
         return f"{line}\n      fix: {self.fix}" if self.fix and self.status != "ok" else line
 
 
-ProjectOpt = typer.Option(None, "--project", help="Project folder (default: git root).")
+class Source(StrEnum):
+    startup = "startup"
+    clear = "clear"
+    resume = "resume"
+    compact = "compact"
+    fork = "fork"
+
+
+SourceOpt = Annotated[Source, typer.Option("--source", help="The SessionStart source.")]
+SessionOpt = Annotated[str, typer.Option("--session", help="Session id (for --source compact).")]
 
 
 @app.command()
 def restore(
-    source: str = typer.Option(
-        "startup", "--source", help="startup, clear, resume, compact or fork."
-    ),
-    project: Path | None = ProjectOpt,
-    session: str = typer.Option("", "--session", help="Session id (for --source compact)."),
-    fmt: str = typer.Option("text", "--format", help="text (the context) or json (hook output)."),
+    source: SourceOpt = Source.startup,
+    project: ProjectOpt = None,
+    session: SessionOpt = "",
+    fmt: FormatOpt = OutputFormat.text,
 ) -> None:
     """Print exactly what the SessionStart hook would inject now (without starting a backfill)."""
     payload: dict[str, object] = {
-        "source": source,
+        "source": source.value,
         "cwd": str(project_dir(project)),
         "session_id": session,
     }
     text = session_start.compose(payload, os.environ, spawn=None)
     if not text:
-        typer.echo(f"nothing would be injected for source {source!r}", err=True)
+        typer.echo(f"nothing would be injected for source {source.value!r}", err=True)
         return
-    typer.echo(session_start.envelope(text) if fmt == "json" else text)
+    typer.echo(session_start.envelope(text) if fmt is OutputFormat.json else text)
 
 
 @app.command()
-def doctor(project: Path | None = ProjectOpt) -> None:
+def doctor(project: ProjectOpt = None) -> None:
     """Check the hooks, the claude CLI, the store, the queue and recent worker results."""
     folder = project_dir(project)
     store = find_store(folder)
