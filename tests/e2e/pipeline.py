@@ -112,14 +112,19 @@ def worker_pids(store: Store) -> set[int]:
     return {int(a or b) for a, b in _PIDS.findall(text)}
 
 
-def wait_idle(store: Store, timeout: float = 90) -> bool:
-    """Wait until no worker of this store is alive and nothing is marked running."""
+def wait_idle(store: Store, timeout: float = 90, ended: tuple[str, ...] = ()) -> bool:
+    """Wait until the SessionEnd hooks of ``ended`` have logged (``claude -p`` may exit before
+    its SessionEnd hook finishes), no worker of this store is alive and nothing is marked
+    running."""
     deadline = time.monotonic() + timeout
     quiet_since: float | None = None
     while time.monotonic() < deadline:
         running = store.state / "running"
-        busy = any(_alive(p) for p in worker_pids(store)) or (
-            running.is_dir() and any(running.iterdir())
+        log = log_text(store)
+        busy = (
+            any(f"SessionEnd {sid}" not in log for sid in ended)
+            or any(_alive(p) for p in worker_pids(store))
+            or (running.is_dir() and any(running.iterdir()))
         )
         if busy:
             quiet_since = None
@@ -147,7 +152,7 @@ def wait_distilled(store: Store, session_id: str, timeout: float = 90) -> Distil
         time.sleep(0.1)
     record = done_record(store, session_id)
     assert record is not None, f"{session_id} not distilled in {timeout} s\n{log_text(store)}"
-    assert wait_idle(store, max(5.0, deadline - time.monotonic())), log_text(store)
+    assert wait_idle(store, max(5.0, deadline - time.monotonic()), (session_id,)), log_text(store)
     record = done_record(store, session_id)
     assert record is not None
     return Distilled(
