@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import math
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -73,7 +74,8 @@ def _decode(path: str, data: bytes) -> _Text:
 
 def _construct_timestamp(loader: yaml.SafeLoader, node: yaml.Node) -> object:
     """Dates become ISO strings; an impossible date stays the text that was written."""
-    assert isinstance(node, yaml.ScalarNode)
+    if not isinstance(node, yaml.ScalarNode):
+        return None
     try:
         value = SafeConstructor.construct_yaml_timestamp(loader, node)
     except ValueError:
@@ -85,7 +87,9 @@ def _construct_binary(loader: yaml.SafeLoader, node: yaml.Node) -> object:
     return node.value if isinstance(node, yaml.ScalarNode) else None
 
 
-class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]  # CSafeLoader is untyped
+# The base class is picked at run time (libyaml's CSafeLoader when PyYAML was built with it),
+# which mypy cannot follow; both candidates are SafeLoader-compatible.
+class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
     """Safe YAML loading whose results are JSON-friendly (no dates, no bytes)."""
 
 
@@ -95,6 +99,8 @@ _Loader.add_constructor("tag:yaml.org,2002:binary", _construct_binary)
 
 def _jsonable(value: object, memo: dict[int, object]) -> object:
     """Copy YAML data into str-keyed dicts, lists and scalars (shared nodes stay shared)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)  # .nan / .inf have no JSON spelling
     if value is None or isinstance(value, str | bool | int | float):
         return value
     if id(value) in memo:
@@ -171,7 +177,11 @@ def _parse_frontmatter(path: str, lines: Sequence[str]) -> _Frontmatter:
     if not isinstance(data, Mapping):
         result.findings.append(_finding(path, 2, 1, "VK201", "frontmatter is not a mapping"))
         return result
-    converted = _jsonable(data, {})
+    try:
+        converted = _jsonable(data, {})
+    except RecursionError:
+        result.findings.append(_finding(path, 2, 1, "VK201", "frontmatter is nested too deeply"))
+        return result
     result.data = converted if isinstance(converted, dict) else {}
     if node is not None:
         result.links = list(_frontmatter_links(node, body))
@@ -232,19 +242,13 @@ def _frontmatter_links(root: yaml.Node, body: Sequence[str]) -> Iterator[Link]:
             continue
         found = list(_wikilinks_in(node.value))
         raw = _raw_positions(node, body)
+        exact = len(raw) == len(found)  # escapes in quoted YAML can hide a "[[" from the source
         for index, (_offset, inner, embed) in enumerate(found):
             parts = split_wikilink(inner)
             if parts is None:
                 continue
-            line, col = (
-                raw[index]
-                if len(raw) == len(found)
-                else (
-                    node.start_mark.line,
-                    node.start_mark.column,
-                )
-            )
-            if embed and len(raw) == len(found) and col > 0:
+            line, col = raw[index] if exact else (node.start_mark.line, node.start_mark.column)
+            if embed and exact and col > 0:
                 col -= 1
             yield Link(
                 "frontmatter", parts.target, parts.subpath, parts.display, line + 2, col + 1, embed
@@ -289,8 +293,11 @@ def _aliases(data: Mapping[str, object]) -> tuple[str, ...]:
 
 
 def _is_tag_char(char: str) -> bool:
+    """Letters, digits, ``-``, ``_``, ``/`` and non-ASCII symbols such as emoji."""
     if char in _TAG_EXTRA:
         return True
+    if char.isascii():
+        return char.isalnum()
     category = unicodedata.category(char)
     return not (category[0] in "PZC" or category in ("Sm", "Sk"))
 
