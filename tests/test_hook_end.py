@@ -202,3 +202,15 @@ def test_event_names_map_to_handler_modules_and_nothing_else(
     event: str, module: str | None
 ) -> None:
     assert handler_module(event) == module
+
+
+def test_missing_session_id_is_taken_from_the_transcript_name(
+    project: Path, store: Store, held: list[FileLock], tmp_path: Path
+) -> None:
+    sid = "5a5a5a5a-1111-2222-3333-444444444444"
+    held.append(_hold(store, sid))
+    stdin = payload_bytes("session_end_no_session_id.json", tmp_path / f"{sid}.jsonl", project)
+    done = run_hook("SessionEnd", stdin, project)
+    assert done.returncode == 0
+    [job] = queued(store)
+    assert (job.session_id, job.reason) == (sid, "other")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from pathlib import PurePath
 
 from vaultkit.hooks import common
 from vaultkit.session import jobs
@@ -35,6 +36,8 @@ def run(payload: common.Payload, env: Mapping[str, str]) -> str | None:
     """Queue the ended session and spawn its worker; prints nothing."""
     fields = common.HookFields.of(payload)
     store = common.store_for(payload, env)
+    if fields.transcript_path and not fields.session_id:  # transcripts are named <id>.jsonl
+        fields = replace(fields, session_id=PurePath(fields.transcript_path).stem)
     if not fields.session_id or not fields.transcript_path:
         common.log(store, "SessionEnd: no session_id or transcript_path in payload; nothing queued")
         return None
