@@ -7,6 +7,7 @@ session that is already held.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -214,3 +215,21 @@ def test_missing_session_id_is_taken_from_the_transcript_name(
     assert done.returncode == 0
     [job] = queued(store)
     assert (job.session_id, job.reason) == (sid, "other")
+
+
+def test_handler_output_reaches_stdout_as_utf8_whatever_the_locale(
+    project: Path, store: Store
+) -> None:
+    store.summary.mkdir(parents=True)
+    (store.summary / "2026-11-30_0900_abcd1234_파서.md").write_text(
+        "---\ntitle: 파서 작업\ndate: 2026-11-30T09:00:00+09:00\ntype: handoff-summary\n"
+        "session_id: abcd1234\n---\n# 파서 작업\n\n스트리밍 파서를 완성했다.\n",
+        encoding="utf-8",
+    )
+    payload = {"session_id": "new", "cwd": str(project), "source": "startup"}
+    env = hook_env(PYTHONIOENCODING="latin-1", LC_ALL="C", LANG="C")
+    done = run_hook("SessionStart", json.dumps(payload).encode(), project, env)
+    assert (done.returncode, done.stderr) == (0, b"")
+    output = json.loads(done.stdout.decode("utf-8"))
+    context = output["hookSpecificOutput"]["additionalContext"]
+    assert "스트리밍 파서를 완성했다." in context
