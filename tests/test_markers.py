@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from vaultkit.session.markers import TITLE_MAX, parse_markers
 
 GOOD = "@@@TITLE@@@\nFix the parser\n@@@HANDOFF@@@\n## Done\n- x\n@@@WIKI@@@\nSee [[Other]]\n"
@@ -52,3 +55,25 @@ def test_empty_part_is_not_complete_and_inline_markers_do_not_count() -> None:
 def test_title_is_the_first_non_empty_line_and_bounded() -> None:
     parsed = parse_markers("@@@TITLE@@@\n\n# " + "t" * 500 + "\nsecond\n@@@HANDOFF@@@\nh")
     assert parsed.title == "t" * TITLE_MAX
+
+
+def _norm(text: str) -> str:
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return "\n".join(line.rstrip() for line in lines).strip()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(max_size=200),
+    st.text(max_size=200).filter(lambda t: "@@@" not in t),
+    st.text(max_size=200).filter(lambda t: "@@@" not in t),
+)
+def test_parts_round_trip_through_the_marker_format(pre: str, handoff: str, wiki: str) -> None:
+    text = f"{pre.replace('@@@', '')}\n@@@TITLE@@@\nT\n@@@HANDOFF@@@\n{handoff}\n@@@WIKI@@@\n{wiki}"
+    parsed = parse_markers(text)
+    assert parsed.missing == ()
+    assert parsed.title == "T"
+    if "`" not in handoff and "~" not in handoff:
+        assert parsed.handoff == _norm(handoff)
+    if "`" not in wiki and "~" not in wiki:
+        assert parsed.wiki == _norm(wiki)

@@ -7,6 +7,8 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vaultkit.session.naming import (
     STEM_MAX_BYTES,
@@ -99,3 +101,16 @@ def test_names_parse_back_in_both_formats() -> None:
     assert wiki is not None and wiki.session == SID
     assert parse_name("INDEX.md") is None
     assert parse_name("2026-13-40_2599_abc_x.md") is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=500))
+def test_any_title_gives_a_safe_bounded_parsable_name(title: str) -> None:
+    stem = note_stem(WHEN, SID, title)
+    assert len(stem.encode("utf-8")) <= STEM_MAX_BYTES
+    assert not any(ch in stem for ch in '\\/:*?"<>|#^[]')
+    assert not any(unicodedata.category(ch) == "Cc" for ch in stem)
+    assert unicodedata.is_normalized("NFC", stem)
+    assert not stem.endswith((".", " "))
+    parsed = parse_name(stem + ".md")
+    assert parsed is not None and parsed.session == "3f2a9c1e"
