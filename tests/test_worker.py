@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -259,3 +261,31 @@ def test_index_failure_is_logged_and_the_session_still_counts_as_done(
     assert queued(store) == []
     assert "INDEX.md/retention not updated" in log_text(store)
     assert jobs.read_done(store, "s-index") is not None
+
+
+COPY_AND_REPORT_RSS = """\
+import resource, sys
+from datetime import datetime
+from pathlib import Path
+from vaultkit.session.rawcopy import copy_transcript
+copy = copy_transcript(Path(sys.argv[1]), Path(sys.argv[2]), "big", datetime.now())
+print(copy.size, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def test_raw_copy_streams_a_large_transcript_in_bounded_memory(tmp_path: Path) -> None:
+    source = tmp_path / "big.jsonl"
+    line = json.dumps({"type": "user", "message": {"content": "x" * 1000}}).encode() + b"\n"
+    with source.open("wb") as handle:
+        for _ in range(64):
+            handle.write(line * 1024)  # 64 batches of ~1 MB: about 64 MB in all
+    done = subprocess.run(
+        [sys.executable, "-c", COPY_AND_REPORT_RSS, str(source), str(tmp_path / "raw")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    size, peak_kb = (int(part) for part in done.stdout.split())
+    assert size == source.stat().st_size > 60 * 2**20
+    assert peak_kb < 48 * 1024, f"peak RSS {peak_kb} KB: the copy is not streamed"
