@@ -146,3 +146,33 @@ def test_installed_commands_really_run_in_exec_and_shell_form(tmp_path: Path) ->
         argv = [hook["command"], *hook["args"]] if "args" in hook else ["sh", "-c", hook["command"]]
         out = subprocess.run(argv, input=payload, capture_output=True, text=True, check=True)
         assert "INSTALLED-HOOK-WORKS" in out.stdout
+
+
+def test_a_symlinked_settings_file_is_edited_through_the_link(tmp_path: Path) -> None:
+    dotfiles = tmp_path / "dotfiles" / "claude-settings.json"
+    dotfiles.parent.mkdir()
+    dotfiles.write_text('{"model": "opus"}\n')
+    link = home() / USER_FILE
+    link.parent.mkdir(parents=True)
+    link.symlink_to(dotfiles)
+    assert vk("hooks", "install").returncode == 0
+    assert link.is_symlink() and "SessionStart" in json.loads(dotfiles.read_text())["hooks"]
+    assert vk("hooks", "uninstall").returncode == 0
+    assert link.is_symlink() and dotfiles.read_text() == '{"model": "opus"}\n'
+
+
+def test_a_byte_order_mark_is_accepted(tmp_path: Path) -> None:
+    target = home() / USER_FILE
+    target.parent.mkdir(parents=True)
+    target.write_bytes(b'\xef\xbb\xbf{"model": "opus"}\n')
+    assert vk("hooks", "install").returncode == 0
+    assert json.loads(target.read_text(encoding="utf-8"))["model"] == "opus"
+
+
+def test_status_finds_a_module_form_command_on_path(tmp_path: Path) -> None:
+    target = home() / USER_FILE
+    target.parent.mkdir(parents=True)
+    hook = {"type": "command", "command": "python3 -m vaultkit.hookentry SessionEnd"}
+    target.write_text(json.dumps({"hooks": {"SessionEnd": [{"hooks": [hook]}]}}))
+    result = vk("hooks", "status", cwd=tmp_path)
+    assert "SessionEnd: python3 (ok)" in result.stdout

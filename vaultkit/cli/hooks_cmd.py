@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import shutil
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -79,7 +80,7 @@ def hook_executable() -> Path:
 def read_text(path: Path) -> str | None:
     """The file's text, or None when it does not exist."""
     try:
-        return path.read_bytes().decode("utf-8")
+        return path.read_bytes().decode("utf-8-sig")
     except FileNotFoundError:
         return None
     except UnicodeDecodeError as exc:
@@ -118,7 +119,10 @@ def apply_change(
     dry_run: bool,
 ) -> tuple[bool, str]:
     """Transform a settings file; returns (changed, unified diff). Writes atomically, keeps the
-    file's mode, and backs the original up once before vaultkit's first change."""
+    file's mode, and backs the original up once before vaultkit's first change. A symlinked
+    settings file (dotfiles) is edited where it points, so the link survives."""
+    if path.is_symlink():
+        path = path.resolve()
     old = read_text(path)
     data = settings.parse(old or "", str(path))
     text = planned_text(path, old, transform(data))
@@ -152,6 +156,13 @@ def _write(path: Path, old: str | None, text: str | None) -> None:
     atomic_write_text(path, text)
 
 
+def _runnable(program: str) -> bool:
+    """An absolute path that is a file, or a bare name found on PATH (``python -m …`` forms)."""
+    if os.path.isabs(program):
+        return Path(program).is_file()
+    return shutil.which(program) is not None
+
+
 def scope_status(scope: Scope, project: Path) -> ScopeStatus:
     path = settings_path(scope, project)
     try:
@@ -163,7 +174,7 @@ def scope_status(scope: Scope, project: Path) -> ScopeStatus:
         event: [settings.executable_of(h) for h in hooks]
         for event, hooks in settings.installed(data).items()
     }
-    missing = sorted({exe for exes in found.values() for exe in exes if not Path(exe).is_file()})
+    missing = sorted({exe for exes in found.values() for exe in exes if not _runnable(exe)})
     return ScopeStatus(scope.value, str(path), text is not None, found, missing)
 
 

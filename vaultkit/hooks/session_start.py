@@ -316,7 +316,10 @@ def gather(store: Store, config: Config, cwd: Path, *, backfilled: int = 0) -> i
     lines, total = index_head(store)
     others = [s for s in summaries if chosen is None or s.path != chosen.path]
     newest = summaries[0] if summaries else None
-    sample = (note.body if note else "")[:4000] + (chosen.path.name if chosen else "")
+    chosen_name = chosen.path.name if chosen is not None else ""
+    sample = "".join(
+        (note.body[:4000] if note else "", wiki.body[:2000] if wiki else "", chosen_name)
+    )
     return inject.Material(
         korean=inject.has_hangul(sample),
         running=bool(jobs.live_running(store)),
