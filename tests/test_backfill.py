@@ -146,3 +146,14 @@ def test_stores_under_vaultkit_home_match_transcripts_by_the_same_rule(tmp_path:
     assert [j.session_id for j in found.missed] == ["missed"]
     none = backfill.plan(store, current, "current", max_attempts=5, now=time.time(), env={})
     assert none.missed == ()
+
+
+def test_when_no_worker_can_start_the_jobs_stay_queued_and_nothing_is_claimed(
+    tmp_path: Path,
+) -> None:
+    project, store, folder = setup(tmp_path)
+    transcript(folder / "missed.jsonl", project, mtime=OLD)
+    text = compose(payload(project, folder), {}, spawn=lambda _store: None)
+    assert queued_ids(store) == ["missed"]
+    assert "without being distilled" not in text
+    assert "queued them, but no worker could start" in store.log.read_text()

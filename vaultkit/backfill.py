@@ -155,11 +155,11 @@ def plan(
 def apply(store: Store, found: Plan, spawn: Callable[[Store], object]) -> int:
     """Queue the missed transcripts and start one worker when anything needs it.
 
-    Returns how many sessions the worker was started for (0 when nothing was needed).
+    Returns how many sessions the worker was started for: 0 when nothing was needed or the
+    worker could not be started (``spawn`` returned None); the jobs stay queued either way.
     """
     if not found.count:
         return 0
     for job in found.missed:
         jobs.write_job(store, job)
-    spawn(store)
-    return found.count
+    return found.count if spawn(store) is not None else 0

@@ -134,9 +134,10 @@ def _backfill(
     except OSError as exc:
         append_log(store.log, f"session-start: backfill failed: {exc}")
         return 0
-    if started:
+    if found.count:
         ids = ", ".join(j.session_id for j in (*found.orphaned, *found.missed))
-        append_log(store.log, f"session-start: backfill started a worker for {ids}")
+        outcome = "started a worker" if started else "queued them, but no worker could start"
+        append_log(store.log, f"session-start: backfill {outcome} for {ids}")
     return started
 
 
