@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -34,8 +33,9 @@ def log_entries(store: Store, start: datetime, count: int, step: timedelta) -> N
         activity.append(store, f"cmd {n}", now=start + n * step)
 
 
-def config(**resume_settings: int | bool) -> Config:
-    return Config(resume=replace(ResumeConfig(), **resume_settings))
+def config(*, stale_after: int = 100, recent_entries: int = 25) -> Config:
+    settings = ResumeConfig(stale_after=stale_after, recent_entries=recent_entries)
+    return Config(resume=settings)
 
 
 def chosen_path(store: Store) -> Path:
