@@ -1,1 +1,1 @@
-"""Benchmarks for vaultkit: a synthetic vault generator, baselines and one runner (`python -m benchmarks`)."""
+"""Benchmarks: synthetic vault generator, baselines and one runner (`python -m benchmarks`)."""

@@ -6,6 +6,7 @@ that the work was really done.
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 from pathlib import Path
@@ -49,6 +50,5 @@ def regex_graph(root: Path) -> Any:
 
 def obsidiantools_graph(root: Path) -> Any:
     """obsidiantools' own graph build (``Vault(root).connect()``); needs the ``bench`` extra."""
-    import obsidiantools.api as otools
-
+    otools = importlib.import_module("obsidiantools.api")  # untyped optional dependency
     return otools.Vault(root).connect().graph

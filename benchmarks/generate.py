@@ -22,7 +22,7 @@ from pathlib import Path
 
 DEFAULT_SEED = 7
 COMPLETE_MARK = ".generated"  # a dot-file: never part of the vault, written last
-WORDS = (
+_WORD_TEXT = (
     "graph cache parser index vault link note token session memory agent summary rule lint "
     "folder alias heading block embed ghost orphan query budget stream worker queue retry "
     "backend config model schema commit branch review deploy metric trace signal latency "
@@ -30,7 +30,8 @@ WORDS = (
     "design sketch draft outline theory proof lemma example pattern refactor migrate upgrade "
     "storage sqlite journal checkpoint snapshot replica shard partition cluster node edge "
     "vertex weight path cycle tree heap stack list array map set vector matrix tensor"
-).split()
+)
+WORDS = tuple(_WORD_TEXT.split())
 UNICODE_WORDS = ("café", "naïve", "Größe", "日本語", "résumé", "Ångström", "smörgåsbord")
 FOLDERS_PER_LEVEL = 6
 ATTACHMENTS = 40

@@ -1,0 +1,240 @@
+"""Run every benchmark side by side and print medians, min/max and ratios against the baselines.
+
+Usage: ``.venv/bin/python -m benchmarks [--quick] [--runs N] [--sizes 1000,10000,100000]``.
+Every timed run is a fresh child process (``benchmarks.task``), and the contenders of one
+measure take turns run by run, so machine noise hits them alike; ratios are what to read.
+Synthetic vaults are generated once into ``$VAULTKIT_BENCH_DIR`` (default /tmp/vaultkit-bench).
+Results are also written as JSON to ``benchmarks/out/results.json`` (or ``--json PATH``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from benchmarks.generate import ensure_vault
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLE_VAULT = REPO / "examples" / "sessions" / "wiki"
+FULL_SIZES = (1000, 10_000, 100_000)
+QUICK_SIZES = (300,)
+OBSIDIANTOOLS_MAX = 10_000  # at ~5-30 ms a note, larger vaults take too long to repeat
+TASK_TIMEOUT_S = 3600
+
+
+@dataclass(slots=True)
+class Series:
+    """The samples of one contender in one measure."""
+
+    name: str
+    seconds: list[float] = field(default_factory=list)
+    peak_rss_mb: float = 0.0
+    worker_peak_rss_mb: float = 0.0
+    count: int = 0
+
+    def add(self, result: dict[str, Any]) -> None:
+        self.seconds.append(float(result["seconds"]))
+        self.peak_rss_mb = max(self.peak_rss_mb, float(result["peak_rss_mb"]))
+        self.worker_peak_rss_mb = max(
+            self.worker_peak_rss_mb, float(result.get("worker_peak_rss_mb", 0.0))
+        )
+        self.count = int(result["count"])
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.seconds)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "runs": len(self.seconds),
+            "median_s": self.median,
+            "min_s": min(self.seconds),
+            "max_s": max(self.seconds),
+            "peak_rss_mb": round(self.peak_rss_mb, 1),
+            "worker_peak_rss_mb": round(self.worker_peak_rss_mb, 1),
+            "count": self.count,
+        }
+
+
+def run_task(name: str, vault: Path) -> dict[str, Any]:
+    """One fresh child process running one task once."""
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.task", name, str(vault)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=TASK_TIMEOUT_S,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"task {name} on {vault} failed:\n{done.stderr}")
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def side_by_side(names: Sequence[str], vault: Path, runs: int) -> dict[str, Series]:
+    """``runs`` rounds; in each round every contender runs once, in turn."""
+    series = {name: Series(name) for name in names}
+    for _ in range(runs):
+        for name in names:
+            series[name].add(run_task(name, vault))
+    return series
+
+
+def _fmt(series: Series) -> str:
+    s = series.summary()
+    return (
+        f"{series.name:<14} median {s['median_s']:8.3f} s  min {s['min_s']:8.3f}  "
+        f"max {s['max_s']:8.3f}  peak RSS {s['peak_rss_mb']:7.1f} MB"
+        + (f" (workers {s['worker_peak_rss_mb']:.0f} MB)" if s["worker_peak_rss_mb"] else "")
+    )
+
+
+def _ratio(label: str, top: Series, bottom: Series, target: str) -> dict[str, Any]:
+    value = top.median / bottom.median
+    print(f"  ratio {label:<44} {value:7.2f}x   target {target}")
+    return {"label": label, "ratio": value, "target": target}
+
+
+def _drop_cache(vault: Path) -> None:
+    shutil.rmtree(vault / ".vaultkit", ignore_errors=True)
+
+
+def bench_cold(vault: Path, runs: int, with_otools: bool) -> dict[str, Any]:
+    """Cold graph build: vaultkit without cache vs the regex pipeline and obsidiantools."""
+    names = ["walk", "regex", "vk-cold"] + (["obsidiantools"] if with_otools else [])
+    series = side_by_side(names, vault, runs)
+    for item in series.values():
+        print("  " + _fmt(item))
+    vk = series["vk-cold"]
+    ratios = [_ratio("cold graph build / bare regex pipeline", vk, series["regex"], "<= 3x")]
+    if with_otools:
+        otools = series["obsidiantools"]
+        value = otools.median / vk.median
+        print(f"  speed-up vs obsidiantools{'':<26}{value:7.2f}x   target >= 20x")
+        ratios.append(
+            {"label": "obsidiantools / vaultkit cold", "ratio": value, "target": ">= 20x"}
+        )
+    return {"series": {k: v.summary() for k, v in series.items()}, "ratios": ratios}
+
+
+def bench_first_run(vault: Path) -> dict[str, Any]:
+    """One cold build that also fills the cache (what a first `vaultkit lint` pays)."""
+    _drop_cache(vault)
+    first = Series("vk-first")
+    first.add(run_task("vk-graph", vault))
+    print("  " + _fmt(first) + "   (single run: cold build + cache write)")
+    return first.summary()
+
+
+def bench_warm(vault: Path, runs: int) -> dict[str, Any]:
+    """Warm lint (nothing changed) vs a bare stat walk; one note edited then lint."""
+    run_task("vk-lint", vault)  # make sure the cache is current
+    series = side_by_side(["walk", "vk-lint", "vk-edit-lint"], vault, runs)
+    for item in series.values():
+        print("  " + _fmt(item))
+    warm, edit = series["vk-lint"], series["vk-edit-lint"]
+    ratios = [
+        _ratio("warm lint / bare stat walk", warm, series["walk"], "<= 3x and < 2 s"),
+        _ratio("one note edited, lint / warm lint", edit, warm, "<= 1.2x"),
+    ]
+    return {"series": {k: v.summary() for k, v in series.items()}, "ratios": ratios}
+
+
+def bench_vault(notes: int, runs: int, skip_otools: bool) -> dict[str, Any]:
+    vault = ensure_vault(notes)
+    print(f"\n== syn-{notes} ({vault})")
+    with_otools = not skip_otools and notes <= OBSIDIANTOOLS_MAX and _has_obsidiantools()
+    _drop_cache(vault)
+    result = {"cold": bench_cold(vault, runs, with_otools), "first": bench_first_run(vault)}
+    result["warm"] = bench_warm(vault, runs)
+    return result
+
+
+def bench_real_vault(runs: int, skip_otools: bool) -> dict[str, Any] | None:
+    """The example store's wiki (a small real vault) with obsidiantools side by side."""
+    if skip_otools or not _has_obsidiantools() or not EXAMPLE_VAULT.is_dir():
+        return None
+    print(f"\n== real vault: {EXAMPLE_VAULT.relative_to(REPO)}")
+    return bench_cold(EXAMPLE_VAULT, runs, True)
+
+
+def _has_obsidiantools() -> bool:
+    probe = [sys.executable, "-c", "import obsidiantools.api"]
+    return subprocess.run(probe, capture_output=True, check=False).returncode == 0
+
+
+def run_script(argv: list[str]) -> dict[str, Any]:
+    """Run another benchmark script of this folder and pass its output through."""
+    script = REPO / "benchmarks" / argv[0]
+    if not script.is_file():
+        print(f"  ({argv[0]} not found; skipped)")
+        return {"skipped": True}
+    done = subprocess.run(
+        [sys.executable, str(script), *argv[1:]],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=TASK_TIMEOUT_S,
+        check=False,
+    )
+    print("  " + done.stdout.strip().replace("\n", "\n  "))
+    if done.returncode != 0:
+        print("  " + done.stderr.strip().replace("\n", "\n  "))
+    return {"exit_code": done.returncode, "output": done.stdout}
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="small sizes, 2 runs: a smoke run")
+    parser.add_argument("--runs", type=int, default=None, help="runs per measure (default 5)")
+    parser.add_argument("--sizes", default=None, help="comma-separated note counts")
+    parser.add_argument("--skip-obsidiantools", action="store_true")
+    parser.add_argument("--skip-scripts", action="store_true", help="no hooks/condense scripts")
+    parser.add_argument("--condense-mb", type=int, default=None, help="transcript size")
+    parser.add_argument("--json", type=Path, default=REPO / "benchmarks" / "out" / "results.json")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    runs = args.runs or (2 if args.quick else 5)
+    sizes = (
+        tuple(int(s) for s in args.sizes.split(","))
+        if args.sizes
+        else QUICK_SIZES
+        if args.quick
+        else FULL_SIZES
+    )
+    started = time.time()
+    print(f"vaultkit benchmarks: {runs} runs per measure, load average {os.getloadavg()[0]:.2f}")
+    results: dict[str, Any] = {"runs": runs, "cpus": os.cpu_count(), "vaults": {}}
+    for notes in sizes:
+        results["vaults"][str(notes)] = bench_vault(notes, runs, args.skip_obsidiantools)
+    results["real_vault"] = bench_real_vault(runs, args.skip_obsidiantools)
+    if not args.skip_scripts:
+        print("\n== hooks")
+        results["hooks"] = run_script(["bench_hooks.py", "--runs", str(max(runs, 5))])
+        print("\n== condense")
+        size = args.condense_mb or (5 if args.quick else 300)
+        results["condense"] = run_script(["bench_condense.py", "--size-mb", str(size)])
+    results["elapsed_s"] = time.time() - started
+    results["load_average_end"] = os.getloadavg()[0]
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    print(f"\nresults: {args.json} ({results['elapsed_s']:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
