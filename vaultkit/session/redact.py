@@ -12,17 +12,27 @@ from collections.abc import Callable
 _PEM_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----")
 _PEM_END = re.compile(r"-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----")
 
-# (kind, pattern); order matters: specific providers before generic shapes.
-_TOKENS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("anthropic", re.compile(r"\bsk-ant-[A-Za-z0-9_-]{10,}")),
-    ("openai", re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}")),
-    ("github", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})")),
-    ("aws-access-key", re.compile(r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b")),
-    ("slack", re.compile(r"\bxox[abprs]-[A-Za-z0-9-]{10,}")),
-    ("google", re.compile(r"\bAIza[0-9A-Za-z_-]{35}")),
-    ("stripe", re.compile(r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}")),
-    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}")),
+# (kind, literal triggers, pattern); order matters: specific providers before generic shapes.
+# A pattern only runs when one of its triggers occurs in the text (a cheap ``in`` test).
+_TOKENS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
+    ("anthropic", ("sk-ant-",), re.compile(r"\bsk-ant-[A-Za-z0-9_-]{10,}")),
+    ("openai", ("sk-",), re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}")),
+    (
+        "github",
+        ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+        re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})"),
+    ),
+    ("aws-access-key", ("AKIA", "ASIA"), re.compile(r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b")),
+    ("slack", ("xox",), re.compile(r"\bxox[abprs]-[A-Za-z0-9-]{10,}")),
+    ("google", ("AIza",), re.compile(r"\bAIza[0-9A-Za-z_-]{35}")),
+    ("stripe", ("_live_", "_test_"), re.compile(r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}")),
+    (
+        "jwt",
+        ("eyJ",),
+        re.compile(r"\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}"),
+    ),
 )
+_ASSIGN_TRIGGERS = ("pass", "pwd", "secret", "token", "key")
 
 _BEARER = re.compile(r"(?i)(\bBearer\s{1,5})(?!\[REDACTED)[A-Za-z0-9._~+/=-]{8,}")
 
@@ -82,9 +92,16 @@ def redact(text: str) -> str:
     """``text`` with every recognised secret replaced by ``[REDACTED:kind]``."""
     if not text:
         return text
-    text = _redact_pem(text)
-    for kind, pattern in _TOKENS:
-        text = pattern.sub(_marker(kind), text)
-    text = _BEARER.sub(_sub_group(lambda _m: "bearer"), text)
-    text = _AWS_SECRET.sub(_sub_group(lambda _m: "aws-secret"), text)
-    return _ASSIGN.sub(_sub_group(lambda m: _assign_kind(m.group(1))), text)
+    if "PRIVATE KEY-----" in text:
+        text = _redact_pem(text)
+    for kind, triggers, pattern in _TOKENS:
+        if any(t in text for t in triggers):
+            text = pattern.sub(_marker(kind), text)
+    lowered = text.lower()
+    if "bearer" in lowered:
+        text = _BEARER.sub(_sub_group(lambda _m: "bearer"), text)
+    if "secret" in lowered:
+        text = _AWS_SECRET.sub(_sub_group(lambda _m: "aws-secret"), text)
+    if any(t in lowered for t in _ASSIGN_TRIGGERS):
+        text = _ASSIGN.sub(_sub_group(lambda m: _assign_kind(m.group(1))), text)
+    return text
