@@ -230,6 +230,13 @@ def test_unclosed_block_comment_hides_the_rest_of_its_container() -> None:
     assert _targets("- x %%\n  [[b]]\n\n[[c]]\n") == ["c"]
 
 
+def test_setext_underline_inside_a_block_comment_is_hidden() -> None:
+    text = b"%%\nnotes [[h1]]\n---\nmore [[h2]]\n%%\nafter [[v]]\n\nTitle\n---\n"
+    note = parse_note("n.md", text)
+    assert [(link.target, link.line) for link in note.links] == [("v", 6)]
+    assert [(h.text, h.level, h.line) for h in note.headings] == [("Title", 2, 8)]
+
+
 def test_newline_inside_wikilink_is_malformed() -> None:
     note = parse_note("n.md", b"a [[left\nright]] b\n")
     assert note.links == ()

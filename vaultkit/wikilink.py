@@ -22,6 +22,7 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
+from markdown_it.rules_block import lheading as _md_lheading
 from markdown_it.rules_block import paragraph as _md_paragraph
 from markdown_it.rules_inline import StateInline
 from markdown_it.rules_inline import image as _md_image
@@ -312,6 +313,23 @@ def paragraph_rule(state: StateBlock, start_line: int, end_line: int, silent: bo
     return True
 
 
+def lheading_rule(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """markdown-it's setext heading, unless its text opens a ``%%`` comment.
+
+    ``%%`` / ``notes`` / ``---`` is the start of a block comment, not a heading: the tokens
+    are taken back and the paragraph rule extends the comment over the ``---`` line.
+    """
+    count = len(state.tokens)
+    if not _md_lheading(state, start_line, end_line, silent):
+        return False
+    inline = state.tokens[count + 1] if len(state.tokens) > count + 1 else None
+    if inline is None or not comment_left_open(inline.content):
+        return True
+    del state.tokens[count:]
+    state.line = start_line
+    return False
+
+
 def make_parser() -> MarkdownIt:
     """A new lean parser: the "zero" preset plus only the rules vaultkit needs, plus ours.
 
@@ -322,6 +340,7 @@ def make_parser() -> MarkdownIt:
     md.enable(list(INLINE_RULES))
     md.disable("text_join")
     md.block.ruler.at("paragraph", paragraph_rule)
+    md.block.ruler.at("lheading", lheading_rule)
     md.inline.ruler.at("text", text_rule)
     md.inline.ruler.at("link", with_position(_md_link, "link_open"))
     md.inline.ruler.at("image", with_position(_md_image, "image"))
