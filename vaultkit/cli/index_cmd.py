@@ -35,9 +35,12 @@ def _report(outcome: IndexOutcome, shown: str) -> None:
 def index(
     vault: VaultArg = None,
     check: Annotated[
-        bool, typer.Option(help="Exit 1 and print the diff when INDEX.md is out of date.")
+        bool,
+        typer.Option("--check", help="Exit 1 and print the diff when INDEX.md is out of date."),
     ] = False,
-    dry_run: Annotated[bool, typer.Option(help="Print the diff, write nothing.")] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Print the diff, write nothing.")
+    ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
 ) -> None:
     """Regenerate INDEX.md from the notes: newest first, `- [[note]] — description`.

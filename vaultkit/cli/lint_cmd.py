@@ -36,7 +36,9 @@ def display_root(vault: Path) -> str:
 
 CodesOpt = Annotated[
     list[str] | None,
-    typer.Option(help="Codes or prefixes (repeat or comma-separate), e.g. VK1 or VK101."),
+    typer.Option(
+        metavar="CODES", help="Codes or prefixes (repeat or comma-separate), e.g. VK1 or VK101."
+    ),
 ]
 
 
@@ -89,11 +91,13 @@ def lint(
     ),
     select: CodesOpt = None,
     ignore: CodesOpt = None,
-    strict: Annotated[bool, typer.Option(help="Warnings fail the run too.")] = False,
-    fix: Annotated[bool, typer.Option(help="Apply safe fixes (INDEX.md, alias links).")] = False,
-    dry_run: Annotated[bool, typer.Option(help="With --fix: print the diff, write nothing.")] = (
-        False
-    ),
+    strict: Annotated[bool, typer.Option("--strict", help="Warnings fail the run too.")] = False,
+    fix: Annotated[
+        bool, typer.Option("--fix", help="Apply safe fixes (INDEX.md, alias links).")
+    ] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Print the safe fixes as a diff; write nothing.")
+    ] = (False),
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress, no summary.")] = False,
 ) -> None:
     """Check links, frontmatter, orphans, degraded notes and INDEX.md.
@@ -114,7 +118,7 @@ def lint(
     root = resolve_vault(vault)
     ctx = load_context(root, progress=progress_for(quiet))
     selection = choose(ctx.config, _codes(select), _codes(ignore), strict)
-    if fix:
+    if fix or dry_run:
         ctx = _run_fix(ctx, dry_run, quiet)
     findings = select_findings(collect(ctx), selection)
     code = exit_code(findings, selection.strict)
