@@ -167,3 +167,21 @@ def test_a_broken_region_is_a_user_error_not_a_traceback(tmp_path: Path) -> None
     assert out.stderr.startswith("error: INDEX.md: the generated region is broken")
     assert "hint:" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_frontmatter_above_the_region_keeps_line_numbers_right(tmp_path: Path) -> None:
+    vault = _write(
+        tmp_path,
+        {
+            "INDEX.md": '---\ntags: [index]\nrelated: "[[a]]"\n---\n# Index\n\n'
+            f"{START_MARKER}\n{END_MARKER}\n\n- [[a]] kept\n- [[zz]] pruned\n",
+            "a.md": "x\n",
+            "b.md": "y\n",
+        },
+    )
+    outcome = regenerate_index(vault)
+    assert outcome.pruned == ("- [[zz]] pruned",)
+    assert (vault / "INDEX.md").read_text(encoding="utf-8") == (
+        '---\ntags: [index]\nrelated: "[[a]]"\n---\n# Index\n\n'
+        f"{START_MARKER}\n- [[b]] — y\n{END_MARKER}\n\n- [[a]] kept\n"
+    )
