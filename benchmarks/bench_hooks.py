@@ -68,6 +68,17 @@ def _stats(samples: list[tuple[float, float]]) -> dict[str, float]:
     }
 
 
+def _payload(session_id: str, transcript: Path, project: Path) -> bytes:
+    data = {
+        "session_id": session_id,
+        "transcript_path": str(transcript),
+        "cwd": str(project),
+        "hook_event_name": "SessionEnd",
+        "reason": "prompt_input_exit",
+    }
+    return json.dumps(data).encode()
+
+
 def _hook_argv(entry: str) -> list[str]:
     if entry == "script":
         return [str(BIN / "vaultkit-hook"), "SessionEnd"]
@@ -85,17 +96,12 @@ def run(runs: int, entry: str) -> dict[str, object]:
         for _ in range(2):  # warm-up: fill the bytecode cache, not timed
             _timed([sys.executable, "-c", "pass"], b"", project, env)
             _timed([*_hook_argv(entry)[:-1], "NoSuchEvent"], b"{}", project, env)
-        baseline = [_timed([sys.executable, "-c", "pass"], b"", project, env) for _ in range(runs)]
+        baseline: list[tuple[float, float]] = []
         hook: list[tuple[float, float]] = []
-        for n in range(runs):
-            payload = {
-                "session_id": f"bench-{n:04d}",
-                "transcript_path": str(transcript),
-                "cwd": str(project),
-                "hook_event_name": "SessionEnd",
-                "reason": "prompt_input_exit",
-            }
-            hook.append(_timed(_hook_argv(entry), json.dumps(payload).encode(), project, env))
+        for n in range(runs):  # interleaved, so both see the same machine load
+            baseline.append(_timed([sys.executable, "-c", "pass"], b"", project, env))
+            payload = _payload(f"bench-{n:04d}", transcript, project)
+            hook.append(_timed(_hook_argv(entry), payload, project, env))
             _wait_for_workers(project / "sessions")
     base, end = _stats(baseline), _stats(hook)
     return {
