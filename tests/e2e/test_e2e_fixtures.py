@@ -11,7 +11,7 @@ import pytest
 from .capture_fixtures import FIXTURES, capture
 from .harness import DUMMY_KEY, read_jsonl
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 
 HOOK_FILES = (
     "session-start-startup.json",

@@ -40,7 +40,7 @@ from .pipeline import (
     wait_idle,
 )
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 
 
 def _session(sandbox: Sandbox, project: Path, prompt: str, *args: str) -> tuple[str, Run]:
