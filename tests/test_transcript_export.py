@@ -1,0 +1,102 @@
+"""Readable Markdown transcripts: user words verbatim, visible assistant text, no tool noise."""
+
+from __future__ import annotations
+
+import io
+import stat
+from pathlib import Path
+
+from test_baton_support import (
+    assistant,
+    project,
+    text,
+    thinking,
+    tool_result,
+    tool_use,
+    user,
+    vk,
+    write_jsonl,
+)
+
+from vaultkit import render
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "claude" / "transcripts"
+CODE = "Use this:\n\n```python\ndef f(x):\n    return x * 2\n```\n\nDone."
+
+
+def conversation(path: Path) -> Path:
+    return write_jsonl(
+        path,
+        [
+            {"type": "queue-operation", "timestamp": "2026-11-30T09:30:00Z", "content": "x"},
+            user("  Why is   the test *flaky*?\n\nSee `a.py`.  ", timestamp="2026-11-30T09:30:01Z"),
+            assistant("m1", thinking("SECRET THOUGHT"), text("Let me look.")),
+            assistant("m1", tool_use("Read", file_path="/p/a.py")),
+            tool_result("TOOL OUTPUT BODY"),
+            assistant("m2", text(CODE)),
+            {"type": "attachment", "attachment": {"type": "hook_additional_context"}},
+            user("<system-reminder>HARNESS</system-reminder>", isMeta=True),
+            user([{"type": "text", "text": "thanks <command-name>/x</command-name>"}]),
+            {**assistant("side", text("SIDECHAIN TEXT")), "isSidechain": True},
+            assistant("m3", text("You're welcome.")),
+        ],
+    )
+
+
+def rendered(path: Path) -> str:
+    out = io.StringIO()
+    render.write_markdown(path, out, session_id="sid-1")
+    return out.getvalue()
+
+
+def test_user_words_verbatim_and_visible_assistant_text_only(tmp_path: Path) -> None:
+    md = rendered(conversation(tmp_path / "c.jsonl"))
+    assert md.startswith("# Conversation — 2026-11-30 ")
+    assert "session: `sid-1`" in md
+    assert "## User\n\nWhy is   the test *flaky*?\n\nSee `a.py`.\n" in md
+    assert f"## Claude\n\nLet me look.\n\n{CODE}\n" in md
+    assert "## User\n\nthanks\n" in md and "## Claude\n\nYou're welcome.\n" in md
+    for noise in ("SECRET THOUGHT", "TOOL OUTPUT", "Read", "HARNESS", "SIDECHAIN", "/x"):
+        assert noise not in md
+    assert [line for line in md.splitlines() if line.startswith("## ")] == [
+        "## User",
+        "## Claude",
+        "## User",
+        "## Claude",
+    ]
+
+
+def test_korean_conversations_get_the_seeds_labels(tmp_path: Path) -> None:
+    path = write_jsonl(tmp_path / "k.jsonl", [user("이거 왜 안 돼?"), assistant("m", text("확인"))])
+    md = rendered(path)
+    assert md.startswith("# 대화 기록") and "## 나\n\n이거 왜 안 돼?\n" in md
+
+
+def test_secrets_are_redacted(tmp_path: Path) -> None:
+    key = "sk-ant-api03-" + "A" * 40
+    path = write_jsonl(tmp_path / "s.jsonl", [user(f"my key is {key}"), assistant("m", text("ok"))])
+    assert key not in rendered(path)
+
+
+def test_real_claude_transcript_fixture_renders_without_tool_noise(tmp_path: Path) -> None:
+    md = rendered(FIXTURES / "tool-use.jsonl")
+    assert "## User\n\nWrite hi into out.txt\n" in md
+    assert "system-reminder" not in md and "tool_use" not in md
+    assert md.count("## Claude") >= 1
+
+
+def test_cli_export_writes_into_the_project_store_by_default(tmp_path: Path) -> None:
+    root, store = project(tmp_path / "p")
+    source = conversation(tmp_path / "0b1e2c3d-aaaa.jsonl")
+    done = vk("transcript", "export", str(source), cwd=root)
+    assert done.returncode == 0, done.stderr
+    [out] = list(store.transcripts.glob("*_0b1e2c3d.md"))
+    assert done.stdout.strip() == f"wrote {out} (4 turns)"
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600
+    assert out.read_text(encoding="utf-8") == rendered(source).replace("sid-1", "0b1e2c3d-aaaa")
+    again = vk("transcript", "export", str(source), cwd=root)
+    assert again.returncode == 0 and len(list(store.transcripts.glob("*.md"))) == 1
+    stdout = vk("transcript", "export", str(source), "-o", "-", cwd=root)
+    assert stdout.stdout.startswith("# Conversation") and "4 turn(s)" in stdout.stderr
+    missing = vk("transcript", "export", str(tmp_path / "nope.jsonl"), cwd=root)
+    assert missing.returncode == 2 and "nope.jsonl: no such transcript" in missing.stderr
