@@ -13,6 +13,7 @@ from vaultkit.cli import hooks_cmd, session_cmd  # noqa: F401  isort: skip
 from vaultkit.cli import index_cmd, lint_cmd  # noqa: F401  isort: skip
 from vaultkit.cli import graph_cmd  # noqa: F401  isort: skip
 from vaultkit.cli import ingest_cmd  # noqa: F401  isort: skip
+from vaultkit.cli import watch_cmd  # noqa: F401  isort: skip
 from vaultkit.cli import continuity_cmd  # noqa: F401  isort: skip
 
 __all__ = ["app", "main"]
