@@ -49,6 +49,7 @@ def test_spawned_worker_is_detached_with_a_cleaned_environment(tmp_path: Path) -
         CLAUDECODE="1",
         CLAUDE_CODE_ENTRYPOINT="cli",
         CLAUDE_CODE_SSE_PORT="12345",
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
         VAULTKIT_SETTLE_SECONDS="30",
         VAULTKIT_SETTLE_MAX_SECONDS="30",
     )
@@ -77,7 +78,8 @@ def test_spawned_worker_is_detached_with_a_cleaned_environment(tmp_path: Path) -
             assert os.readlink(f"/proc/{pid}/fd/{fd}") == "/dev/null"
         env = _environ(pid)
         assert env["VAULTKIT_CHILD"] == "1"
-        assert not [key for key in env if key == "CLAUDECODE" or key.startswith("CLAUDE_CODE_")]
+        assert not {"CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "CLAUDE_CODE_SSE_PORT"} & set(env)
+        assert env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] == "1", "user settings survive"
         assert Path(os.readlink(f"/proc/{pid}/cwd")) == store.root
         cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
         assert [part.decode() for part in cmdline if part][1:] == worker_command(
@@ -96,6 +98,13 @@ def test_worker_env_drops_agent_variables_and_sets_the_guard() -> None:
             "CLAUDECODE": "1",
             "CLAUDE_CODE_ENTRYPOINT": "cli",
             "CLAUDE_CONFIG_DIR": "x",
+            "CLAUDE_CODE_USE_BEDROCK": "1",
+            "VAULTKIT_CHILD": "",
         }
     )
-    assert env == {"PATH": "/bin", "CLAUDE_CONFIG_DIR": "x", "VAULTKIT_CHILD": "1"}
+    assert env == {
+        "PATH": "/bin",
+        "CLAUDE_CONFIG_DIR": "x",
+        "CLAUDE_CODE_USE_BEDROCK": "1",
+        "VAULTKIT_CHILD": "1",
+    }
