@@ -28,7 +28,8 @@ REPO = Path(__file__).resolve().parent.parent
 EXAMPLE_VAULT = REPO / "examples" / "sessions" / "wiki"
 FULL_SIZES = (1000, 10_000, 100_000)
 QUICK_SIZES = (300,)
-OBSIDIANTOOLS_MAX = 10_000  # at ~5-30 ms a note, larger vaults take too long to repeat
+OBSIDIANTOOLS_MAX = 1000  # at 5-90 ms a note (2 busy cores), larger vaults take too long
+COLD_REPEAT_MAX = 10_000  # larger vaults: one cold run, the one that also fills the cache
 TASK_TIMEOUT_S = 3600
 
 
@@ -151,12 +152,32 @@ def bench_warm(vault: Path, runs: int) -> dict[str, Any]:
     return {"series": {k: v.summary() for k, v in series.items()}, "ratios": ratios}
 
 
-def bench_vault(notes: int, runs: int, skip_otools: bool) -> dict[str, Any]:
+def bench_big_cold(vault: Path) -> dict[str, Any]:
+    """One cold run (which also fills the cache) beside one regex and one walk run."""
+    _drop_cache(vault)
+    series = {name: Series(name) for name in ("walk", "regex", "vk-first")}
+    for name in ("walk", "regex"):
+        series[name].add(run_task(name, vault))
+    series["vk-first"].add(run_task("vk-graph", vault))
+    for item in series.values():
+        print("  " + _fmt(item) + "   (1 run: too slow to repeat on this machine)")
+    ratio = _ratio(
+        "cold build + cache write / bare regex", series["vk-first"], series["regex"], "<= 3x"
+    )
+    return {"series": {k: v.summary() for k, v in series.items()}, "ratios": [ratio]}
+
+
+def bench_vault(notes: int, args: argparse.Namespace, runs: int) -> dict[str, Any]:
     vault = ensure_vault(notes)
     print(f"\n== syn-{notes} ({vault})")
-    with_otools = not skip_otools and notes <= OBSIDIANTOOLS_MAX and _has_obsidiantools()
-    _drop_cache(vault)
-    result = {"cold": bench_cold(vault, runs, with_otools), "first": bench_first_run(vault)}
+    result: dict[str, Any] = {}
+    if notes > args.cold_repeat_max:
+        result["cold_once"] = bench_big_cold(vault)
+    else:
+        otools = notes <= args.obsidiantools_max and not args.skip_obsidiantools
+        _drop_cache(vault)
+        result["cold"] = bench_cold(vault, runs, otools and _has_obsidiantools())
+        result["first"] = bench_first_run(vault)
     result["warm"] = bench_warm(vault, runs)
     return result
 
@@ -200,6 +221,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--runs", type=int, default=None, help="runs per measure (default 5)")
     parser.add_argument("--sizes", default=None, help="comma-separated note counts")
     parser.add_argument("--skip-obsidiantools", action="store_true")
+    parser.add_argument("--skip-real-vault", action="store_true")
+    parser.add_argument("--obsidiantools-max", type=int, default=OBSIDIANTOOLS_MAX)
+    parser.add_argument("--cold-repeat-max", type=int, default=COLD_REPEAT_MAX)
     parser.add_argument("--skip-scripts", action="store_true", help="no hooks/condense scripts")
     parser.add_argument("--condense-mb", type=int, default=None, help="transcript size")
     parser.add_argument("--json", type=Path, default=REPO / "benchmarks" / "out" / "results.json")
@@ -220,8 +244,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"vaultkit benchmarks: {runs} runs per measure, load average {os.getloadavg()[0]:.2f}")
     results: dict[str, Any] = {"runs": runs, "cpus": os.cpu_count(), "vaults": {}}
     for notes in sizes:
-        results["vaults"][str(notes)] = bench_vault(notes, runs, args.skip_obsidiantools)
-    results["real_vault"] = bench_real_vault(runs, args.skip_obsidiantools)
+        results["vaults"][str(notes)] = bench_vault(notes, args, runs)
+    if not args.skip_real_vault:
+        results["real_vault"] = bench_real_vault(runs, args.skip_obsidiantools)
     if not args.skip_scripts:
         print("\n== hooks")
         results["hooks"] = run_script(["bench_hooks.py", "--runs", str(max(runs, 5))])
