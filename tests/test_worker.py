@@ -27,7 +27,13 @@ from test_worker_support import (
 from vaultkit.config import Config
 from vaultkit.session import jobs, rawcopy
 from vaultkit.session.distill import DistillOutcome, InfraError, SessionInfo
-from vaultkit.session.worker import Status, process_job, run_worker
+from vaultkit.session.worker import (
+    Status,
+    job_snapshot,
+    process_job,
+    remove_if_unchanged,
+    run_worker,
+)
 from vaultkit.store import Store
 
 FAST = rawcopy.Settle(window=0.05, max_wait=5)
@@ -289,3 +295,18 @@ def test_raw_copy_streams_a_large_transcript_in_bounded_memory(tmp_path: Path) -
     size, peak_kb = (int(part) for part in done.stdout.split())
     assert size == source.stat().st_size > 60 * 2**20
     assert peak_kb < 48 * 1024, f"peak RSS {peak_kb} KB: the copy is not streamed"
+
+
+def test_removing_a_job_never_deletes_a_newer_ending(store: Store, tmp_path: Path) -> None:
+    enqueue(store, tmp_path, "s-race")
+    snapshot = job_snapshot(store, "s-race")
+    assert snapshot is not None
+    time.sleep(0.01)
+    newer = enqueue(store, tmp_path, "s-race", turns=7)  # SessionEnd fired again meanwhile
+    assert remove_if_unchanged(store, snapshot) is False
+    assert queued(store) == [newer]
+    assert [p.name for p in jobs.queue_dir(store).iterdir()] == ["s-race.json"]
+    current = job_snapshot(store, "s-race")
+    assert current is not None
+    assert remove_if_unchanged(store, current) is True
+    assert list(jobs.queue_dir(store).iterdir()) == []

@@ -9,6 +9,7 @@ number of attempts; no exception ever stops the loop.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import traceback
@@ -65,7 +66,9 @@ class Result:
 
 
 @dataclass(frozen=True, slots=True)
-class _Snapshot:
+class JobSnapshot:
+    """A queued job as this worker read it; a rewrite by a later SessionEnd changes it."""
+
     mtime_ns: int
     job: jobs.Job
 
@@ -74,14 +77,18 @@ def _job_path(store: Store, session_id: str) -> Path:
     return jobs.queue_dir(store) / f"{jobs.safe_id(session_id)}.json"
 
 
-def _snapshot(store: Store, session_id: str) -> _Snapshot | None:
-    path = _job_path(store, session_id)
+def job_snapshot(store: Store, session_id: str) -> JobSnapshot | None:
+    """The session's queued job and its file's mtime, or None when nothing is queued."""
+    return snapshot_of(_job_path(store, session_id))
+
+
+def snapshot_of(path: Path) -> JobSnapshot | None:
     try:
         mtime = path.stat().st_mtime_ns
     except FileNotFoundError:
         return None
     job = jobs.read_job(path)
-    return None if job is None else _Snapshot(mtime, job)
+    return None if job is None else JobSnapshot(mtime, job)
 
 
 def _now() -> datetime:
@@ -175,7 +182,7 @@ def _distil(
     )
 
 
-def _record_done(store: Store, snapshot: _Snapshot, result: Result) -> Result:
+def _record_done(store: Store, snapshot: JobSnapshot, result: Result) -> Result:
     raw_size = Path(result.raw_path).stat().st_size
     jobs.write_done(
         store,
@@ -190,15 +197,47 @@ def _record_done(store: Store, snapshot: _Snapshot, result: Result) -> Result:
             finished_at=_now().isoformat(timespec="seconds"),
         ),
     )
-    if _snapshot(store, result.session_id) != snapshot:
+    if not remove_if_unchanged(store, snapshot):
         return replace(result, status=Status.SUPERSEDED)
-    jobs.remove_job(store, result.session_id)
     return result
+
+
+def remove_if_unchanged(store: Store, snapshot: JobSnapshot) -> bool:
+    """Remove the job this worker processed, unless the session ended again meanwhile.
+
+    The job file is first renamed away (atomic), so a SessionEnd hook that rewrites it at the
+    same moment creates a fresh file instead of being deleted. Returns False when a newer job
+    was found (it is put back, or a still newer one is already in place).
+    """
+    path = _job_path(store, snapshot.job.session_id)
+    claimed = path.with_name(f".{path.name}.{os.getpid()}.claimed")
+    try:
+        os.replace(path, claimed)
+    except FileNotFoundError:
+        return True
+    if snapshot_of(claimed) == snapshot:
+        claimed.unlink()
+        return True
+    with contextlib.suppress(FileExistsError):  # a still newer job is already in place
+        _put_back(claimed, path)
+    with contextlib.suppress(FileNotFoundError):
+        claimed.unlink()
+    return False
+
+
+def _put_back(claimed: Path, path: Path) -> None:
+    try:
+        os.link(claimed, path)  # never overwrites
+    except FileExistsError:
+        raise
+    except OSError:  # a file system without hard links
+        if not path.exists():
+            os.replace(claimed, path)
 
 
 def _run_steps(
     store: Store,
-    snapshot: _Snapshot,
+    snapshot: JobSnapshot,
     config: Config,
     distill: DistillFn,
     settle: rawcopy.Settle,
@@ -214,7 +253,9 @@ def _run_steps(
     return _record_done(store, snapshot, _distil(store, job, raw, config, distill, say))
 
 
-def _config_problem(store: Store, snapshot: _Snapshot, exc: VaultkitError, say: Progress) -> Result:
+def _config_problem(
+    store: Store, snapshot: JobSnapshot, exc: VaultkitError, say: Progress
+) -> Result:
     """A bad ``vaultkit.toml``: never write notes with the defaults instead; keep the job."""
     current = jobs.read_job(_job_path(store, snapshot.job.session_id)) or snapshot.job
     jobs.write_job(store, replace(current, last_error=str(exc)[:500]))
@@ -236,7 +277,7 @@ def _failure(store: Store, job: jobs.Job, exc: Exception, config: Config, say: P
 def _process_locked(
     store: Store, session_id: str, distill: DistillFn, settle: rawcopy.Settle, say: Progress
 ) -> Result:
-    snapshot = _snapshot(store, session_id)
+    snapshot = job_snapshot(store, session_id)
     if snapshot is None:
         return Result(session_id, Status.GONE)
     try:
@@ -305,7 +346,7 @@ def run_worker(
         for sid, _ in fresh:
             result = process_job(store, sid, distill=distill, settle=settle, progress=progress)
             results.append(result)
-            after = _snapshot(store, sid)
+            after = job_snapshot(store, sid)
             if after is not None and result.status is not Status.SUPERSEDED:
                 tried[sid] = after.mtime_ns
         if once or not fresh:
