@@ -381,10 +381,14 @@ def _load_cached(
             unreadable.append(unreadable_finding(parsed.path, parsed.error))
             continue
         old = rows.get(parsed.path)
-        record = parsed.record if parsed.record is not None else old[4] if old else None
-        note = _decode(record) if record is not None else None
-        if record is None or note is None:
-            unreadable.append(unreadable_finding(parsed.path, "changed while it was read"))
+        record = parsed.record if parsed.record is not None else old[4] if old else b""
+        note = _decode(record)
+        if note is None:  # the cached record is damaged: parse the file here after all
+            parsed = parallel.read_one(base, (parsed.path, None))
+            record = parsed.record or b""
+            note = _decode(record)
+        if parsed.error is not None or note is None:
+            unreadable.append(unreadable_finding(parsed.path, parsed.error or "unreadable"))
             continue
         found[parsed.path] = note
         changed.append((parsed.path, _row(parsed, record, now_ns)))
