@@ -275,41 +275,46 @@ def _line_text(state: StateBlock, line: int) -> str:
     return state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
 
 
-def _comment_end_line(state: StateBlock, first: int) -> int:
-    """The line after the first one from ``first`` containing ``%%``.
+def _next_comment_line(state: StateBlock, first: int) -> tuple[int, str]:
+    """The first line from ``first`` containing ``%%`` and its text, or ``(end, "")``.
 
-    Without a closing ``%%`` the comment runs to the end of its container: the first
-    non-blank line indented less than the container (a list item's end) stops it.
+    ``end`` is the end of the container: ``lineMax``, or the first non-blank line indented
+    less than the container (where a list item ends).
     """
     for line in range(first, state.lineMax):
         text = _line_text(state, line)
         if text and state.sCount[line] < state.blkIndent:
-            return line
+            return line, ""
         if COMMENT in text:
-            return line + 1
-    return state.lineMax
+            return line, text
+    return state.lineMax, ""
 
 
 def paragraph_rule(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
-    """markdown-it's paragraph, extended over the lines of a ``%%`` comment it leaves open."""
+    """markdown-it's paragraph, extended over the lines of a ``%%`` comment it leaves open.
+
+    Each added line flips the open/closed state by its own ``%%`` count, so the extension
+    costs linear time however many lines it spans.
+    """
     if not _md_paragraph(state, start_line, end_line, silent):
         return False
     inline = state.tokens[-2]
     if inline.type != "inline" or not comment_left_open(inline.content):
         return True
     last = state.line
-    content = inline.content
-    while last < state.lineMax and comment_left_open(content):
-        following = _comment_end_line(state, last)
-        if following == last:
+    left_open = True
+    while left_open and last < state.lineMax:
+        line, text = _next_comment_line(state, last)
+        if not text:
+            last = line
             break
-        last = following
-        content = state.getLines(start_line, last, state.blkIndent, False).strip()
+        last = line + 1
+        left_open = comment_left_open(text) != left_open
+    content = state.getLines(start_line, last, state.blkIndent, False).strip()
     state.line = last
     inline.content = content
     inline.map = [start_line, last]
-    opener = state.tokens[-3]
-    opener.map = [start_line, last]
+    state.tokens[-3].map = [start_line, last]
     return True
 
 
