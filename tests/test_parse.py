@@ -279,7 +279,7 @@ def test_pathological_megabyte_line_is_fast(data: bytes) -> None:
 
 @pytest.mark.timeout(20)
 def test_long_block_comment_with_many_markers_is_linear() -> None:
-    data = b"%%\n\n" + b"a %% [[no]] %%\n\n" * 20_000 + b"%%\n[[yes]]\n"
+    data = b"%%\n\n" + b"[[no]] %% b %%\n\n" * 20_000 + b"%%\n[[yes]]\n"
     start = time.perf_counter()
     note = parse_note("n.md", data)
     assert time.perf_counter() - start < 4.0
