@@ -19,25 +19,28 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from filelock import FileLock, Timeout
 
 from vaultkit.config import Config, load_config
 from vaultkit.errors import VaultkitError
-from vaultkit.indexer import regenerate_index
 from vaultkit.log import append_log
 from vaultkit.session import jobs, rawcopy
-from vaultkit.session.distill import DistillOutcome, InfraError, SessionInfo, distill_session
-from vaultkit.session.retention import apply_retention
-from vaultkit.session.transcript import git_branch
 from vaultkit.store import Store
+
+if TYPE_CHECKING:
+    from vaultkit.session.distill import DistillOutcome, SessionInfo
+
+# The distiller, indexer and retention (YAML, markdown-it, networkx) are imported where they are
+# used: a worker that finds its session locked or its job gone exits without paying for them.
 
 STORE_LOCK_TIMEOUT = 300.0
 
 Progress = Callable[[str], None]
 
 
-DistillFn = Callable[[Store, SessionInfo, Config], DistillOutcome]
+DistillFn = Callable[[Store, "SessionInfo", Config], "DistillOutcome"]
 
 
 class Status(StrEnum):
@@ -140,6 +143,9 @@ def finish_store(store: Store, config: Config, say: Progress) -> None:
     A failure here is logged, not raised: the notes are written, and the next worker (or
     ``vaultkit index``) redoes this step, so the session is not distilled — and paid for — twice.
     """
+    from vaultkit.indexer import regenerate_index
+    from vaultkit.session.retention import apply_retention
+
     store.locks.mkdir(parents=True, exist_ok=True)
     try:
         with FileLock(str(store.locks / "store.lock"), timeout=STORE_LOCK_TIMEOUT):
@@ -158,6 +164,9 @@ def finish_store(store: Store, config: Config, say: Progress) -> None:
 def _distil(
     store: Store, job: jobs.Job, raw: Path, config: Config, distill: DistillFn, say: Progress
 ) -> Result:
+    from vaultkit.session.distill import SessionInfo
+    from vaultkit.session.transcript import git_branch
+
     info = SessionInfo(
         session_id=job.session_id,
         transcript=raw,
@@ -264,6 +273,8 @@ def _config_problem(
 
 
 def _failure(store: Store, job: jobs.Job, exc: Exception, config: Config, say: Progress) -> Result:
+    from vaultkit.session.distill import InfraError
+
     if isinstance(exc, InfraError):
         status = _retry_later(store, job, str(exc), config.distill.max_attempts)
         say(f"{job.session_id}: infrastructure error, job {status}: {exc}")
@@ -293,6 +304,12 @@ def _process_locked(
         jobs.clear_running(store, session_id)
 
 
+def _real_distill() -> DistillFn:
+    from vaultkit.session.distill import distill_session
+
+    return distill_session
+
+
 def process_job(
     store: Store,
     session_id: str,
@@ -311,7 +328,7 @@ def process_job(
         return Result(session_id, Status.LOCKED)
     try:
         return _process_locked(
-            store, session_id, distill or distill_session, settle or rawcopy.Settle(), say
+            store, session_id, distill or _real_distill(), settle or rawcopy.Settle(), say
         )
     finally:
         lock.release()
