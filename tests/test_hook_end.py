@@ -233,3 +233,14 @@ def test_handler_output_reaches_stdout_as_utf8_whatever_the_locale(
     output = json.loads(done.stdout.decode("utf-8"))
     context = output["hookSpecificOutput"]["additionalContext"]
     assert "스트리밍 파서를 완성했다." in context
+
+
+def test_a_relative_transcript_path_is_read_from_the_payload_cwd(
+    project: Path, store: Store, held: list[FileLock]
+) -> None:
+    sid = "6b6b6b6b-1111-2222-3333-444444444444"
+    held.append(_hold(store, sid))
+    payload = {"session_id": sid, "transcript_path": f"logs/{sid}.jsonl", "cwd": str(project)}
+    run_hook("SessionEnd", json.dumps(payload).encode(), project)
+    [job] = queued(store)
+    assert job.transcript_path == str(project / "logs" / f"{sid}.jsonl")

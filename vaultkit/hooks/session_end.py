@@ -6,6 +6,7 @@ file and spawns the worker; copying, parsing and the LLM call all happen in the 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import PurePath
@@ -18,9 +19,10 @@ from vaultkit.store import Store
 
 def queue_session(store: Store, fields: common.HookFields) -> jobs.Job:
     """Write (or rewrite) the session's job; attempts and the last error of a queued job survive."""
+    transcript = PurePath(fields.cwd or os.getcwd(), fields.transcript_path)  # absolute wins
     job = jobs.Job(
         session_id=fields.session_id,
-        transcript_path=fields.transcript_path,
+        transcript_path=str(transcript),
         cwd=fields.cwd,
         reason=fields.end_reason,
         ended_at=common.now_iso(),
