@@ -8,6 +8,7 @@ from pathlib import Path
 from test_baton_support import project
 
 from vaultkit import activity
+from vaultkit.store import Store
 
 
 def test_append_writes_one_line_per_entry_in_the_day_file(tmp_path: Path) -> None:
@@ -66,3 +67,17 @@ def test_append_never_raises_when_logs_is_a_file(tmp_path: Path) -> None:
     _, store = project(tmp_path / "p")
     (store.root / "logs").write_text("in the way")
     assert activity.append(store, "x") is False
+
+
+def test_record_follows_the_projects_setting(tmp_path: Path) -> None:
+    _, store = project(tmp_path / "p")
+    assert activity.record(store, "agent: session end (other) abcd1234")
+    (store.root / "vaultkit.toml").write_text("[activity]\nenabled = false\n")
+    assert not activity.record(store, "not written")
+    (store.root / "vaultkit.toml").write_text("[activity\nbroken")
+    assert activity.record(store, "still written")
+    assert [e.text for e in activity.entries(store)] == [
+        "agent: session end (other) abcd1234",
+        "still written",
+    ]
+    assert not activity.record(Store(tmp_path / "none" / "sessions"), "x")

@@ -100,3 +100,16 @@ def test_cli_export_writes_into_the_project_store_by_default(tmp_path: Path) -> 
     assert stdout.stdout.startswith("# Conversation") and "4 turn(s)" in stdout.stderr
     missing = vk("transcript", "export", str(tmp_path / "nope.jsonl"), cwd=root)
     assert missing.returncode == 2 and "nope.jsonl: no such transcript" in missing.stderr
+
+
+def test_the_worker_step_rewrites_a_sessions_rendering_in_place(tmp_path: Path) -> None:
+    from datetime import datetime
+
+    folder = tmp_path / "transcripts"
+    source = conversation(tmp_path / "raw.jsonl")
+    first = render.for_worker(folder, source, "abcdef12-9999", datetime(2026, 11, 30, 9, 30))
+    assert first.name == "2026-11-30_0930_abcdef12.md"
+    later = render.for_worker(folder, source, "abcdef12-9999", datetime(2026, 11, 30, 11, 0))
+    assert later == first and [p.name for p in folder.iterdir()] == [first.name]
+    other = render.for_worker(folder, source, "99999999-0000", datetime(2026, 11, 30, 11, 0))
+    assert other.name == "2026-11-30_1100_99999999.md"

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, time
 from pathlib import Path
 
+from vaultkit.config import load_config
+from vaultkit.errors import VaultkitError
 from vaultkit.store import Store
 
 IGNORE_FILE = ".gitignore"
@@ -151,3 +153,14 @@ def latest(store: Store, count: int, *, since: datetime | None = None) -> list[E
     for chunk in reversed(chunks):
         tail.extend(chunk)
     return list(tail)
+
+
+def record(store: Store, text: str) -> bool:
+    """Append ``text`` when the project's ``[activity] enabled`` allows it (hooks call this)."""
+    if not store.root.is_dir():
+        return False
+    try:
+        enabled = load_config(store.config_file).activity.enabled
+    except VaultkitError:  # a broken vaultkit.toml must not stop the log (the hook reports it)
+        enabled = True
+    return append(store, text) if enabled else False

@@ -152,3 +152,10 @@ def target_for(folder: Path, session_id: str, when: datetime) -> Path:
         if existing:
             return existing[-1]
     return folder / default_name(session_id, when)
+
+
+def for_worker(store_transcripts: Path, raw: Path, session_id: str, when: datetime) -> Path:
+    """The worker's step: (re)write the session's readable rendering next to the raw copies."""
+    target = target_for(store_transcripts, session_id, when)
+    export(raw, target, session_id=session_id)
+    return target
