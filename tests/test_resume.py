@@ -175,3 +175,19 @@ def test_a_manual_save_survives_the_workers_notes_for_the_same_session(tmp_path:
     write_session_notes(store, meta, "auto", "handoff", "wiki")
     names = sorted(p.name for p in store.summary.glob("*.md"))
     assert len(names) == 2 and any("_m-5678ab_" in n for n in names)
+
+
+def test_session_start_injects_the_resume_text_only_when_configured(tmp_path: Path) -> None:
+    root, store = project(tmp_path / "p")
+    handoff(store, BASE, "HANDOFF BODY", auto=False)
+    payload = {"session_id": "new", "cwd": str(root), "source": "startup"}
+    assert resume.continuity_start(payload, {}, "USUAL") == "USUAL"
+    (store.root / "vaultkit.toml").write_text("[resume]\non_session_start = true\n")
+    text = resume.continuity_start(payload, {}, "USUAL")
+    assert text.startswith("## vaultkit resume: path A") and "HANDOFF BODY" in text
+    assert "USUAL" not in text
+    clear = resume.continuity_start({**payload, "source": "clear"}, {}, "")
+    assert clear == ""  # only a startup is restored this way
+    logged = [e.text for e in activity.entries(store)]
+    assert logged.count("agent: session start (startup) new") == 2
+    assert "agent: session start (clear) new" in logged
