@@ -59,3 +59,22 @@ def test_dry_run_writes_and_removes_nothing(tmp_path: Path) -> None:
 def test_unusable_command_names_are_refused(bad: str, tmp_path: Path) -> None:
     with pytest.raises(VaultkitError, match="not usable as a file name"):
         slashcmds.plan(tmp_path, {"baton": bad}, EXE)
+
+
+def test_sync_uses_the_folder_beside_the_settings_file_and_configured_names(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    (project / "sessions").mkdir()
+    (project / "sessions" / "vaultkit.toml").write_text(
+        '[baton]\ncommand = "tl"\n[resume]\ncommand = "session-save"\n'
+    )
+    settings_file = project / ".claude" / "settings.json"
+    messages = slashcmds.sync(settings_file, project)
+    folder = project / ".claude" / "commands"
+    assert sorted(p.name for p in folder.iterdir()) == ["session-save.md", "tl.md"]
+    assert str(slashcmds.vaultkit_program()) in (folder / "tl.md").read_text()
+    assert len(messages) == 2
+    removed = slashcmds.sync(settings_file, project, remove=True)
+    assert len(removed) == 2 and not folder.exists()

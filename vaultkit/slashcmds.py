@@ -10,12 +10,15 @@ from __future__ import annotations
 import contextlib
 import re
 import shlex
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from vaultkit.config import Config, load_config
 from vaultkit.errors import VaultkitError
 from vaultkit.fsio import atomic_write_text
+from vaultkit.store import find_store
 from vaultkit.templates import read_template
 
 MARKER = "<!-- vaultkit:command"
@@ -88,3 +91,33 @@ def uninstall(folder: Path, names: Mapping[str, str], *, dry_run: bool = False) 
                 path.unlink()
             messages.append(f"removed slash command /{name} ({path})")
     return messages
+
+
+def vaultkit_program() -> Path:
+    """The ``vaultkit`` script installed next to the running Python."""
+    name = "vaultkit.exe" if sys.platform == "win32" else "vaultkit"
+    return (Path(sys.executable).parent / name).absolute()
+
+
+def names_for(project: Path) -> dict[str, str]:
+    """The command names configured for the project's store (defaults when unset or broken)."""
+    try:
+        config = load_config(find_store(project).config_file)
+    except VaultkitError:
+        config = Config()
+    return {"baton": config.baton.command, "save": config.resume.command}
+
+
+def sync(
+    settings_file: Path, project: Path, *, remove: bool = False, dry_run: bool = False
+) -> list[str]:
+    """Install (or remove) the commands beside a settings file: ``<settings dir>/commands/``."""
+    folder = settings_file.parent / "commands"
+    names = names_for(project)
+    if remove:
+        messages = uninstall(folder, names, dry_run=dry_run)
+        with contextlib.suppress(OSError):
+            if not dry_run and folder.is_dir() and not any(folder.iterdir()):
+                folder.rmdir()
+        return messages
+    return install(plan(folder, names, vaultkit_program()), dry_run=dry_run)
