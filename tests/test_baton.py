@@ -170,6 +170,22 @@ def test_the_last_turn_with_thinking_is_captured(tmp_path: Path) -> None:
     )
     got = baton.last_thinking(transcript, 3_000)
     assert got == "the bug is in the tokenizer\n\nconfirmed: off by one"
+    command = "<command-message>handoff</command-message>\n<command-name>/handoff</command-name>"
+    with_command = write_jsonl(
+        tmp_path / "c.jsonl",
+        [
+            user("fix the parser"),
+            assistant("m1", thinking("suspect the lexer"), text("looking")),
+            user([{"type": "text", "text": command}]),
+            assistant("m2", thinking("I should write the memo now"), tool_use("Bash")),
+        ],
+    )
+    assert baton.last_thinking(with_command, 3_000) == "suspect the lexer"
+    only_command = write_jsonl(
+        tmp_path / "o.jsonl",
+        [user([{"type": "text", "text": command}]), assistant("m", thinking("memo plan"))],
+    )
+    assert baton.last_thinking(only_command, 3_000) == "memo plan"
     assert baton.last_thinking(transcript, 12) == "… off by one"
     assert baton.last_thinking(tmp_path / "missing.jsonl", 100) == ""
 

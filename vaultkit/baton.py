@@ -64,7 +64,8 @@ class Baton:
 
     @property
     def created(self) -> datetime:
-        return datetime.fromisoformat(self.created_at)
+        value = datetime.fromisoformat(self.created_at)
+        return value if value.tzinfo is not None else value.astimezone()
 
 
 def folder(store: Store) -> Path:
@@ -166,6 +167,12 @@ def _is_prompt(record: dict[str, Any]) -> bool:
     return False
 
 
+def _is_command(record: dict[str, Any]) -> bool:
+    """A prompt that invoked a slash command (such as /handoff itself)."""
+    message = record.get("message")
+    return "<command-name>" in json.dumps(message, ensure_ascii=False)[:4096]
+
+
 def _thinking_blocks(record: dict[str, Any]) -> Iterator[str]:
     message = record.get("message")
     content = message.get("content") if isinstance(message, dict) else None
@@ -177,22 +184,28 @@ def _thinking_blocks(record: dict[str, Any]) -> Iterator[str]:
 
 
 def last_thinking(transcript: Path, limit: int) -> str:
-    """The thinking blocks of the last turn that had any (streamed; the tail of ``limit``)."""
+    """The thinking blocks of the last turn that had any (streamed; the tail of ``limit``).
+
+    The turn of a slash command (``/handoff`` writing the memo) counts only when no earlier turn
+    had thinking: the work in flight is in the turn before it.
+    """
     current: list[str] = []
     last: list[str] = []
+    command_turn = False
     try:
         for record in iter_records(transcript):
             if record is None or record.get("isSidechain") is True:
                 continue
             if _is_prompt(record):
-                if current:
+                if current and not command_turn:
                     last = current
-                current = []
+                current, command_turn = [], _is_command(record)
             elif record.get("type") == "assistant":
                 current.extend(_thinking_blocks(record))
     except OSError:
         return ""
-    text = "\n\n".join(current or last)
+    chosen = last if (command_turn and last) or not current else current
+    text = "\n\n".join(chosen)
     return text if len(text) <= limit else "…" + text[-(limit - 1) :]
 
 
