@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_SEED = 7
+GENERATOR_VERSION = 2  # part of the cached vault's name: a changed generator writes anew
 COMPLETE_MARK = ".generated"  # a dot-file: never part of the vault, written last
 _WORD_TEXT = (
     "graph cache parser index vault link note token session memory agent summary rule lint "
@@ -143,9 +144,11 @@ def _section(rng: random.Random, plan: Sequence[PlannedNote], links: list[str]) 
         return [f"- {_sentence(rng, 4, 8)} {links.pop() if links else ''}" for _ in range(3)] + [""]
     if kind < 0.25:
         return [f"%% hidden [[{rng.choice(plan).name}]] %% {_sentence(rng)}", ""]
-    text = " ".join(_sentence(rng) for _ in range(rng.randint(2, 4)))
+    text = " ".join(_sentence(rng, 5, 12) for _ in range(rng.randint(1, 3)))
     if links:
         text += f" See {links.pop()} and `[[code {rng.choice(WORDS)}]]` #{rng.choice(WORDS)}."
+    if links and rng.random() < 0.6:
+        text += f" Compare {links.pop()}."
     return [text, ""]
 
 
@@ -195,7 +198,7 @@ def write_vault(target: Path, notes: int, seed: int = DEFAULT_SEED) -> Path:
 
 def ensure_vault(notes: int, seed: int = DEFAULT_SEED, root: Path | None = None) -> Path:
     """The cached vault for ``(notes, seed)``, generated on first use."""
-    target = (root or cache_root()) / f"syn-{notes}-s{seed}"
+    target = (root or cache_root()) / f"syn-{notes}-s{seed}-g{GENERATOR_VERSION}"
     mark = target / COMPLETE_MARK
     if mark.is_file() and mark.read_text() == f"{notes} {seed}\n":
         return target

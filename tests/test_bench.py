@@ -1,0 +1,92 @@
+"""The benchmark suite cannot rot: the generator is seeded and realistic, the runner runs."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from benchmarks import baselines, generate
+from vaultkit.vault import load_vault
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _digest(root: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def test_generator_is_seeded(tmp_path: Path) -> None:
+    one = generate.write_vault(tmp_path / "one", 40, seed=3)
+    two = generate.write_vault(tmp_path / "two", 40, seed=3)
+    other = generate.write_vault(tmp_path / "other", 40, seed=4)
+    assert _digest(one) == _digest(two) != _digest(other)
+
+
+def test_generated_vault_has_what_the_issue_asks_for(tmp_path: Path) -> None:
+    root = generate.write_vault(tmp_path / "v", 400, seed=11)
+    notes = sorted(root.rglob("*.md"))
+    assert len(notes) == 400
+    sizes = [p.stat().st_size for p in notes]
+    assert 1000 <= sorted(sizes)[len(sizes) // 2] <= 3000  # median note 1-3 KB
+    texts = [p.read_text(encoding="utf-8") for p in notes]
+    assert sum(t.startswith("---\n") for t in texts) > 0.7 * len(texts)  # most have frontmatter
+    assert any("```" in t and "is not a link here" in t for t in texts)  # fake links in fences
+    assert len({p.name for p in notes}) < len(notes)  # duplicate names in other folders
+    assert len({p.parent for p in notes}) > 10  # subfolders
+    vault = load_vault(root, cache=False)
+    per_note = [len(n.links) for n in vault.notes]
+    assert 5 <= sorted(per_note)[len(per_note) // 2] <= 15
+    kinds = {item.link.kind for item in vault.links}
+    assert {"wikilink", "embed", "markdown"} <= kinds
+    assert any(item.resolution.ghost for item in vault.links)
+    assert any(item.resolution.alias_of for item in vault.links)
+    assert any(item.link.subpath for item in vault.links)
+    assert any(item.link.display for item in vault.links if item.link.kind == "wikilink")
+    assert vault.attachments
+
+
+def test_ensure_vault_reuses_a_complete_vault(tmp_path: Path) -> None:
+    first = generate.ensure_vault(30, seed=5, root=tmp_path)
+    marker = first / generate.COMPLETE_MARK
+    stamp = marker.stat().st_mtime_ns
+    assert generate.ensure_vault(30, seed=5, root=tmp_path) == first
+    assert marker.stat().st_mtime_ns == stamp
+
+
+def test_baselines_do_the_work(tmp_path: Path) -> None:
+    root = generate.write_vault(tmp_path / "v", 50, seed=2)
+    (root / ".obsidian").mkdir()
+    (root / ".obsidian" / "app.json").write_text("{}")
+    files = [p for p in root.rglob("*") if p.is_file() and ".obsidian" not in p.parts]
+    assert baselines.stat_walk(root) == len([f for f in files if not f.name.startswith(".")]) + 1
+    assert baselines.regex_graph(root).number_of_edges() > 200
+
+
+def test_quick_run_end_to_end(tmp_path: Path) -> None:
+    out = tmp_path / "results.json"
+    env = {**os.environ, "VAULTKIT_BENCH_DIR": str(tmp_path / "vaults")}
+    argv = [sys.executable, "-m", "benchmarks", "--quick", "--runs", "1", "--sizes", "220"]
+    argv += ["--skip-obsidiantools", "--skip-real-vault", "--skip-scripts", "--json", str(out)]
+    done = subprocess.run(argv, cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "ratio warm lint / bare stat walk" in done.stdout
+    results = json.loads(out.read_text(encoding="utf-8"))
+    vault = results["vaults"]["220"]
+    cold = vault["cold"]["series"]
+    assert cold["vk-cold"]["count"] > 1000 and cold["regex"]["count"] > 1000
+    assert cold["walk"]["count"] > 220
+    warm = vault["warm"]["series"]
+    assert warm["vk-lint"]["runs"] == 1 and warm["vk-lint"]["count"] > 0
+    assert {r["label"] for r in vault["warm"]["ratios"]} == {
+        "warm lint / bare stat walk",
+        "one note edited, lint / warm lint",
+    }
+    name = f"syn-220-s7-g{generate.GENERATOR_VERSION}"
+    assert (tmp_path / "vaults" / name / ".vaultkit" / "cache.sqlite").is_file()
