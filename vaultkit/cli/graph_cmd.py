@@ -6,7 +6,7 @@ import json
 from collections import Counter
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -15,8 +15,18 @@ from vaultkit.cli.app import app
 from vaultkit.cli.common import resolve_vault
 from vaultkit.errors import VaultkitError
 from vaultkit.fsio import atomic_write_text
+from vaultkit.model import NOTE_SUFFIX
 from vaultkit.resolve import ResolvedLink, resolve_target
-from vaultkit.vault import Vault, is_note_path, load_vault
+
+if TYPE_CHECKING:
+    from vaultkit.vault import Vault
+
+
+def _load(vault: Path | None) -> Vault:
+    """Load the vault a command names; the engine is imported only when a command runs."""
+    from vaultkit.vault import load_vault
+
+    return load_vault(resolve_vault(vault))
 
 
 class GraphFormat(StrEnum):
@@ -59,7 +69,7 @@ def graph(
     """
     from vaultkit.graph import build_graph, export
 
-    text = export(build_graph(load_vault(resolve_vault(vault))), fmt.value)
+    text = export(build_graph(_load(vault)), fmt.value)
     if output is None:
         typer.echo(text, nl=False)
         return
@@ -89,7 +99,7 @@ def find_note(vault: Vault, note: str) -> tuple[str, ...]:
     found = _path_inside(vault, note)
     if found is not None:
         return (found,)
-    name = note[:-3] if is_note_path(note) else note
+    name = note[: -len(NOTE_SUFFIX)] if note.lower().endswith(NOTE_SUFFIX) else note
     resolution = resolve_target(vault.index, analysis.INDEX_NAME, name)
     if resolution.path is not None and vault.note(resolution.path):
         return resolution.candidates if resolution.ambiguous else (resolution.path,)
@@ -144,7 +154,7 @@ def links(
       vaultkit links "Transaction fingerprint" examples/sessions/wiki
       vaultkit links "concepts/Idempotent imports.md" examples/sessions/wiki --incoming
     """
-    loaded = load_vault(resolve_vault(vault))
+    loaded = _load(vault)
     path, *others = find_note(loaded, note)
     if others:
         typer.echo(f"note: '{note}' also names {', '.join(others)}; showing {path}", err=True)
@@ -210,7 +220,7 @@ def stats(
       vaultkit stats examples/sessions/wiki
       vaultkit stats --format json        # this project's sessions/wiki
     """
-    result = vault_stats(load_vault(resolve_vault(vault)))
+    result = vault_stats(_load(vault))
     if fmt is TextFormat.json:
         typer.echo(json.dumps(result, ensure_ascii=False, indent=2))
     else:
