@@ -15,13 +15,14 @@ one line and never raise: the cache can only make a load faster, never make it f
 from __future__ import annotations
 
 import contextlib
+import gc
 import hashlib
 import marshal
 import os
 import sqlite3
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -319,6 +320,30 @@ def load_parts(
     ``cache``: False never touches it, True always uses it, None uses it for vaults of at least
     ``CACHE_MIN_NOTES`` notes or when a cache file already exists.
     """
+    with _gc_paused():
+        return _load_parts(root, files, note_paths, progress, cache)
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while millions of acyclic values are built: it halves a
+    warm load (the values are freed by reference counting as usual)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _load_parts(
+    root: Path,
+    files: Sequence[str],
+    note_paths: Sequence[str],
+    progress: Progress | None,
+    cache: bool | None,
+) -> Parts:
     store = NoteCache.open(root) if _wanted(root, len(note_paths), cache) else None
     if store is None:
         loaded = _uncached(root, note_paths, progress)

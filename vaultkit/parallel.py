@@ -7,6 +7,7 @@ cross process boundaries cheaply (marshal, not pickled objects).
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import marshal
 import os
@@ -114,6 +115,7 @@ def read_one(root: str, job: Job) -> Parsed:
 
 
 def _read_chunk(root: str, jobs: Sequence[Job]) -> list[Parsed]:
+    gc.enable()  # a forked worker inherits the parent's paused collector; parsing needs it
     return [read_one(root, job) for job in jobs]
 
 
