@@ -8,6 +8,8 @@ session that is already held.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -244,3 +246,22 @@ def test_a_relative_transcript_path_is_read_from_the_payload_cwd(
     run_hook("SessionEnd", json.dumps(payload).encode(), project)
     [job] = queued(store)
     assert job.transcript_path == str(project / "logs" / f"{sid}.jsonl")
+
+
+def test_without_an_event_argument_the_payload_names_the_event(
+    project: Path, store: Store, held: list[FileLock], tmp_path: Path
+) -> None:
+    fixture = "session_end_logout.json"
+    sid = fixture_session_id(fixture)
+    held.append(_hold(store, sid))
+    done = subprocess.run(
+        [sys.executable, "-m", "vaultkit.hookentry"],
+        input=payload_bytes(fixture, tmp_path / "t.jsonl", project),
+        cwd=project,
+        env=hook_env(),
+        capture_output=True,
+        timeout=30,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (0, b"")
+    assert [j.session_id for j in queued(store)] == [sid]
