@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -24,6 +25,7 @@ from .harness import Run, Sandbox, hooks_settings, read_jsonl
 from .mockapi import DEFAULT_DISTILLATION, HttpError, Slow, Text, ToolUse
 from .pipeline import (
     INJECTION_PREFIX,
+    done_record,
     echo_distillation,
     frontmatter,
     index_entries,
@@ -353,3 +355,44 @@ def test_s8_interactive_clear_and_exit_sessions_are_distilled(sandbox: Sandbox) 
     assert injected_texts(sandbox, project, exited) == []  # inject.on_clear is off by default
     assert len(sandbox.mock.of_kind("worker")) == 2
     observe("s8-interactive", outside_attempts=sorted({r.path for r in sandbox.mock.outside()}))
+
+
+def test_s1_the_installed_session_end_hook_returns_well_inside_the_budget(
+    sandbox: Sandbox,
+) -> None:
+    project = vault_project(sandbox)
+    store = _store(project)
+    sandbox.mock.set_default("worker", Slow(3, DEFAULT_DISTILLATION))  # a worker that takes time
+    settings = json.loads((project / ".claude" / "settings.json").read_text(encoding="utf-8"))
+    (entry,) = settings["hooks"]["SessionEnd"]
+    (hook,) = entry["hooks"]
+    sid, _ = _session(sandbox, project, "Measure the hook")
+    wait_distilled(store, sid)
+    again = new_session_id()
+    transcript = sandbox.transcripts_dir(project) / f"{again}.jsonl"
+    transcript.write_bytes((sandbox.transcripts_dir(project) / f"{sid}.jsonl").read_bytes())
+    payload = {
+        "session_id": again,
+        "transcript_path": str(transcript),
+        "cwd": str(project),
+        "hook_event_name": "SessionEnd",
+        "reason": "prompt_input_exit",
+    }
+    env = sandbox.env({"CLAUDECODE": "1", "CLAUDE_PROJECT_DIR": str(project)})
+    started = time.monotonic()
+    done = subprocess.run(
+        [hook["command"], *hook.get("args", [])],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        cwd=project,
+        env=env,
+        timeout=30,
+        check=False,
+    )
+    elapsed = time.monotonic() - started
+    assert done.returncode == 0, done.stderr
+    assert elapsed < 1.5, f"SessionEnd hook took {elapsed:.2f} s"
+    assert done_record(store, again) is None  # the hook returned before the worker finished
+    wait_distilled(store, again)
+    observe("s1-hook", session_end_hook_seconds=round(elapsed, 3), hook=hook)
