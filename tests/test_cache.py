@@ -258,3 +258,13 @@ def test_concurrent_runs_are_safe(tmp_path: Path) -> None:
         [sys.executable, "-c", _LOADER, str(root)], capture_output=True, text=True, check=True
     )
     assert warm.stdout == expected, time.perf_counter() - started
+
+
+def test_rows_saved_in_batches_make_the_same_warm_load(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _vault(tmp_path / "v")
+    monkeypatch.setattr(cache, "SAVE_BATCH", 2)
+    cold = load_vault(root, cache=True)
+    assert set(_rows(root)) == {n.path for n in cold.notes}
+    _same(cold, load_vault(root, cache=True))

@@ -41,6 +41,7 @@ SCHEMA_VERSION = 2
 CACHE_MIN_NOTES = 200  # smaller vaults load in well under a second; keep them free of state
 BUSY_TIMEOUT_S = 15.0
 RACY_NS = 2_000_000_000
+SAVE_BATCH = 5000  # rows written per transaction during a load
 _SIDE_FILES = ("-wal", "-shm", "-journal")
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -401,6 +402,7 @@ def _load_cached(
     now_ns = time.time_ns()
     changed: list[tuple[str, Row]] = []
     unreadable: list[Finding] = []
+    digests = {p: rows[p][2] for p in found}
     for parsed in parallel.read_all(base, jobs, step):
         if parsed.error is not None:
             unreadable.append(unreadable_finding(parsed.path, parsed.error))
@@ -416,11 +418,13 @@ def _load_cached(
             unreadable.append(unreadable_finding(parsed.path, parsed.error or "unreadable"))
             continue
         found[parsed.path] = note
+        digests[parsed.path] = parsed.digest
         changed.append((parsed.path, _row(parsed, record, now_ns)))
+        if len(changed) >= SAVE_BATCH:  # bounded memory on a cold run of a large vault
+            store.save(changed, ())
+            changed = []
     listed = set(paths)
     failed = {f.path for f in unreadable}
     store.save(changed, [p for p in rows if p not in listed or p in failed])
     notes = [found[p] for p in paths if p in found]
-    digests = {p: rows[p][2] for p in found if p in rows}
-    digests.update((path, row[2]) for path, row in changed)
     return Loaded(notes, unreadable, reused, len(jobs), digests)

@@ -13,6 +13,7 @@ import marshal
 import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 
 from vaultkit.model import Finding, Heading, Link, LinkKind, Note, Severity
 from vaultkit.parse import parse_note
@@ -147,9 +148,8 @@ def read_all(
 
     done = 0
     with ProcessPoolExecutor(max_workers=count) as pool:
-        futures = [pool.submit(_read_chunk, root, c) for c in _chunks(jobs, CHUNK_FILES)]
-        for future in futures:
-            rows = future.result()
+        # map() lets go of each chunk's results once yielded: the parent never holds them all
+        for rows in pool.map(_read_chunk, repeat(root), _chunks(jobs, CHUNK_FILES)):
             yield from rows
             done += len(rows)
             if progress is not None:
