@@ -16,7 +16,7 @@ import yaml
 
 from vaultkit.store import Store
 
-from .harness import Sandbox, read_jsonl
+from .harness import Sandbox, hooks_settings, read_jsonl
 from .mockapi import Dynamic, Recorded, Reply, distillation
 
 VAULTKIT = Path(sys.executable).with_name("vaultkit")
@@ -58,6 +58,21 @@ def vault_project(sandbox: Sandbox, name: str = "project", **distill: object) ->
     store.root.mkdir(exist_ok=True)
     store.config_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return project
+
+
+def add_dump_hooks(project: Path, hook: Path, events: tuple[str, ...]) -> None:
+    """Run ``hook`` (a payload recorder) for ``events`` next to vaultkit's own entries."""
+    settings_file = project / ".claude" / "settings.json"
+    settings = json.loads(settings_file.read_text(encoding="utf-8"))
+    extra = hooks_settings(f"{sys.executable} {hook}", events)
+    for event, entries in extra["hooks"].items():
+        settings["hooks"][event] = [*settings["hooks"].get(event, []), *entries]
+    settings_file.write_text(json.dumps(settings, indent=2), encoding="utf-8")
+
+
+def payloads(folder: Path) -> list[dict[str, Any]]:
+    """The recorded hook payloads, in order."""
+    return [json.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.json"))]
 
 
 def new_session_id() -> str:

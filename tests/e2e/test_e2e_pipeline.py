@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -21,10 +20,11 @@ from vaultkit.store import Store
 from .capture_fixtures import EVENTS as DUMP_EVENTS
 from .capture_fixtures import HOOK as DUMP_HOOK
 from .capture_fixtures import interactive_clear_and_exit
-from .harness import Run, Sandbox, hooks_settings, read_jsonl
-from .mockapi import DEFAULT_DISTILLATION, HttpError, Slow, Text, ToolUse
+from .harness import Run, Sandbox, read_jsonl
+from .mockapi import DEFAULT_DISTILLATION, HttpError, Slow, Text, ToolUse, distillation
 from .pipeline import (
     INJECTION_PREFIX,
+    add_dump_hooks,
     done_record,
     echo_distillation,
     frontmatter,
@@ -35,6 +35,7 @@ from .pipeline import (
     notes,
     notes_of,
     observe,
+    payloads,
     prompt_of,
     requests_for,
     vault_project,
@@ -123,6 +124,27 @@ def test_s2_the_next_session_gets_the_memory_and_does_not_distil_it_again(
         assert token not in worker_prompt
         assert token not in two.wiki.read_text(encoding="utf-8")
     observe("s2", injected_chars=len(injected), worker_prompt_chars=len(worker_prompt))
+
+
+def test_s2_a_huge_memory_is_injected_within_the_limit(sandbox: Sandbox) -> None:
+    project = vault_project(sandbox)
+    store = _store(project)
+    filler = "\n".join(f"- detail line {n}: " + "x" * 70 for n in range(500))  # ~40 KB
+    sandbox.mock.set_default(
+        "worker",
+        distillation("Huge session", f"HUGE-HANDOFF-START\n{filler}", f"HUGE-WIKI-START\n{filler}"),
+    )
+    first, _ = _session(sandbox, project, "A very long session")
+    result = wait_distilled(store, first)
+    assert result.summary.stat().st_size > 35_000
+    second, _ = _session(sandbox, project, "Continue")
+    (injected,) = injected_texts(sandbox, project, second)
+    assert "HUGE-HANDOFF-START" in injected  # the real text, not Claude Code's short preview
+    assert len(injected) < 10_000
+    (request,) = requests_for(sandbox.mock.of_kind("agent"), second)
+    assert _count(request.body, "HUGE-HANDOFF-START") == 1
+    wait_distilled(store, second)
+    observe("s2-huge", summary_bytes=result.summary.stat().st_size, injected_chars=len(injected))
 
 
 def _contains(value: object, needle: str) -> bool:
@@ -255,6 +277,9 @@ def test_s4_a_timeout_is_retried_then_degraded(sandbox: Sandbox) -> None:
 def test_s5_resume_does_not_inject_twice_and_refreshes_the_raw_copy(sandbox: Sandbox) -> None:
     project = vault_project(sandbox)
     store = _store(project)
+    dumps = sandbox.root / "dumps"
+    add_dump_hooks(project, DUMP_HOOK, ("SessionStart",))
+    env = {"E2E_DUMP_DIR": str(dumps)}
     sandbox.mock.set_default("worker", echo_distillation())
     earlier, _ = _session(sandbox, project, "Earlier work")
     wait_distilled(store, earlier)
@@ -262,8 +287,10 @@ def test_s5_resume_does_not_inject_twice_and_refreshes_the_raw_copy(sandbox: San
     before = wait_distilled(store, sid)
     raw_size = before.raw.stat().st_size
     (injected,) = injected_texts(sandbox, project, sid)
-    run = sandbox.run("Finish the feature", project, "--resume", sid)
+    run = sandbox.run("Finish the feature", project, "--resume", sid, extra_env=env)
     assert run.returncode == 0, run.stdout + run.stderr
+    (start,) = payloads(dumps)
+    assert (start["source"], start["session_id"]) == ("resume", sid)
     resumed_request = requests_for(sandbox.mock.of_kind("agent"), sid)[-1]
     assert _count(resumed_request.body, f"HANDOFF-{earlier}") == 1
     assert injected_texts(sandbox, project, sid) == [injected]  # nothing new injected
@@ -333,16 +360,10 @@ def test_s8_interactive_clear_and_exit_sessions_are_distilled(sandbox: Sandbox) 
     project = vault_project(sandbox)
     store = _store(project)
     dumps = sandbox.root / "dumps"
-    settings_file = project / ".claude" / "settings.json"
-    settings = json.loads(settings_file.read_text(encoding="utf-8"))
-    extra = hooks_settings(f"{sys.executable} {DUMP_HOOK}", DUMP_EVENTS)
-    for event, entries in extra["hooks"].items():
-        settings["hooks"][event] = [*settings["hooks"].get(event, []), *entries]
-    settings_file.write_text(json.dumps(settings), encoding="utf-8")
+    add_dump_hooks(project, DUMP_HOOK, DUMP_EVENTS)
     sandbox.mock.set_default("worker", echo_distillation())
     interactive_clear_and_exit(sandbox, project, dumps)
-    payloads = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(dumps.glob("*.json"))]
-    ends = [p for p in payloads if p["hook_event_name"] == "SessionEnd"]
+    ends = [p for p in payloads(dumps) if p["hook_event_name"] == "SessionEnd"]
     assert [p["reason"] for p in ends] == ["clear", "prompt_input_exit"]
     cleared, exited = (p["session_id"] for p in ends)
     for sid in (cleared, exited):
