@@ -36,12 +36,15 @@ class Distilled:
     done: dict[str, Any]
 
 
-def vault_project(sandbox: Sandbox, name: str = "project", **distill: object) -> Path:
-    """A git project with vaultkit's hooks installed (project scope, default budgets) and
+def vault_project(
+    sandbox: Sandbox, name: str = "project", scope: str = "project", **distill: object
+) -> Path:
+    """A git project with vaultkit's hooks installed (``scope``: project, or user = the
+    sandbox's ``$CLAUDE_CONFIG_DIR/settings.json``; default budgets) and
     ``sessions/vaultkit.toml`` pointing the worker at the pinned ``claude``."""
     project = sandbox.project(name)
     done = subprocess.run(
-        [str(VAULTKIT), "hooks", "install", "--scope", "project"],
+        [str(VAULTKIT), "hooks", "install", "--scope", scope],
         cwd=project,
         env=sandbox.env(),
         capture_output=True,
@@ -50,7 +53,8 @@ def vault_project(sandbox: Sandbox, name: str = "project", **distill: object) ->
         check=False,
     )
     assert done.returncode == 0, f"vaultkit hooks install failed: {done.stdout}{done.stderr}"
-    settings = (project / ".claude" / "settings.json").read_text(encoding="utf-8")
+    where = project / ".claude" if scope == "project" else sandbox.config_dir
+    settings = (where / "settings.json").read_text(encoding="utf-8")
     assert "SessionEnd" in settings and "SessionStart" in settings, settings
     lines = ["[distill]", f"claude_path = {json.dumps(str(sandbox.claude))}"]
     lines += [f"{key} = {json.dumps(value)}" for key, value in distill.items()]

@@ -157,8 +157,11 @@ def _contains(value: object, needle: str) -> bool:
     return False
 
 
-def test_s3_no_recursion_distillations_equal_user_sessions(sandbox: Sandbox) -> None:
-    project = vault_project(sandbox)
+@pytest.mark.parametrize("scope", ["project", "user"])
+def test_s3_no_recursion_distillations_equal_user_sessions(sandbox: Sandbox, scope: str) -> None:
+    # With user scope the hooks sit in $CLAUDE_CONFIG_DIR/settings.json, which the worker's own
+    # claude -p (same config dir, any cwd) also reads: only its guards keep it from recursing.
+    project = vault_project(sandbox, scope=scope)
     store = _store(project)
     sandbox.mock.set_default("worker", echo_distillation())
     sessions = []
@@ -178,12 +181,14 @@ def test_s3_no_recursion_distillations_equal_user_sessions(sandbox: Sandbox) -> 
     assert all_transcripts == sandbox.transcripts(project)
     assert sorted(p.stem for p in all_transcripts) == sorted(sessions)
     # --no-session-persistence still creates an empty projects/<cwd>/memory/ folder per run.
-    leftovers = [p for p in (sandbox.config_dir / "projects").iterdir() if "distill" in p.name]
+    leftovers = [
+        p for p in (sandbox.config_dir / "projects").iterdir() if "vaultkit-distill" in p.name
+    ]
     assert log_text(store).count("queued, worker pid") == len(sessions)
     agent_ids = {r.headers.get("x-claude-code-session-id") for r in sandbox.mock.of_kind("agent")}
     assert agent_ids == set(sessions)
     observe(
-        "s3",
+        f"s3-{scope}",
         sessions=len(sessions),
         worker_requests=len(worker_requests),
         empty_config_folders_left_by_worker=len(leftovers),
