@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import time
 from pathlib import Path
@@ -331,6 +332,8 @@ def test_s6_sessions_ending_together_in_two_projects_are_all_distilled(
     alpha = vault_project(sandbox, "alpha")
     beta = vault_project(sandbox, "beta")
     sandbox.mock.set_default("worker", echo_distillation())
+    # Every agent answer is held 2 s so that the four sessions end at (nearly) the same moment.
+    sandbox.mock.set_default("agent", Slow(2, Text("Done.")))
     plan = [(alpha, "alpha-one"), (beta, "beta-one"), (beta, "beta-two"), (alpha, "alpha-two")]
     ids = {name: new_session_id() for _, name in plan}
     procs = [
@@ -358,7 +361,9 @@ def test_s6_sessions_ending_together_in_two_projects_are_all_distilled(
         assert not any(store.queue.glob("*.json"))
     assert len(sandbox.mock.of_kind("worker")) == len(plan)
     raw_lines = sum(len(read_jsonl(p)) for p in _store(alpha).raw.glob("*.jsonl"))
-    observe("s6", sessions=len(plan), alpha_raw_lines=raw_lines)
+    logs = log_text(_store(alpha)) + log_text(_store(beta))
+    ends = sorted(set(re.findall(r"^\[([^\]]+)\] SessionEnd ", logs, re.MULTILINE)))
+    observe("s6", sessions=len(plan), alpha_raw_lines=raw_lines, session_end_stamps=ends)
 
 
 def test_s8_interactive_clear_and_exit_sessions_are_distilled(sandbox: Sandbox) -> None:
