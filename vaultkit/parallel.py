@@ -18,8 +18,8 @@ from itertools import repeat
 from vaultkit.model import Finding, Heading, Link, LinkKind, Note, Severity
 from vaultkit.parse import parse_note
 
-PARALLEL_MIN_FILES = 2000  # below this a pool costs more than it saves (see benchmarks/README)
-CHUNK_FILES = 250
+PARALLEL_MIN_FILES = 300  # below this a pool costs more than it saves (see benchmarks/README)
+CHUNK_FILES = 250  # at most; smaller batches keep every worker busy on small loads
 DIGEST_SIZE = 16
 
 Job = tuple[str, bytes | None]  # vault path, digest of the cached record (None: none cached)
@@ -124,6 +124,10 @@ def _chunks(jobs: Sequence[Job], size: int) -> list[Sequence[Job]]:
     return [jobs[i : i + size] for i in range(0, len(jobs), size)]
 
 
+def _chunk_size(jobs: int, workers: int) -> int:
+    return max(10, min(CHUNK_FILES, jobs // (workers * 4)))
+
+
 def workers_for(count: int) -> int:
     """Processes worth starting for ``count`` files: 1 below the threshold, else the cores."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
@@ -149,7 +153,8 @@ def read_all(
     done = 0
     with ProcessPoolExecutor(max_workers=count) as pool:
         # map() lets go of each chunk's results once yielded: the parent never holds them all
-        for rows in pool.map(_read_chunk, repeat(root), _chunks(jobs, CHUNK_FILES)):
+        chunks = _chunks(jobs, _chunk_size(len(jobs), count))
+        for rows in pool.map(_read_chunk, repeat(root), chunks):
             yield from rows
             done += len(rows)
             if progress is not None:
