@@ -11,25 +11,24 @@ from typing import NoReturn
 from vaultkit.store import Store
 
 GUARD_ENV = "VAULTKIT_CHILD"
-_DROPPED_EXACT = frozenset({"CLAUDECODE"})
-_DROPPED_PREFIXES = ("CLAUDE_CODE_",)
-# CLAUDE_CODE_* variables that are the user's configuration, not the running session: the
-# worker's own ``claude -p`` needs them (privacy, provider and auth settings).
-_KEPT = frozenset(
+# Variables a running Claude Code session gives its hooks (observed with 2.1.332): they describe
+# that session, so the worker and its ``claude -p`` must not inherit them. Every other
+# CLAUDE_CODE_* variable is the user's configuration (DISABLE_NONESSENTIAL_TRAFFIC, USE_BEDROCK,
+# MAX_RETRIES, …) and is kept, as ``vaultkit.session.backends.SESSION_VARS`` does.
+_SESSION_VARS = frozenset(
     {
-        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC",
-        "CLAUDE_CODE_USE_BEDROCK",
-        "CLAUDE_CODE_USE_VERTEX",
-        "CLAUDE_CODE_USE_FOUNDRY",
-        "CLAUDE_CODE_OAUTH_TOKEN",
-        "CLAUDE_CODE_SKIP_BEDROCK_AUTH",
-        "CLAUDE_CODE_SKIP_VERTEX_AUTH",
-        "CLAUDE_CODE_GIT_BASH_PATH",
-        "CLAUDE_CODE_MAX_OUTPUT_TOKENS",
-        "CLAUDE_CODE_CLIENT_CERT",
-        "CLAUDE_CODE_CLIENT_KEY",
+        "CLAUDECODE",
+        "AI_AGENT",
+        "CLAUDE_PID",
+        "CLAUDE_PROJECT_DIR",
+        "CLAUDE_ENV_FILE",
+        "CLAUDE_SESSION_ID",
+        "CLAUDE_EFFORT",
+        "CLAUDE_CODE_ENTRYPOINT",
+        "CLAUDE_CODE_SSE_PORT",
     }
 )
+_SESSION_PREFIXES = ("CLAUDE_CODE_SESSION_", "CLAUDE_CODE_CHILD_", "CLAUDE_CODE_MESSAGING_")
 
 
 def worker_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -39,7 +38,7 @@ def worker_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
     cleaned = {
         key: value
         for key, value in source.items()
-        if key not in _DROPPED_EXACT and (key in _KEPT or not key.startswith(_DROPPED_PREFIXES))
+        if key not in _SESSION_VARS and not key.startswith(_SESSION_PREFIXES)
     }
     cleaned[GUARD_ENV] = "1"
     return cleaned
