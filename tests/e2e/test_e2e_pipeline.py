@@ -427,3 +427,23 @@ def test_s1_the_installed_session_end_hook_returns_well_inside_the_budget(
     assert done_record(store, again) is None  # the hook returned before the worker finished
     wait_distilled(store, again)
     observe("s1-hook", session_end_hook_seconds=round(elapsed, 3), hook=hook)
+
+
+def test_s4_a_real_outage_is_retried_by_claude_as_the_user_configured(sandbox: Sandbox) -> None:
+    # Without ``x-should-retry: false`` (the real API's 529) Claude Code retries 10 times over
+    # ~3 minutes. The user's CLAUDE_CODE_MAX_RETRIES=1 must reach the worker's own claude -p
+    # through the hook and the worker (vaultkit keeps the user's CLAUDE_CODE_* configuration).
+    project = vault_project(sandbox)
+    store = _store(project)
+    overloaded = HttpError(529, "overloaded_error", "Overloaded", should_retry=True)
+    sandbox.mock.set_default("worker", overloaded)
+    session_id = new_session_id()
+    env = {"CLAUDE_CODE_MAX_RETRIES": "1"}
+    run = sandbox.run(
+        "Work during a real outage", project, "--session-id", session_id, extra_env=env
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert wait_idle(store, 60, ended=(session_id,)), log_text(store)
+    assert len(sandbox.mock.of_kind("worker")) == 2  # the first call and one retry
+    assert (store.queue / f"{session_id}.json").is_file(), log_text(store)
+    assert notes(store.wiki) == []
