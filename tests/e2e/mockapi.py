@@ -52,6 +52,7 @@ class HttpError:
     status: int
     error_type: str = "api_error"
     message: str = "mock failure"
+    should_retry: bool = False  # False sends ``x-should-retry: false`` (Claude Code gives up)
 
 
 @dataclass(frozen=True, slots=True)
@@ -413,7 +414,8 @@ def _handler_for(mock: MockAPI) -> type[BaseHTTPRequestHandler]:
                     "type": "error",
                     "error": {"type": reply.error_type, "message": reply.message},
                 }
-                self._send_json(reply.status, error, {"x-should-retry": "false"})
+                extra = {} if reply.should_retry else {"x-should-retry": "false"}
+                self._send_json(reply.status, error, extra)
                 return
             model = str(body.get("model", "claude-mock"))
             if not body.get("stream"):
