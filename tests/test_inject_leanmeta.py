@@ -90,3 +90,11 @@ def test_session_start_path_never_imports_yaml_or_heavy_libraries() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_non_ascii_digits_stay_text_like_yaml_reads_them() -> None:
+    # Hypothesis found this: YAML writes U+AA50 (CHAM DIGIT ZERO) unquoted and reads it back as
+    # text; Python's int() and the regex \d accept it as a digit.
+    values = {"a": "\uaa50", "b": "١٢", "c": 7}
+    text = "---\n" + yaml.safe_dump(values, allow_unicode=True) + "---\nbody\n"
+    assert read_meta(text)[0] == values

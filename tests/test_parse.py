@@ -269,9 +269,10 @@ def test_first_text_falls_back_to_first_sentence() -> None:
     ids=["open-brackets", "open-embeds", "one-close", "percent", "nested"],
 )
 def test_pathological_megabyte_line_is_fast(data: bytes) -> None:
-    start = time.perf_counter()
+    # CPU time, not wall time: on a shared 2-core machine the wall clock measures the neighbours.
+    start = time.process_time()
     note = parse_note("big.md", data)
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     assert elapsed < 1.0
     assert len(note.findings) <= 70_000
     assert not [f for f in note.findings if "internal" in f.message]

@@ -115,7 +115,7 @@ def _scalar(text: str, *, flow: bool = True) -> object:
     lowered = text.lower()
     if lowered in _BOOLS and text in (lowered, lowered.capitalize(), lowered.upper()):
         return _BOOLS[lowered]
-    if re.fullmatch(r"[-+]?\d+", text):
+    if re.fullmatch(r"[-+]?[0-9]+", text):
         return int(text)
     return _scalar_text(text)
 
