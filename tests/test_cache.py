@@ -8,6 +8,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -268,3 +269,14 @@ def test_rows_saved_in_batches_make_the_same_warm_load(
     cold = load_vault(root, cache=True)
     assert set(_rows(root)) == {n.path for n in cold.notes}
     _same(cold, load_vault(root, cache=True))
+
+
+def test_no_pool_is_forked_beside_other_threads() -> None:
+    release = threading.Event()
+    thread = threading.Thread(target=release.wait)
+    thread.start()
+    try:
+        assert parallel.workers_for(10 * parallel.PARALLEL_MIN_FILES) == 1
+    finally:
+        release.set()
+        thread.join()

@@ -11,6 +11,7 @@ import gc
 import hashlib
 import marshal
 import os
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import repeat
@@ -133,6 +134,8 @@ def workers_for(count: int) -> int:
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     if count < PARALLEL_MIN_FILES or not cores or cores < 2:
         return 1
+    if threading.active_count() > 1:
+        return 1  # forking beside other threads (``vaultkit watch``) could copy a held lock
     return cores
 
 
