@@ -17,6 +17,7 @@ from vaultkit.cli.app import app
 from vaultkit.errors import VaultkitError
 from vaultkit.log import append_log
 from vaultkit.session import jobs
+from vaultkit.session.facts import transcript_facts
 from vaultkit.session.rawcopy import Settle
 from vaultkit.session.worker import Result, Status, process_job
 from vaultkit.store import Store, find_store
@@ -38,8 +39,9 @@ def _store(arg: Path | None) -> Store:
     return find_store(folder.resolve())
 
 
-def _queue(store: Store, transcript: Path, session_id: str) -> None:
-    ended = datetime.fromtimestamp(transcript.stat().st_mtime).astimezone()
+def _queue(store: Store, transcript: Path, session_id: str, ended: datetime | None) -> None:
+    if ended is None:
+        ended = datetime.fromtimestamp(transcript.stat().st_mtime).astimezone()
     job = jobs.Job(
         session_id=session_id,
         transcript_path=str(transcript),
@@ -91,7 +93,10 @@ def _print(result: Result, fmt: IngestFormat) -> None:
 def ingest(
     transcript: Annotated[Path, typer.Argument(help="A Claude Code transcript (.jsonl).")],
     session_id: Annotated[
-        str | None, typer.Option("--session-id", help="Default: the transcript's file name.")
+        str | None,
+        typer.Option(
+            "--session-id", help="Default: the transcript's own sessionId, else its file name."
+        ),
     ] = None,
     store_dir: Annotated[
         Path | None,
@@ -118,11 +123,12 @@ def ingest(
             f"{source}: no such transcript file",
             hint="pass a .jsonl file from ~/.claude/projects/<project>/",
         )
-    sid = (session_id or source.stem).strip()
+    facts = transcript_facts(source)
+    sid = (session_id or facts.session_id or source.stem).strip()
     if not sid:
         raise VaultkitError("empty session id", hint="pass --session-id ID")
     store = _store(store_dir)
-    _queue(store, source.resolve(), sid)
+    _queue(store, source.resolve(), sid, facts.ended_at)
     say = _reporter(store, quiet)
     say(f"{sid}: queued {source} for store {store.root}")
     window = max(0.0, settle)
