@@ -452,3 +452,20 @@ def test_offline_notes_follow_the_users_language_and_survive_marker_text(
     assert front["git_branch"] == "main" and front["project"] == "proj"
     wiki = outcome.wiki_path.read_text(encoding="utf-8")
     assert "- 첫 요청: 빌드 스크립트를 고쳐 줘" in wiki
+
+
+def test_offline_title_is_cut_on_a_word_boundary(tmp_path: Path) -> None:
+    from vaultkit.session.backends import OFFLINE_TITLE_MAX, OfflineFacts, offline_title
+    from vaultkit.session.transcript import condense
+
+    def title(prompt: str) -> str:
+        path = tmp_path / "t.jsonl"
+        line = {"type": "user", "message": {"role": "user", "content": prompt}}
+        path.write_text(json.dumps(line) + "\n", encoding="utf-8")
+        digest = condense(path, 10_000)
+        return offline_title(OfflineFacts(digest=digest, cwd="", project="p", session_id="abc"))
+
+    long = "We need a category column on transactions. Can you add a migration for it?"
+    assert title(long) == "We need a category column on transactions. Can you add a…"
+    assert title("short request") == "short request"
+    assert title("x" * 100) == "x" * OFFLINE_TITLE_MAX + "…"

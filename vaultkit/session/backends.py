@@ -282,9 +282,20 @@ def _bullets(items: tuple[str, ...], none: str, code: bool = False) -> str:
     return "\n".join(f"- `{i}`" if code else f"- {i}" for i in items)
 
 
+OFFLINE_TITLE_MAX = 60
+
+
 def offline_title(facts: OfflineFacts) -> str:
+    """The first request, cut on a word boundary when one falls in the last third."""
     first = facts.digest.first_prompt.strip()
-    return first[:60].rstrip() if first else f"Session {short_id(facts.session_id)}"
+    if not first:
+        return f"Session {short_id(facts.session_id)}"
+    if len(first) <= OFFLINE_TITLE_MAX:
+        return first
+    cut = first[: OFFLINE_TITLE_MAX + 1].rsplit(" ", 1)[0][:OFFLINE_TITLE_MAX]
+    if len(cut) < OFFLINE_TITLE_MAX * 2 // 3:
+        cut = first[:OFFLINE_TITLE_MAX]
+    return cut.rstrip(" ,.;:-") + "…"
 
 
 def offline_parts(facts: OfflineFacts) -> Parsed:
