@@ -107,4 +107,5 @@ def test_worker_env_drops_agent_variables_and_sets_the_guard() -> None:
         "CLAUDE_CONFIG_DIR": "x",
         "CLAUDE_CODE_USE_BEDROCK": "1",
         "VAULTKIT_CHILD": "1",
+        "CLAUDE_WIKI_CHILD": "1",  # the seed's hooks, if still installed, stand down too
     }

@@ -9,9 +9,9 @@ from datetime import datetime
 from pathlib import Path
 
 from vaultkit.log import append_log
+from vaultkit.session.childenv import GUARD_VARS
 from vaultkit.store import Store, find_store
 
-GUARD_VARS = ("VAULTKIT_CHILD", "CLAUDE_WIKI_CHILD")
 SESSION_END_REASONS = frozenset(
     {"clear", "resume", "logout", "prompt_input_exit", "bypass_permissions_disabled", "other"}
 )

@@ -17,6 +17,7 @@ from pathlib import Path
 from vaultkit import backfill, inject
 from vaultkit.config import Config, load_config
 from vaultkit.errors import VaultkitError
+from vaultkit.hooks.common import guarded
 from vaultkit.leanmeta import Meta, is_degraded, meta_str, read_meta
 from vaultkit.log import append_log
 from vaultkit.session import jobs
@@ -28,7 +29,6 @@ HEAD_BYTES = 4096
 NOTE_MAX_BYTES = 256 * 1024
 INDEX_MAX_BYTES = 1024 * 1024
 INDEX_HEAD = 12
-GUARD_VARS = ("VAULTKIT_CHILD", "CLAUDE_WIKI_CHILD")
 INDEX_START = "<!-- vaultkit:index:start"
 INDEX_END = "<!-- vaultkit:index:end"
 
@@ -59,7 +59,7 @@ class Summary:
 
 def run(payload: dict[str, object], env: Mapping[str, str]) -> str | None:
     """The hook: the JSON to print for this SessionStart, or None to print nothing."""
-    if any(env.get(name) for name in GUARD_VARS):
+    if guarded(env):
         return None
     text = compose(payload, env, spawn=_spawn)
     if not text:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Literal
 
 from vaultkit.config import Config
+from vaultkit.session.childenv import GUARD_VARS, child_environment
 from vaultkit.session.markers import Parsed, parse_markers
 from vaultkit.session.naming import short_id
 from vaultkit.session.redact import redact
@@ -30,23 +31,6 @@ from vaultkit.store import STORE_DIR, git_root
 
 Status = Literal["ok", "empty-output", "no-markers", "timeout", "llm-error", "infra"]
 
-GUARD_VARS = {"VAULTKIT_CHILD": "1", "CLAUDE_WIKI_CHILD": "1"}
-# Variables a running Claude Code session gives its hooks (observed with 2.1.332). They describe
-# *that* session; a child ``claude -p`` must not inherit them. Every other CLAUDE_CODE_* variable
-# is the user's configuration (provider, auth, DISABLE_NONESSENTIAL_TRAFFIC, …) and is kept.
-SESSION_VARS = frozenset(
-    {
-        "CLAUDECODE",
-        "AI_AGENT",
-        "CLAUDE_PID",
-        "CLAUDE_PROJECT_DIR",
-        "CLAUDE_ENV_FILE",
-        "CLAUDE_SESSION_ID",
-        "CLAUDE_CODE_ENTRYPOINT",
-        "CLAUDE_CODE_SSE_PORT",
-    }
-)
-SESSION_PREFIXES = ("CLAUDE_CODE_SESSION_", "CLAUDE_CODE_CHILD_")
 # Unmistakable infrastructure banners: infra whatever the exit code.
 _INFRA_STRONG = re.compile(
     r"(?i)usage limit reached|limit reached\|\d|invalid api key|please run /login|not logged in"
@@ -88,16 +72,8 @@ def child_env(config: Config, base: Mapping[str, str] | None = None) -> dict[str
 
     ``ANTHROPIC_API_KEY`` is dropped too when ``distill.strip_api_key`` is on (forces the
     subscription login, as the seed did)."""
-    source = os.environ if base is None else base
-    env: dict[str, str] = {}
-    for key, value in source.items():
-        if key in SESSION_VARS or key.startswith(SESSION_PREFIXES):
-            continue
-        if key == "ANTHROPIC_API_KEY" and config.distill.strip_api_key:
-            continue
-        env[key] = value
-    env.update(GUARD_VARS)
-    return env
+    drop = frozenset({"ANTHROPIC_API_KEY"}) if config.distill.strip_api_key else frozenset()
+    return child_environment(os.environ if base is None else base, drop=drop)
 
 
 def claude_argv(config: Config, binary: str) -> list[str]:

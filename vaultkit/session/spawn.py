@@ -8,40 +8,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import NoReturn
 
+from vaultkit.session.childenv import child_environment
 from vaultkit.store import Store
 
 GUARD_ENV = "VAULTKIT_CHILD"
-# Variables a running Claude Code session gives its hooks (observed with 2.1.332): they describe
-# that session, so the worker and its ``claude -p`` must not inherit them. Every other
-# CLAUDE_CODE_* variable is the user's configuration (DISABLE_NONESSENTIAL_TRAFFIC, USE_BEDROCK,
-# MAX_RETRIES, …) and is kept, as ``vaultkit.session.backends.SESSION_VARS`` does.
-_SESSION_VARS = frozenset(
-    {
-        "CLAUDECODE",
-        "AI_AGENT",
-        "CLAUDE_PID",
-        "CLAUDE_PROJECT_DIR",
-        "CLAUDE_ENV_FILE",
-        "CLAUDE_SESSION_ID",
-        "CLAUDE_EFFORT",
-        "CLAUDE_CODE_ENTRYPOINT",
-        "CLAUDE_CODE_SSE_PORT",
-    }
-)
-_SESSION_PREFIXES = ("CLAUDE_CODE_SESSION_", "CLAUDE_CODE_CHILD_", "CLAUDE_CODE_MESSAGING_")
 
 
 def worker_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The worker's environment: the agent's session variables removed, the guard variable set,
+    """The worker's environment: the agent's session variables removed, the guard variables set,
     so that nothing the worker starts (a ``claude -p`` child and its hooks) can recurse."""
-    source = os.environ if env is None else env
-    cleaned = {
-        key: value
-        for key, value in source.items()
-        if key not in _SESSION_VARS and not key.startswith(_SESSION_PREFIXES)
-    }
-    cleaned[GUARD_ENV] = "1"
-    return cleaned
+    return child_environment(os.environ if env is None else env)
 
 
 def worker_command(store: Store, session_id: str | None = None) -> list[str]:
