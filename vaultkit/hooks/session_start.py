@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from vaultkit import backfill, inject
+from vaultkit import backfill, inject, resume
 from vaultkit.config import Config, load_config
 from vaultkit.errors import VaultkitError
 from vaultkit.hooks.common import guarded
@@ -62,6 +62,7 @@ def run(payload: dict[str, object], env: Mapping[str, str]) -> str | None:
     if guarded(env):
         return None
     text = compose(payload, env, spawn=_spawn)
+    text = resume.continuity_start(payload, env, text)  # baton first; resume if configured
     if not text:
         return None
     return envelope(text)
