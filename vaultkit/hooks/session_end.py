@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import PurePath
 
+from vaultkit import activity
 from vaultkit.hooks import common
 from vaultkit.session import jobs
 from vaultkit.session.spawn import spawn_worker
@@ -49,4 +50,5 @@ def run(payload: common.Payload, env: Mapping[str, str]) -> str | None:
     pid = spawn_worker(store, session_id=fields.session_id)
     started = f"worker pid {pid}" if pid is not None else "worker could not be started"
     common.log(store, f"SessionEnd {fields.session_id} ({fields.end_reason}): queued, {started}")
+    activity.record(store, f"agent: session end ({fields.end_reason}) {fields.session_id[:8]}")
     return None

@@ -259,7 +259,23 @@ def _run_steps(
         message = f"transcript {job.transcript_path} does not exist and was never copied; dropped"
         say(f"{job.session_id}: {message}")
         return Result(job.session_id, Status.DROPPED, message=message)
-    return _record_done(store, snapshot, _distil(store, job, raw, config, distill, say))
+    result = _record_done(store, snapshot, _distil(store, job, raw, config, distill, say))
+    _write_readable(store, config, job, raw, say)
+    return result
+
+
+def _write_readable(store: Store, config: Config, job: jobs.Job, raw: Path, say: Progress) -> None:
+    """The readable Markdown rendering in ``transcripts/`` (SPEC §6); never fails the job."""
+    if not config.transcripts.enabled:
+        return
+    from vaultkit.render import for_worker
+
+    try:
+        path = for_worker(store.transcripts, raw, job.session_id, _ended_at(job))
+    except (OSError, UnicodeError) as exc:
+        say(f"{job.session_id}: readable transcript not written: {exc}")
+        return
+    say(f"{job.session_id}: readable transcript transcripts/{path.name}")
 
 
 def _config_problem(
