@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import io
+import json
+import os
 import stat
+import subprocess
+import sys
+import time
+from datetime import datetime
 from pathlib import Path
 
 from test_baton_support import (
@@ -19,6 +25,7 @@ from test_baton_support import (
 )
 
 from vaultkit import render
+from vaultkit.session import jobs
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "claude" / "transcripts"
 CODE = "Use this:\n\n```python\ndef f(x):\n    return x * 2\n```\n\nDone."
@@ -103,8 +110,6 @@ def test_cli_export_writes_into_the_project_store_by_default(tmp_path: Path) -> 
 
 
 def test_the_worker_step_rewrites_a_sessions_rendering_in_place(tmp_path: Path) -> None:
-    from datetime import datetime
-
     folder = tmp_path / "transcripts"
     source = conversation(tmp_path / "raw.jsonl")
     first = render.for_worker(folder, source, "abcdef12-9999", datetime(2026, 11, 30, 9, 30))
@@ -113,3 +118,48 @@ def test_the_worker_step_rewrites_a_sessions_rendering_in_place(tmp_path: Path) 
     assert later == first and [p.name for p in folder.iterdir()] == [first.name]
     other = render.for_worker(folder, source, "99999999-0000", datetime(2026, 11, 30, 11, 0))
     assert other.name == "2026-11-30_1100_99999999.md"
+
+
+def test_the_worker_writes_the_readable_transcript_and_the_hooks_log_activity(
+    tmp_path: Path,
+) -> None:
+    root, store = project(tmp_path / "p")
+    (store.root / "vaultkit.toml").write_text('[distill]\nbackend = "offline"\n')
+    sid = "0b1e2c3d-aaaa-bbbb-cccc-000000000000"
+    source = conversation(tmp_path / f"{sid}.jsonl")
+    payload = {
+        "session_id": sid,
+        "transcript_path": str(source),
+        "cwd": str(root),
+        "hook_event_name": "SessionEnd",
+        "reason": "prompt_input_exit",
+    }
+    env = {**os.environ, "VAULTKIT_SETTLE_SECONDS": "0.05", "VAULTKIT_SETTLE_MAX_SECONDS": "5"}
+    hook = [sys.executable, "-m", "vaultkit.hookentry", "SessionEnd"]
+    subprocess.run(hook, input=json.dumps(payload).encode(), env=env, check=True, timeout=60)
+    out = wait_for_file(store.transcripts, "*_0b1e2c3d.md")
+    assert out.read_text(encoding="utf-8") == rendered(source).replace("sid-1", sid)
+    logs = "".join(p.read_text() for p in (store.root / "logs").glob("*.log"))
+    assert "agent: session end (prompt_input_exit) 0b1e2c3d" in logs
+    (store.root / "vaultkit.toml").write_text(
+        '[distill]\nbackend = "offline"\n[transcripts]\nenabled = false\n'
+    )
+    out_time = (store.root / ".vaultkit" / "done" / f"{sid}.json").stat().st_mtime_ns
+    out.unlink()
+    subprocess.run(hook, input=json.dumps(payload).encode(), env=env, check=True, timeout=60)
+    wait_for_file(store.root / ".vaultkit" / "done", "*.json", newer_than=out_time)
+    end = time.monotonic() + 30
+    while jobs.live_running(store) and time.monotonic() < end:  # the worker's last step is over
+        time.sleep(0.05)
+    assert not out.exists()
+
+
+def wait_for_file(folder: Path, pattern: str, newer_than: int = 0) -> Path:
+    end = time.monotonic() + 60
+    while time.monotonic() < end:
+        for path in folder.glob(pattern):
+            if path.stat().st_mtime_ns > newer_than:
+                time.sleep(0.2)
+                return path
+        time.sleep(0.1)
+    raise AssertionError(f"no {pattern} in {folder}")
