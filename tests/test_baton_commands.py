@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
+from test_baton_support import project, vk
 
 from vaultkit import slashcmds
 from vaultkit.errors import VaultkitError
@@ -78,3 +80,23 @@ def test_sync_uses_the_folder_beside_the_settings_file_and_configured_names(
     assert len(messages) == 2
     removed = slashcmds.sync(settings_file, project, remove=True)
     assert len(removed) == 2 and not folder.exists()
+
+
+def test_hooks_install_and_uninstall_manage_the_commands_and_the_prompt_hook(
+    tmp_path: Path,
+) -> None:
+    root, _ = project(tmp_path / "proj")
+    done = vk("hooks", "install", "--scope", "project", "--prompt-hook", cwd=root)
+    assert done.returncode == 0, done.stderr
+    folder = root / ".claude" / "commands"
+    assert f"installed slash command /handoff in {folder / 'handoff.md'}" in done.stderr
+    assert f"installed slash command /save-handoff in {folder / 'save-handoff.md'}" in done.stderr
+    data = json.loads((root / ".claude" / "settings.json").read_text())
+    [prompt] = data["hooks"]["UserPromptSubmit"][0]["hooks"]
+    assert prompt["args"] == ["UserPromptSubmit"] and prompt["timeout"] == 5
+    again = vk("hooks", "install", "--scope", "project", cwd=root)
+    assert again.stderr.count("slash command already up to date") == 2
+    assert "UserPromptSubmit" in (root / ".claude" / "settings.json").read_text()
+    removed = vk("hooks", "uninstall", "--scope", "project", cwd=root)
+    assert removed.returncode == 0 and "removed slash command /handoff" in removed.stderr
+    assert not folder.exists() and not (root / ".claude" / "settings.json").exists()

@@ -15,11 +15,12 @@ from typing import Any
 from vaultkit.errors import VaultkitError
 
 EVENTS = ("SessionStart", "SessionEnd")
+PROMPT_EVENT = "UserPromptSubmit"  # optional (--prompt-hook): activity line, context pressure
 MARKS = ("vaultkit-hook", "vaultkit.hookentry")
 MATCHER = "*"
 # SessionStart reads a few files; SessionEnd only queues a job and spawns the worker. Claude Code
 # also caps all SessionEnd hooks together at 1.5 s by default, whatever is written here.
-TIMEOUTS = {"SessionStart": 10, "SessionEnd": 2}
+TIMEOUTS = {"SessionStart": 10, "SessionEnd": 2, "UserPromptSubmit": 5}
 
 Settings = dict[str, Any]
 Hook = dict[str, Any]
@@ -124,10 +125,17 @@ def executable_of(hook: Hook) -> str:
     return words[0] if words else ""
 
 
-def install(data: Settings, executable: str, *, shell_form: bool = False) -> Settings:
-    """A copy of ``data`` with vaultkit's SessionStart and SessionEnd hooks in place."""
+def install(
+    data: Settings,
+    executable: str,
+    *,
+    shell_form: bool = False,
+    events: tuple[str, ...] = EVENTS,
+) -> Settings:
+    """A copy of ``data`` with vaultkit's hooks for ``events`` (default: SessionStart and
+    SessionEnd) in place."""
     result = copy.deepcopy(data)
-    for event in EVENTS:
+    for event in events:
         wanted = hook_entry(executable, event, shell_form=shell_form)
         if installed(result).get(event) == [wanted]:
             continue

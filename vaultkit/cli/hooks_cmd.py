@@ -15,7 +15,7 @@ from typing import Annotated
 
 import typer
 
-from vaultkit import settings
+from vaultkit import settings, slashcmds
 from vaultkit.cli.app import app
 from vaultkit.errors import VaultkitError
 from vaultkit.fsio import atomic_write_text
@@ -188,6 +188,12 @@ ShellFormOpt = Annotated[
     typer.Option("--shell-form", help="One command line instead of command+args (older Claude)."),
 ]
 FormatOpt = Annotated[OutputFormat, typer.Option("--format", help="text or json.")]
+PromptHookOpt = Annotated[
+    bool,
+    typer.Option(
+        "--prompt-hook", help="Also UserPromptSubmit: activity log line, context pressure."
+    ),
+]
 
 
 def _report(path: Path, changed: bool, diff: str, dry_run: bool, verb: str) -> None:
@@ -205,8 +211,10 @@ def install_cmd(
     project: ProjectOpt = None,
     dry_run: DryRunOpt = False,
     shell_form: ShellFormOpt = False,
+    prompt_hook: PromptHookOpt = False,
 ) -> None:
-    """Add vaultkit's SessionStart and SessionEnd hooks to a Claude Code settings file."""
+    """Add vaultkit's SessionStart and SessionEnd hooks to a Claude Code settings file,
+    and the /handoff and /save-handoff slash commands beside it."""
     exe = hook_executable()
     if not exe.is_file():
         raise VaultkitError(
@@ -214,10 +222,15 @@ def install_cmd(
             hint="reinstall vaultkit into this environment: pip install vaultkit",
         )
     path = settings_path(scope, project_dir(project))
+    events = settings.EVENTS + ((settings.PROMPT_EVENT,) if prompt_hook else ())
     changed, diff = apply_change(
-        path, lambda d: settings.install(d, str(exe), shell_form=shell_form), dry_run=dry_run
+        path,
+        lambda d: settings.install(d, str(exe), shell_form=shell_form, events=events),
+        dry_run=dry_run,
     )
     _report(path, changed, diff, dry_run, "installed")
+    for line in slashcmds.sync(path, project_dir(project), dry_run=dry_run):
+        typer.echo(line, err=True)
 
 
 @hooks_app.command("uninstall")
@@ -228,6 +241,8 @@ def uninstall_cmd(
     path = settings_path(scope, project_dir(project))
     changed, diff = apply_change(path, settings.uninstall, dry_run=dry_run)
     _report(path, changed, diff, dry_run, "removed")
+    for line in slashcmds.sync(path, project_dir(project), remove=True, dry_run=dry_run):
+        typer.echo(line, err=True)
 
 
 @hooks_app.command("status")
