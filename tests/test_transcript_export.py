@@ -92,6 +92,14 @@ def test_real_claude_transcript_fixture_renders_without_tool_noise(tmp_path: Pat
     assert md.count("## Claude") >= 1
 
 
+def test_cli_export_names_the_file_after_the_transcripts_own_session_id(tmp_path: Path) -> None:
+    root, store = project(tmp_path / "p")
+    done = vk("transcript", "export", str(FIXTURES / "tool-use.jsonl"), cwd=root)
+    assert done.returncode == 0, done.stderr
+    [out] = list(store.transcripts.glob("*_24fa4203.md"))
+    assert "session: `24fa4203-1778-4884-b005-9a9da545628d`" in out.read_text(encoding="utf-8")
+
+
 def test_cli_export_writes_into_the_project_store_by_default(tmp_path: Path) -> None:
     root, store = project(tmp_path / "p")
     source = conversation(tmp_path / "0b1e2c3d-aaaa.jsonl")

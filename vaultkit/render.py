@@ -159,3 +159,12 @@ def for_worker(store_transcripts: Path, raw: Path, session_id: str, when: dateti
     target = target_for(store_transcripts, session_id, when)
     export(raw, target, session_id=session_id)
     return target
+
+
+def session_id_of(transcript: Path) -> str:
+    """The ``sessionId`` the transcript's records carry, else the file's stem."""
+    for record in iter_records(transcript):
+        value = record.get("sessionId") if record else None
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return transcript.stem

@@ -216,7 +216,7 @@ def transcript_export_cmd(
     """Render a transcript as Markdown: user words verbatim, the assistant's visible text."""
     if not file.is_file():
         raise VaultkitError(f"{file}: no such transcript", hint="pass the path of a .jsonl file")
-    session = file.stem
+    session = render.session_id_of(file)
     if output is not None and str(output) == "-":
         count = render.write_markdown(file, sys.stdout, session_id=session)
         typer.echo(f"{count} turn(s)", err=True)
