@@ -7,14 +7,11 @@ import sys
 from vaultkit.cli.app import app
 from vaultkit.errors import VaultkitError
 
-# Each module registers its commands on ``app`` when imported.
-from vaultkit.cli import version_cmd  # noqa: F401  isort: skip
-from vaultkit.cli import hooks_cmd, session_cmd  # noqa: F401  isort: skip
-from vaultkit.cli import index_cmd, lint_cmd  # noqa: F401  isort: skip
-from vaultkit.cli import graph_cmd  # noqa: F401  isort: skip
-from vaultkit.cli import ingest_cmd  # noqa: F401  isort: skip
-from vaultkit.cli import watch_cmd  # noqa: F401  isort: skip
-from vaultkit.cli import continuity_cmd  # noqa: F401  isort: skip
+# Each module registers its commands on ``app`` when imported; the order is the order of
+# ``vaultkit --help``: the vault engine first, then the session memory, then continuity.
+from vaultkit.cli import lint_cmd, index_cmd, graph_cmd, watch_cmd  # noqa: F401  isort: skip
+from vaultkit.cli import hooks_cmd, session_cmd, ingest_cmd  # noqa: F401  isort: skip
+from vaultkit.cli import continuity_cmd, version_cmd  # noqa: F401  isort: skip
 
 __all__ = ["app", "main"]
 
