@@ -164,7 +164,9 @@ def interactive_clear_and_exit(sandbox: Sandbox, project: Path, dumps: Path) -> 
 
 
 def _copy(source: Path, target: Path) -> Path:
-    shutil.copyfile(source, target)
+    """Copy a captured file with this checkout's absolute path replaced by ``/repo``."""
+    text = source.read_text(encoding="utf-8").replace(str(REPO), "/repo")
+    target.write_text(text, encoding="utf-8")
     return target
 
 

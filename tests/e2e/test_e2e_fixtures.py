@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from .capture_fixtures import FIXTURES, capture
-from .harness import DUMMY_KEY, read_jsonl
+from .harness import DUMMY_KEY, REPO, read_jsonl
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 
@@ -59,6 +59,7 @@ def test_fixtures_hold_no_secrets() -> None:
         text = path.read_text(encoding="utf-8")
         for needle in (DUMMY_KEY, "sk-ant-", "MESSAGING_TOKEN", "x-api-key", "machineID"):
             assert needle not in text, f"{path.name} contains {needle}"
+        assert str(REPO) not in text, f"{path.name} contains this checkout's path"
 
 
 def test_every_hook_payload_fixture_has_the_common_fields() -> None:
