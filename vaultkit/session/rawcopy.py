@@ -9,13 +9,12 @@ removed by the next worker that holds the session's lock.
 from __future__ import annotations
 
 import contextlib
-import os
-import tempfile
 import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from vaultkit.fsio import atomic_file
 from vaultkit.session.jobs import safe_id
 
 CHUNK = 1 << 20
@@ -94,22 +93,15 @@ def wait_settled(path: Path, settle: Settle) -> int | None:
 
 
 def _stream_copy(source: Path, target: Path, session_id: str) -> int:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{safe_id(session_id)}.", suffix=".tmp", dir=target.parent)
     copied = 0
-    try:
-        with open(source, "rb", buffering=0) as src, os.fdopen(fd, "wb") as dst:
-            while chunk := src.read(CHUNK):
-                dst.write(chunk)
-                copied += len(chunk)
-            dst.flush()
-            os.fsync(dst.fileno())
-        os.chmod(tmp, RAW_MODE)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    prefix = f".{safe_id(session_id)}."  # what clean_temps looks for
+    with (
+        open(source, "rb", buffering=0) as src,
+        atomic_file(target, mode=RAW_MODE, prefix=prefix) as dst,
+    ):
+        while chunk := src.read(CHUNK):
+            dst.write(chunk)
+            copied += len(chunk)
     return copied
 
 
