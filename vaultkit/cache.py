@@ -166,17 +166,9 @@ class NoteCache:
         gone = [(path,) for path in removed]
         if not values and not gone:
             return
-        try:
-            self.conn.execute("BEGIN IMMEDIATE")
+        with self._writing():
             self.conn.executemany("INSERT OR REPLACE INTO notes VALUES (?, ?, ?, ?, ?, ?)", values)
             self.conn.executemany("DELETE FROM notes WHERE path = ?", gone)
-            self.conn.execute("COMMIT")
-        except sqlite3.OperationalError as exc:
-            with contextlib.suppress(sqlite3.Error):
-                self.conn.execute("ROLLBACK")
-            _log(self.path, f"cache: {self.path} not updated ({exc})")
-        except sqlite3.Error as exc:
-            self._broken(exc)
 
     def link_snapshot(self) -> tuple[str | None, bytes | None, dict[str, tuple[bytes, bytes]]]:
         """The stored link state (digest, blob) and every note's resolutions (digest, blob),
@@ -204,8 +196,7 @@ class NoteCache:
     ) -> None:
         """Store resolutions computed against ``state``. When another run changed the stored
         state since ``expected`` was read, every stored resolution is dropped instead."""
-        try:
-            self.conn.execute("BEGIN IMMEDIATE")
+        with self._writing():
             found = self.conn.execute(
                 "SELECT value FROM meta WHERE key = 'link_state_digest'"
             ).fetchone()
@@ -221,6 +212,14 @@ class NoteCache:
                         "INSERT OR REPLACE INTO meta VALUES (?, ?)",
                         [("link_state_digest", state[0]), ("link_state", state[1])],
                     )
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """One write transaction: committed when the block ends; a busy or locked database is
+        rolled back and logged (the cache is only an accelerator), a broken one is rebuilt."""
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+            yield
             self.conn.execute("COMMIT")
         except sqlite3.OperationalError as exc:
             with contextlib.suppress(sqlite3.Error):
