@@ -52,3 +52,38 @@ def obsidiantools_graph(root: Path) -> Any:
     """obsidiantools' own graph build (``Vault(root).connect()``); needs the ``bench`` extra."""
     otools = importlib.import_module("obsidiantools.api")  # untyped optional dependency
     return otools.Vault(root).connect().graph
+
+
+def _sizes(graph: Any, **extra: int) -> dict[str, int]:
+    return {"nodes": int(graph.number_of_nodes()), "edges": int(graph.number_of_edges()), **extra}
+
+
+def graph_sizes(root: Path, with_otools: bool) -> dict[str, dict[str, int]]:
+    """Nodes and edges of each contender's graph of one vault, so a reader can see who parsed it.
+
+    ``notes`` is what each one took for a note; obsidiantools' ``ghosts`` are its
+    ``nonexistent_notes``, vaultkit's are its ``ghost`` nodes (missing link targets).
+    """
+    from vaultkit.graph import build_graph
+    from vaultkit.vault import load_vault
+
+    vault = load_vault(root, cache=False)
+    graph = build_graph(vault)
+    kinds = [attrs.get("kind") for _node, attrs in graph.nodes(data=True)]
+    sizes = {
+        "vk-cold": _sizes(
+            graph,
+            notes=len(vault.notes),
+            attachments=len(vault.attachments),
+            ghosts=kinds.count("ghost"),
+        ),
+        "regex": _sizes(regex_graph(root)),
+    }
+    if with_otools:
+        otools = importlib.import_module("obsidiantools.api").Vault(root).connect()
+        sizes["obsidiantools"] = _sizes(
+            otools.graph,
+            notes=len(otools.md_file_index),
+            ghosts=len(otools.nonexistent_notes),
+        )
+    return sizes

@@ -1,6 +1,7 @@
 """Run every benchmark side by side and print medians, min/max and ratios against the baselines.
 
-Usage: ``.venv/bin/python -m benchmarks [--quick] [--runs N] [--sizes 1000,10000,100000]``.
+Usage: ``.venv/bin/python -m benchmarks [--quick] [--runs N] [--sizes 1000,10000,100000]
+[--real-vault PATH ...]``.
 Every timed run is a fresh child process (``benchmarks.task``), and the contenders of one
 measure take turns run by run, so machine noise hits them alike; ratios are what to read.
 Synthetic vaults are generated once into ``$VAULTKIT_BENCH_DIR`` (default /tmp/vaultkit-bench).
@@ -182,12 +183,54 @@ def bench_vault(notes: int, args: argparse.Namespace, runs: int) -> dict[str, An
     return result
 
 
-def bench_real_vault(runs: int, skip_otools: bool) -> dict[str, Any] | None:
-    """The example store's wiki (a small real vault) with obsidiantools side by side."""
-    if skip_otools or not _has_obsidiantools() or not EXAMPLE_VAULT.is_dir():
-        return None
-    print(f"\n== real vault: {EXAMPLE_VAULT.relative_to(REPO)}")
-    return bench_cold(EXAMPLE_VAULT, runs, True)
+def vault_label(vault: Path) -> str:
+    """How a real vault is named in the output: relative to the repository when inside it."""
+    resolved = vault.resolve()
+    return str(resolved.relative_to(REPO)) if resolved.is_relative_to(REPO) else str(vault)
+
+
+def count_markdown(vault: Path) -> int:
+    """The number of ``.md`` files outside dot-folders (the notes a tool has to parse)."""
+    count = 0
+    for _folder, dirs, files in os.walk(vault):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        count += sum(name.endswith(".md") for name in files)
+    return count
+
+
+def graph_counts(vault: Path, with_otools: bool) -> dict[str, Any]:
+    """Nodes and edges each contender's graph has (one untimed child process, a sanity check)."""
+    code = "import json,sys; from benchmarks import baselines; from pathlib import Path; "
+    code += "print(json.dumps(baselines.graph_sizes(Path(sys.argv[1]), sys.argv[2] == '1')))"
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(vault), "1" if with_otools else "0"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=TASK_TIMEOUT_S,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"counting the graphs of {vault} failed:\n{done.stderr}")
+    counts: dict[str, Any] = json.loads(done.stdout)
+    for name, sizes in counts.items():
+        detail = ", ".join(f"{key} {value:,}" for key, value in sizes.items())
+        print(f"  {name:<14} {detail}")
+    return counts
+
+
+def bench_real_vault(vault: Path, args: argparse.Namespace, runs: int) -> dict[str, Any]:
+    """A real vault: vaultkit cold vs the regex pipeline, and obsidiantools when small enough."""
+    notes = count_markdown(vault)
+    print(f"\n== real vault: {vault_label(vault)} ({notes:,} notes)")
+    otools = not args.skip_obsidiantools and _has_obsidiantools()
+    if otools and notes > args.obsidiantools_max:
+        print(f"  (obsidiantools skipped: {notes:,} notes > --obsidiantools-max)")
+        otools = False
+    result = bench_cold(vault, runs, otools)
+    result["notes"] = notes
+    result["graphs"] = graph_counts(vault, otools)
+    return result
 
 
 def _has_obsidiantools() -> bool:
@@ -215,14 +258,38 @@ def run_script(argv: list[str]) -> dict[str, Any]:
     return {"exit_code": done.returncode, "output": done.stdout}
 
 
+def _vault_dir(text: str) -> Path:
+    path = Path(text).expanduser()
+    if not path.is_dir():
+        raise argparse.ArgumentTypeError(f"not a folder: {text}")
+    return path
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="small sizes, 2 runs: a smoke run")
     parser.add_argument("--runs", type=int, default=None, help="runs per measure (default 5)")
-    parser.add_argument("--sizes", default=None, help="comma-separated note counts")
+    parser.add_argument(
+        "--sizes", default=None, help="comma-separated note counts ('' for no synthetic vault)"
+    )
     parser.add_argument("--skip-obsidiantools", action="store_true")
     parser.add_argument("--skip-real-vault", action="store_true")
-    parser.add_argument("--obsidiantools-max", type=int, default=OBSIDIANTOOLS_MAX)
+    parser.add_argument(
+        "--real-vault",
+        type=_vault_dir,
+        action="append",
+        default=None,
+        metavar="PATH",
+        help="a local vault to measure cold against obsidiantools and regex (repeatable; "
+        "default: the bundled examples wiki)",
+    )
+    parser.add_argument(
+        "--obsidiantools-max",
+        type=int,
+        default=OBSIDIANTOOLS_MAX,
+        help="largest vault, in notes, obsidiantools runs on, synthetic or real (default "
+        f"{OBSIDIANTOOLS_MAX})",
+    )
     parser.add_argument("--cold-repeat-max", type=int, default=COLD_REPEAT_MAX)
     parser.add_argument("--skip-scripts", action="store_true", help="no hooks/condense scripts")
     parser.add_argument("--condense-mb", type=int, default=None, help="transcript size")
@@ -234,8 +301,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     runs = args.runs or (2 if args.quick else 5)
     sizes = (
-        tuple(int(s) for s in args.sizes.split(","))
-        if args.sizes
+        tuple(int(s) for s in args.sizes.split(",") if s.strip())
+        if args.sizes is not None
         else QUICK_SIZES
         if args.quick
         else FULL_SIZES
@@ -246,7 +313,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     for notes in sizes:
         results["vaults"][str(notes)] = bench_vault(notes, args, runs)
     if not args.skip_real_vault:
-        results["real_vault"] = bench_real_vault(runs, args.skip_obsidiantools)
+        real = args.real_vault or ([EXAMPLE_VAULT] if EXAMPLE_VAULT.is_dir() else [])
+        results["real_vaults"] = {
+            vault_label(vault): bench_real_vault(vault, args, runs) for vault in real
+        }
     if not args.skip_scripts:
         print("\n== hooks")
         results["hooks"] = run_script(["bench_hooks.py", "--runs", str(max(runs, 5))])

@@ -90,3 +90,32 @@ def test_quick_run_end_to_end(tmp_path: Path) -> None:
     }
     name = f"syn-220-s7-g{generate.GENERATOR_VERSION}"
     assert (tmp_path / "vaults" / name / ".vaultkit" / "cache.sqlite").is_file()
+
+
+def test_real_vault_option(tmp_path: Path) -> None:
+    vault = generate.write_vault(tmp_path / "real", 25, seed=9)
+    out = tmp_path / "results.json"
+    argv = [sys.executable, "-m", "benchmarks", "--runs", "1", "--sizes", "", "--skip-scripts"]
+    argv += ["--real-vault", str(vault), "--json", str(out)]
+    done = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert f"== real vault: {vault} (25 notes)" in done.stdout
+    results = json.loads(out.read_text(encoding="utf-8"))
+    assert results["vaults"] == {}
+    real = results["real_vaults"][str(vault)]
+    assert real["notes"] == 25
+    assert real["series"]["vk-cold"]["count"] == real["graphs"]["vk-cold"]["edges"] > 100
+    assert real["graphs"]["vk-cold"]["notes"] == 25
+    otools = "obsidiantools" in real["series"]
+    assert otools == ("obsidiantools" in real["graphs"])
+    if otools:
+        assert real["graphs"]["obsidiantools"]["notes"] == 25
+    assert not (vault / ".vaultkit").exists()  # a cold build leaves no cache behind
+    missing = subprocess.run(
+        [*argv[:-4], "--real-vault", str(tmp_path / "nowhere")],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert missing.returncode == 2 and "not a folder" in missing.stderr
