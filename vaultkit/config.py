@@ -1,34 +1,40 @@
 """``vaultkit.toml``: typed settings with defaults; an unknown key or a wrong type is an error.
 
-Add a setting by adding a field (with a default) to one of the section dataclasses below; the
+Add a setting by adding a field (with a default) to one of the section records below; the
 loader, the error messages and ``vaultkit config`` pick it up from the field list.
+
+Lean: the hooks read their settings here. :mod:`tomllib` is imported only when a TOML text has
+to be parsed; the hooks keep the parsed settings of a valid file in a small JSON cache keyed by
+the file's exact text (:func:`load_cached`), so an unchanged ``vaultkit.toml`` costs them a read
+and a comparison.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import tomllib
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+import json
+import os
 
 from vaultkit.errors import VaultkitError
+from vaultkit.record import Record, field
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+CACHE_VERSION = 1
 
 
-@dataclass(frozen=True, slots=True)
-class LintConfig:
+class LintConfig(Record):
     select: list[str] = field(default_factory=list)
     ignore: list[str] = field(default_factory=list)
     strict: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class IndexConfig:
+class IndexConfig(Record):
     description_max: int = 120
 
 
-@dataclass(frozen=True, slots=True)
-class DistillConfig:
+class DistillConfig(Record):
     backend: str = "claude"  # "claude" | "command" | "offline"
     model: str = "sonnet"
     timeout: int = 300
@@ -39,27 +45,23 @@ class DistillConfig:
     claude_path: str = "claude"
 
 
-@dataclass(frozen=True, slots=True)
-class InjectConfig:
+class InjectConfig(Record):
     budget: int = 9_000
     on_clear: bool = False
     recent: int = 3
 
 
-@dataclass(frozen=True, slots=True)
-class RetentionConfig:
+class RetentionConfig(Record):
     keep_summaries: int = 10
 
 
-@dataclass(frozen=True, slots=True)
-class BatonConfig:
+class BatonConfig(Record):
     lifetime_minutes: int = 60
     command: str = "handoff"  # slash command name installed for the agent
     thinking_chars: int = 3_000
 
 
-@dataclass(frozen=True, slots=True)
-class ResumeConfig:
+class ResumeConfig(Record):
     stale_after: int = 100  # activity entries after a handoff that make it stale
     recent_entries: int = 25  # path C (and B) restores from this many latest entries
     since_entries: int = 60  # path A shows at most this many entries written after the handoff
@@ -68,26 +70,22 @@ class ResumeConfig:
     command: str = "save-handoff"  # slash command that makes the agent run `vaultkit save`
 
 
-@dataclass(frozen=True, slots=True)
-class ActivityConfig:
+class ActivityConfig(Record):
     enabled: bool = True
     prompt_text: bool = False  # also record the first 200 characters of each prompt
 
 
-@dataclass(frozen=True, slots=True)
-class TranscriptsConfig:
+class TranscriptsConfig(Record):
     enabled: bool = True  # the worker writes sessions/transcripts/<stem>.md
 
 
-@dataclass(frozen=True, slots=True)
-class PressureConfig:
+class PressureConfig(Record):
     enabled: bool = True
     threshold: int = 70  # percent of the context window
     window: int = 200_000  # the model's context window in tokens
 
 
-@dataclass(frozen=True, slots=True)
-class Config:
+class Config(Record):
     lint: LintConfig = field(default_factory=LintConfig)
     index: IndexConfig = field(default_factory=IndexConfig)
     distill: DistillConfig = field(default_factory=DistillConfig)
@@ -100,7 +98,7 @@ class Config:
     pressure: PressureConfig = field(default_factory=PressureConfig)
 
 
-def _check_value(path: Path, key: str, value: Any, default: Any) -> Any:
+def _check_value(path: object, key: str, value: Any, default: Any) -> Any:
     expected = type(default)
     if expected is int and isinstance(value, bool):
         ok = False
@@ -116,11 +114,11 @@ def _check_value(path: Path, key: str, value: Any, default: Any) -> Any:
     return value
 
 
-def _build_section(path: Path, name: str, cls: type[Any], raw: Any) -> Any:
+def _build_section(path: object, name: str, cls: type[Record], raw: Any) -> Any:
     if not isinstance(raw, dict):
         raise VaultkitError(f"{path}: [{name}] must be a table", hint=f"edit {path}")
     defaults = cls()
-    known = {f.name for f in dataclasses.fields(cls)}
+    known = set(cls._fields)
     values: dict[str, Any] = {}
     for key, value in raw.items():
         if key not in known:
@@ -132,15 +130,10 @@ def _build_section(path: Path, name: str, cls: type[Any], raw: Any) -> Any:
     return cls(**values)
 
 
-def parse_config(text: str, path: Path) -> Config:
-    """Parse TOML text into a :class:`Config`; ``path`` is only used in messages."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise VaultkitError(
-            f"{path}: invalid TOML: {exc}", hint=f"fix the syntax in {path}"
-        ) from exc
-    sections = {f.name: f for f in dataclasses.fields(Config)}
+def build_config(data: dict[str, Any], path: object) -> Config:
+    """A :class:`Config` from parsed TOML data (checked); ``path`` is only used in messages."""
+    sections = set(Config._fields)
+    defaults = Config()
     built: dict[str, Any] = {}
     for name, raw in data.items():
         if name not in sections:
@@ -148,21 +141,88 @@ def parse_config(text: str, path: Path) -> Config:
                 f"{path}: unknown section [{name}]",
                 hint=f"remove it or use one of: {', '.join(sorted(sections))}",
             )
-        section_type = type(getattr(Config(), name))
+        section_type = type(getattr(defaults, name))
         built[name] = _build_section(path, name, section_type, raw)
     return Config(**built)
 
 
-def load_config(path: Path) -> Config:
-    """Load ``path``; a missing file gives the defaults."""
+def _toml(text: str, path: object) -> dict[str, Any]:
+    import tomllib  # only when a TOML text must be parsed (it costs a hook more than all else)
+
     try:
-        raw = path.read_bytes()
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise VaultkitError(
+            f"{path}: invalid TOML: {exc}", hint=f"fix the syntax in {path}"
+        ) from exc
+
+
+def parse_config(text: str, path: object) -> Config:
+    """Parse TOML text into a :class:`Config`; ``path`` is only used in messages."""
+    return build_config(_toml(text, path), path)
+
+
+def _read_text(path: str | os.PathLike[str]) -> str | None:
+    """The file's text; None when it does not exist."""
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read()
     except FileNotFoundError:
-        return Config()
+        return None
     except OSError as exc:
-        raise VaultkitError(f"{path}: cannot read: {exc.strerror}") from exc
+        raise VaultkitError(f"{os.fspath(path)}: cannot read: {exc.strerror}") from exc
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise VaultkitError(f"{path}: not UTF-8", hint=f"re-save {path} as UTF-8") from exc
-    return parse_config(text, path)
+        where = os.fspath(path)
+        raise VaultkitError(f"{where}: not UTF-8", hint=f"re-save {where} as UTF-8") from exc
+
+
+def load_config(path: str | os.PathLike[str]) -> Config:
+    """Load ``path``; a missing file gives the defaults."""
+    text = _read_text(path)
+    if text is None:
+        return Config()
+    return parse_config(text, os.fspath(path))
+
+
+def _cached_data(cache: str, text: str) -> dict[str, Any] | None:
+    try:
+        with open(cache, "rb") as handle:
+            saved = json.loads(handle.read())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(saved, dict) or saved.get("version") != CACHE_VERSION:
+        return None
+    data = saved.get("data")
+    return data if saved.get("source") == text and isinstance(data, dict) else None
+
+
+def _save(cache: str, text: str, data: dict[str, Any]) -> None:
+    from vaultkit.fsio import atomic_write_text
+
+    payload = {"version": CACHE_VERSION, "source": text, "data": data}
+    try:  # noqa: SIM105  (contextlib would cost every hook an import)
+        atomic_write_text(cache, json.dumps(payload, ensure_ascii=False) + "\n")
+    except OSError:
+        pass  # a cache that cannot be written only costs the next hook a TOML parse
+
+
+def load_cached(path: str | os.PathLike[str], cache: str) -> Config:
+    """:func:`load_config`, reusing the parse of the same text stored in ``cache`` (JSON).
+
+    The cache holds the file's exact text and its parsed data; it is used only when the text is
+    unchanged, and only valid files are cached, so the result and the errors are those of
+    :func:`load_config`.
+    """
+    text = _read_text(path)
+    if text is None:
+        return Config()
+    where = os.fspath(path)
+    data = _cached_data(cache, text)
+    if data is not None:
+        return build_config(data, where)
+    data = _toml(text, where)
+    config = build_config(data, where)
+    _save(cache, text, data)
+    return config

@@ -1,20 +1,42 @@
-"""Crash-safe file writes: temp file in the same folder, fsync, then atomic rename."""
+"""Crash-safe file writes: temp file in the same folder, fsync, then atomic rename.
+
+Lean (``os`` only, no tempfile or contextlib): the hooks write their job files through this.
+"""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import stat
-import tempfile
-from collections.abc import Iterator
-from pathlib import Path
-from typing import BinaryIO
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from types import TracebackType
+    from typing import BinaryIO
+
+_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
 
 
-@contextlib.contextmanager
-def atomic_file(
-    path: Path, *, mode: int | None = None, prefix: str | None = None
-) -> Iterator[BinaryIO]:
+def _mode_for(path: str) -> int:
+    """The existing file's permission bits, else the process default (0666 minus umask)."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _open_temp(folder: str, prefix: str) -> tuple[int, str]:
+    """A new, empty, private file in ``folder`` named ``<prefix><random>.tmp``."""
+    while True:
+        tmp = os.path.join(folder, f"{prefix}{os.urandom(6).hex()}.tmp")
+        try:
+            return os.open(tmp, _FLAGS, 0o600), tmp
+        except FileExistsError:
+            continue
+
+
+class atomic_file:  # used like a function: ``with atomic_file(path) as handle``
     """A binary handle on a temp file beside ``path`` that replaces ``path`` (fsync, then rename)
     when the block ends without an exception; on any exception the temp file is removed.
 
@@ -22,49 +44,84 @@ def atomic_file(
     ``mode`` or the process default (0666 minus umask). ``prefix`` names the temp file
     (default ``.<name>.``) so that callers can find leftovers of a killed process.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if mode is None:
+
+    __slots__ = ("_handle", "_mode", "_path", "_prefix", "_tmp")
+
+    def __init__(
+        self, path: str | os.PathLike[str], *, mode: int | None = None, prefix: str | None = None
+    ) -> None:
+        self._path = os.fspath(path)
+        self._mode = mode
+        self._prefix = prefix
+        self._tmp = ""
+
+    def __enter__(self) -> BinaryIO:
+        folder = os.path.dirname(self._path) or "."
+        os.makedirs(folder, exist_ok=True)
+        if self._mode is None:
+            self._mode = _mode_for(self._path)
+        prefix = self._prefix or f".{os.path.basename(self._path)}."
+        fd, self._tmp = _open_temp(folder, prefix)
         try:
-            mode = stat.S_IMODE(path.stat().st_mode)
-        except FileNotFoundError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(prefix=prefix or f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            yield handle
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+            self._handle: BinaryIO = os.fdopen(fd, "wb")
+        except BaseException:
+            os.close(fd)
+            self._discard()
+            raise
+        return self._handle
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        try:
+            with self._handle:
+                if kind is None:
+                    self._handle.flush()
+                    os.fsync(self._handle.fileno())
+            if kind is None:
+                assert self._mode is not None
+                os.chmod(self._tmp, self._mode)
+                os.replace(self._tmp, self._path)
+                return
+        except BaseException:
+            self._discard()
+            raise
+        self._discard()
+
+    def _discard(self) -> None:
+        try:  # noqa: SIM105  (contextlib costs a hook more than this line)
+            os.unlink(self._tmp)
+        except OSError:
+            pass
 
 
-def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> None:
+def atomic_write_bytes(
+    path: str | os.PathLike[str], data: bytes, *, mode: int | None = None
+) -> None:
     """Write ``data`` to ``path`` so that readers see the old file or the new one, never a part.
-    Permission bits as in :func:`atomic_file`."""
+    Permission bits as in :class:`atomic_file`."""
     with atomic_file(path, mode=mode) as handle:
         handle.write(data)
 
 
-def atomic_write_text(path: Path, text: str, *, mode: int | None = None) -> None:
+def atomic_write_text(path: str | os.PathLike[str], text: str, *, mode: int | None = None) -> None:
     """UTF-8, ``\\n`` line endings, atomic. See :func:`atomic_write_bytes`."""
     atomic_write_bytes(path, text.encode("utf-8"), mode=mode)
 
 
-def write_if_changed(path: Path, text: str) -> bool:
+def write_if_changed(path: str | os.PathLike[str], text: str) -> bool:
     """Atomically write ``text`` unless the file already holds exactly these bytes.
 
     Returns True when the file was written.
     """
     data = text.encode("utf-8")
     try:
-        if path.read_bytes() == data:
-            return False
+        with open(path, "rb") as handle:
+            if handle.read() == data:
+                return False
     except (FileNotFoundError, IsADirectoryError):
         pass
     atomic_write_bytes(path, data)
