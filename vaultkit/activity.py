@@ -7,29 +7,30 @@ happened since a handoff was written (SPEC §6, staleness by activity).
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
-from collections import deque
-from collections.abc import Iterator
-from dataclasses import dataclass
-from datetime import date, datetime, time
-from pathlib import Path
+import time
 
-from vaultkit.config import load_config
+from vaultkit.config import store_config
 from vaultkit.errors import VaultkitError
+from vaultkit.record import Record
 from vaultkit.store import Store
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from datetime import date, datetime
+    from pathlib import Path
 
 IGNORE_FILE = ".gitignore"
 IGNORE_TEXT = "# written by vaultkit: the activity log stays out of git\n*\n"
 MAX_ENTRY_CHARS = 500
 
-_FILE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})\.log$")
-_LINE = re.compile(r"^\[(\d{2}):(\d{2}):(\d{2})\] ?(.*)$")
+_FILE = r"^(\d{4})-(\d{2})-(\d{2})\.log$"  # compiled on first use (re caches it): the hooks
+_LINE = r"^\[(\d{2}):(\d{2}):(\d{2})\] ?(.*)$"  # only append, they never read the log
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(Record):
     """One activity line: when (naive local time) and what."""
 
     when: datetime
@@ -45,16 +46,24 @@ def one_line(text: str, limit: int = MAX_ENTRY_CHARS) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
+def _ensure(store: Store) -> str:
+    folder = store.at("activity_logs")
+    os.makedirs(folder, exist_ok=True)
+    ignore = os.path.join(folder, IGNORE_FILE)
+    if not os.path.exists(ignore):
+        try:
+            with open(ignore, "w", encoding="utf-8") as handle:
+                handle.write(IGNORE_TEXT)
+        except OSError:
+            pass
+    return folder
+
+
 def ensure_folder(store: Store) -> Path:
     """Create ``sessions/logs/`` with its own ``.gitignore`` (``*``): the log never enters git,
     and no global git configuration is touched."""
-    folder = store.activity_logs
-    folder.mkdir(parents=True, exist_ok=True)
-    ignore = folder / IGNORE_FILE
-    if not ignore.exists():
-        with contextlib.suppress(OSError):
-            ignore.write_text(IGNORE_TEXT, encoding="utf-8")
-    return folder
+    _ensure(store)
+    return store.activity_logs
 
 
 def log_path(store: Store, day: date) -> Path:
@@ -63,12 +72,17 @@ def log_path(store: Store, day: date) -> Path:
 
 def append(store: Store, text: str, *, now: datetime | None = None) -> bool:
     """Append one entry; never raises (a hook or a shell must not fail). True when written."""
-    when = now or datetime.now()
-    when = when.astimezone().replace(tzinfo=None) if when.tzinfo is not None else when
-    line = f"{Entry(when, one_line(text)).render()}\n".encode()
+    if now is None:  # the hooks: local time from ``time`` (no datetime import)
+        local = time.localtime()
+        day, clock = time.strftime("%Y-%m-%d", local), time.strftime("%H:%M:%S", local)
+    else:
+        when = now.astimezone().replace(tzinfo=None) if now.tzinfo is not None else now
+        day, clock = f"{when:%Y-%m-%d}", f"{when:%H:%M:%S}"
+    line = f"[{clock}] {one_line(text)}\n".encode()
     try:
-        ensure_folder(store)
-        fd = os.open(log_path(store, when.date()), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        folder = _ensure(store)
+        where = os.path.join(folder, f"{day}.log")
+        fd = os.open(where, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         try:
             os.write(fd, line)
         finally:
@@ -80,27 +94,33 @@ def append(store: Store, text: str, *, now: datetime | None = None) -> bool:
 
 def log_days(store: Store) -> list[tuple[date, Path]]:
     """The daily log files, oldest first."""
+    from datetime import date
+
     try:
         names = os.listdir(store.activity_logs)
     except OSError:
         return []
     found = []
     for name in names:
-        match = _FILE.match(name)
+        match = re.match(_FILE, name)
         if match is None:
             continue
-        with contextlib.suppress(ValueError):
+        try:
             found.append((date(*(int(g) for g in match.groups())), store.activity_logs / name))
+        except ValueError:
+            continue
     return sorted(found)
 
 
 def _parse(day: date, line: str) -> Entry | None:
-    match = _LINE.match(line.rstrip("\r\n"))
+    import datetime as dt
+
+    match = re.match(_LINE, line.rstrip("\r\n"))
     if match is None:
         return None
     hour, minute, second = (int(g) for g in match.groups()[:3])
     try:
-        return Entry(datetime.combine(day, time(hour, minute, second)), match.group(4))
+        return Entry(dt.datetime.combine(day, dt.time(hour, minute, second)), match.group(4))
     except ValueError:
         return None
 
@@ -134,6 +154,8 @@ def count_since(store: Store, since: datetime) -> int:
 
 def latest(store: Store, count: int, *, since: datetime | None = None) -> list[Entry]:
     """The newest ``count`` entries (after ``since`` when given), oldest first."""
+    from collections import deque
+
     if count <= 0:
         return []
     tail: deque[Entry] = deque(maxlen=count)
@@ -157,10 +179,10 @@ def latest(store: Store, count: int, *, since: datetime | None = None) -> list[E
 
 def record(store: Store, text: str) -> bool:
     """Append ``text`` when the project's ``[activity] enabled`` allows it (hooks call this)."""
-    if not store.root.is_dir():
+    if not os.path.isdir(store.top):
         return False
     try:
-        enabled = load_config(store.config_file).activity.enabled
+        enabled = store_config(store).activity.enabled
     except VaultkitError:  # a broken vaultkit.toml must not stop the log (the hook reports it)
         enabled = True
     return append(store, text) if enabled else False

@@ -21,7 +21,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from vaultkit.store import Store
+
 CACHE_VERSION = 1
+CACHE_NAME = "config-cache.json"  # in the store's .vaultkit/ folder
 
 
 class LintConfig(Record):
@@ -226,3 +229,9 @@ def load_cached(path: str | os.PathLike[str], cache: str) -> Config:
     config = build_config(data, where)
     _save(cache, text, data)
     return config
+
+
+def store_config(store: Store) -> Config:
+    """The store's ``vaultkit.toml`` as the hooks read it (through the cache, see
+    :func:`load_cached`); a missing file gives the defaults."""
+    return load_cached(store.at("config_file"), os.path.join(store.at("state"), CACHE_NAME))

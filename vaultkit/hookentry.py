@@ -7,16 +7,18 @@ or stall the agent's session. The handler for ``EVENT`` is ``vaultkit.hooks.<sna
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
-from typing import cast
 
 from vaultkit.hooks import common
-from vaultkit.store import Store
 
-Handler = Callable[[common.Payload, Mapping[str, str]], "str | None"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
+
+    from vaultkit.store import Store
+
+    Handler = Callable[[common.Payload, Mapping[str, str]], "str | None"]
 
 
 def handler_module(event: str) -> str | None:
@@ -45,7 +47,8 @@ def _load_handler(event: str) -> Handler | None:
         if exc.name == name:
             return None
         raise
-    return cast(Handler, module.run)
+    run: Handler = module.run
+    return run
 
 
 def _fallback_store(payload: common.Payload, env: Mapping[str, str]) -> Store | None:
@@ -95,12 +98,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     env = os.environ
     if common.guarded(env):
         return 0
-    with contextlib.suppress(BaseException):
+    try:
         raw = _read_stdin()
         event = args[0] if args else _event_from(raw)
         output = dispatch(event, raw, env)
         if output:
             _emit(output)
+    except BaseException:  # a hook must never fail the agent's session
+        pass
     return 0
 
 

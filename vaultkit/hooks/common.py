@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass
-from datetime import datetime
-from pathlib import Path
+import os
 
-from vaultkit.log import append_log
+from vaultkit.log import append_log, iso_now
+from vaultkit.record import Record
 from vaultkit.session.childenv import GUARD_VARS
 from vaultkit.store import Store, find_store
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 SESSION_END_REASONS = frozenset(
     {"clear", "resume", "logout", "prompt_input_exit", "bypass_permissions_disabled", "other"}
@@ -42,13 +44,12 @@ def decode_payload(raw: bytes) -> tuple[Payload, str | None]:
     return data, None
 
 
-def _text(payload: Payload, key: str) -> str:
+def _text(payload: Mapping[str, object], key: str) -> str:
     value = payload.get(key)
     return value.strip() if isinstance(value, str) else ""
 
 
-@dataclass(frozen=True, slots=True)
-class HookFields:
+class HookFields(Record):
     """The common payload fields, each ``""`` when missing or not a string."""
 
     session_id: str
@@ -82,16 +83,19 @@ class HookFields:
 
 def store_for(payload: Payload, env: Mapping[str, str]) -> Store:
     """The store of the payload's ``cwd`` (an existing folder), else of the process cwd."""
-    cwd = Path(_text(payload, "cwd")) if _text(payload, "cwd") else None
-    if cwd is None or not cwd.is_dir():
-        cwd = Path.cwd()
-    return find_store(cwd, env=dict(env))
+    return find_store(payload_cwd(payload), env=env)
+
+
+def payload_cwd(payload: Mapping[str, object]) -> str:
+    """The payload's ``cwd`` when it is an existing folder, else the process's working folder."""
+    cwd = _text(payload, "cwd")
+    return cwd if cwd and os.path.isdir(cwd) else os.getcwd()
 
 
 def log(store: Store, message: str) -> None:
     """Append one line to the store's log (never raises)."""
-    append_log(store.log, message)
+    append_log(store.at("log"), message)
 
 
 def now_iso() -> str:
-    return datetime.now().astimezone().isoformat(timespec="seconds")
+    return iso_now()

@@ -7,30 +7,37 @@ file and spawns the worker; copying, parsing and the LLM call all happen in the 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from dataclasses import replace
-from pathlib import PurePath
 
 from vaultkit import activity
 from vaultkit.hooks import common
 from vaultkit.session import jobs
 from vaultkit.session.spawn import spawn_worker
-from vaultkit.store import Store
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from vaultkit.store import Store
+
+
+def _stem(path: str) -> str:
+    """The file name without its last suffix (``/x/abc.jsonl`` → ``abc``)."""
+    return os.path.splitext(os.path.basename(path.rstrip("/" + os.sep)))[0]
 
 
 def queue_session(store: Store, fields: common.HookFields) -> jobs.Job:
     """Write (or rewrite) the session's job; attempts and the last error of a queued job survive."""
-    transcript = PurePath(fields.cwd or os.getcwd(), fields.transcript_path)  # absolute wins
+    transcript = os.path.join(fields.cwd or os.getcwd(), fields.transcript_path)  # absolute wins
     job = jobs.Job(
         session_id=fields.session_id,
-        transcript_path=str(transcript),
+        transcript_path=transcript,
         cwd=fields.cwd,
         reason=fields.end_reason,
         ended_at=common.now_iso(),
     )
-    existing = jobs.read_job(jobs.queue_dir(store) / f"{jobs.safe_id(fields.session_id)}.json")
+    existing = jobs.read_job(jobs.job_file(store, fields.session_id))
     if existing is not None:
-        job = replace(job, attempts=existing.attempts, last_error=existing.last_error)
+        job = job.replace(attempts=existing.attempts, last_error=existing.last_error)
     jobs.write_job(store, job)
     return job
 
@@ -40,7 +47,7 @@ def run(payload: common.Payload, env: Mapping[str, str]) -> str | None:
     fields = common.HookFields.of(payload)
     store = common.store_for(payload, env)
     if fields.transcript_path and not fields.session_id:  # transcripts are named <id>.jsonl
-        fields = replace(fields, session_id=PurePath(fields.transcript_path).stem)
+        fields = fields.replace(session_id=_stem(fields.transcript_path))
     if not fields.session_id or not fields.transcript_path:
         common.log(store, "SessionEnd: no session_id or transcript_path in payload; nothing queued")
         return None

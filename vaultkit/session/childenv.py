@@ -6,7 +6,9 @@ start ``claude -p``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 GUARD_VARS = {"VAULTKIT_CHILD": "1", "CLAUDE_WIKI_CHILD": "1"}
 

@@ -8,34 +8,36 @@ Layout under ``sessions/.vaultkit/``:
 - ``done/<session_id>.json``     the outcome of the last successful distillation (:class:`Done`)
 
 Every write is atomic. A session id becomes a file name only through :func:`safe_id`.
+Lean (``os.path`` strings, :class:`~vaultkit.record.Record` values): the hooks queue jobs here;
+the folder helpers and :func:`list_jobs` also give :class:`~pathlib.Path` objects for the rest.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import re
-from dataclasses import asdict, dataclass
-from pathlib import Path
-from typing import Any, TypeVar
 
 from vaultkit.fsio import atomic_write_text
+from vaultkit.record import Record
 from vaultkit.store import Store
 
-T = TypeVar("T")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any, TypeVar
 
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
+    T = TypeVar("T", bound=Record)
+
+_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
 
 
 def safe_id(session_id: str) -> str:
     """A file-name-safe form of a session id (ids are UUIDs in practice; never trust that)."""
-    cleaned = _UNSAFE.sub("_", session_id.strip())[:80].strip(".")
+    cleaned = "".join(c if c in _SAFE else "_" for c in session_id.strip())[:80].strip(".")
     return cleaned or "unknown"
 
 
-@dataclass(frozen=True, slots=True)
-class Job:
+class Job(Record):
     session_id: str
     transcript_path: str
     cwd: str = ""
@@ -46,15 +48,13 @@ class Job:
     source: str = "session-end"  # "session-end" | "backfill" | "ingest"
 
 
-@dataclass(frozen=True, slots=True)
-class Running:
+class Running(Record):
     session_id: str
     pid: int
     started_at: str
 
 
-@dataclass(frozen=True, slots=True)
-class Done:
+class Done(Record):
     session_id: str
     transcript_size: int
     raw_path: str
@@ -63,6 +63,18 @@ class Done:
     quality: str  # "ok" | "degraded"
     degraded_reason: str
     finished_at: str
+
+
+def _queue(store: Store) -> str:
+    return store.at("queue")
+
+
+def _running(store: Store) -> str:
+    return os.path.join(store.at("state"), "running")
+
+
+def _done(store: Store) -> str:
+    return os.path.join(store.at("state"), "done")
 
 
 def queue_dir(store: Store) -> Path:
@@ -77,13 +89,23 @@ def done_dir(store: Store) -> Path:
     return store.state / "done"
 
 
-def _write(path: Path, value: Job | Running | Done) -> None:
-    atomic_write_text(path, json.dumps(asdict(value), ensure_ascii=False, indent=1) + "\n")
+def _file(folder: str, session_id: str) -> str:
+    return os.path.join(folder, f"{safe_id(session_id)}.json")
 
 
-def _read(path: Path) -> dict[str, Any] | None:
+def job_file(store: Store, session_id: str) -> str:
+    """Where the session's queued job is (whether or not it exists)."""
+    return _file(_queue(store), session_id)
+
+
+def _write(path: str, value: Job | Running | Done) -> None:
+    atomic_write_text(path, json.dumps(value.as_dict(), ensure_ascii=False, indent=1) + "\n")
+
+
+def _read(path: str | os.PathLike[str]) -> dict[str, Any] | None:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        with open(path, encoding="utf-8") as handle:
+            data = json.loads(handle.read())
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None
@@ -98,53 +120,66 @@ def _build(cls: type[T], data: dict[str, Any] | None) -> T | None:
         return None
 
 
-def write_job(store: Store, job: Job) -> Path:
-    path = queue_dir(store) / f"{safe_id(job.session_id)}.json"
+def write_job(store: Store, job: Job) -> str:
+    path = job_file(store, job.session_id)
     _write(path, job)
     return path
 
 
-def read_job(path: Path) -> Job | None:
+def read_job(path: str | os.PathLike[str]) -> Job | None:
     return _build(Job, _read(path))
+
+
+def _json_names(folder: str) -> list[str]:
+    """Names of the ``*.json`` files directly in ``folder`` (none when it does not exist)."""
+    try:
+        with os.scandir(folder) as found:
+            return [e.name for e in found if e.name.endswith(".json") and e.is_file()]
+    except OSError:
+        return []
 
 
 def list_jobs(store: Store) -> list[tuple[Path, Job]]:
     """Queued jobs, oldest file first. Unreadable job files are skipped (and left in place)."""
-    folder = queue_dir(store)
-    try:
-        paths = [p for p in folder.iterdir() if p.suffix == ".json" and p.is_file()]
-    except FileNotFoundError:
+    names = _json_names(_queue(store))
+    if not names:
         return []
+    folder = queue_dir(store)
+    paths = [folder / name for name in names]
     paths.sort(key=lambda p: (p.stat().st_mtime_ns, p.name))
     jobs = [(p, read_job(p)) for p in paths]
     return [(p, j) for p, j in jobs if j is not None]
 
 
 def remove_job(store: Store, session_id: str) -> None:
-    with contextlib.suppress(FileNotFoundError):
-        (queue_dir(store) / f"{safe_id(session_id)}.json").unlink()
+    try:  # noqa: SIM105  (contextlib would cost every hook an import)
+        os.unlink(job_file(store, session_id))
+    except FileNotFoundError:
+        pass
 
 
 def fail_job(store: Store, job: Job) -> None:
     """Move a job that used up its attempts to ``queue/failed/``."""
-    _write(queue_dir(store) / "failed" / f"{safe_id(job.session_id)}.json", job)
+    _write(_file(os.path.join(_queue(store), "failed"), job.session_id), job)
     remove_job(store, job.session_id)
 
 
-def mark_running(store: Store, session_id: str, started_at: str) -> Path:
-    path = running_dir(store) / f"{safe_id(session_id)}.json"
+def mark_running(store: Store, session_id: str, started_at: str) -> str:
+    path = _file(_running(store), session_id)
     _write(path, Running(session_id=session_id, pid=os.getpid(), started_at=started_at))
     return path
 
 
 def clear_running(store: Store, session_id: str) -> None:
     """Remove this process's own marker only (never another live worker's)."""
-    path = running_dir(store) / f"{safe_id(session_id)}.json"
+    path = _file(_running(store), session_id)
     marker = _build(Running, _read(path))
     if marker is not None and marker.pid != os.getpid():
         return
-    with contextlib.suppress(FileNotFoundError):
-        path.unlink()
+    try:  # noqa: SIM105  (as above)
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
 
 
 def pid_alive(pid: int) -> bool:
@@ -163,18 +198,14 @@ def pid_alive(pid: int) -> bool:
 
 def live_running(store: Store) -> list[Running]:
     """Markers whose worker process is still alive (stale ones are ignored, not deleted)."""
-    folder = running_dir(store)
-    try:
-        paths = sorted(folder.glob("*.json"))
-    except OSError:
-        return []
-    markers = [_build(Running, _read(p)) for p in paths]
+    folder = _running(store)
+    markers = [_build(Running, _read(os.path.join(folder, n))) for n in sorted(_json_names(folder))]
     return [m for m in markers if m is not None and pid_alive(m.pid)]
 
 
 def write_done(store: Store, done: Done) -> None:
-    _write(done_dir(store) / f"{safe_id(done.session_id)}.json", done)
+    _write(_file(_done(store), done.session_id), done)
 
 
 def read_done(store: Store, session_id: str) -> Done | None:
-    return _build(Done, _read(done_dir(store) / f"{safe_id(session_id)}.json"))
+    return _build(Done, _read(_file(_done(store), session_id)))

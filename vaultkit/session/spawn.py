@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping
-from pathlib import Path
-from typing import NoReturn
 
 from vaultkit.session.childenv import child_environment
 from vaultkit.store import Store
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import NoReturn
 
 GUARD_ENV = "VAULTKIT_CHILD"
 
@@ -21,7 +23,7 @@ def worker_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
 
 
 def worker_command(store: Store, session_id: str | None = None) -> list[str]:
-    command = [sys.executable, "-m", "vaultkit.session.worker", "--store", str(store.root)]
+    command = [sys.executable, "-m", "vaultkit.session.worker", "--store", store.top]
     if session_id:
         command += ["--session", session_id]
     return command
@@ -34,7 +36,7 @@ def _max_fd() -> int:
         return 65536
 
 
-def _exec_worker(argv: list[str], cwd: Path, env: dict[str, str], report: int) -> NoReturn:
+def _exec_worker(argv: list[str], cwd: str, env: dict[str, str], report: int) -> NoReturn:
     """In the forked grandchild: /dev/null stdio, no other descriptors, cwd, then exec."""
     try:
         os.chdir(cwd)
@@ -58,7 +60,7 @@ def _read_all(fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def _spawn_posix(argv: list[str], cwd: Path, env: dict[str, str]) -> int | None:
+def _spawn_posix(argv: list[str], cwd: str, env: dict[str, str]) -> int | None:
     """Double fork (the classic daemon start): the worker is nobody's child, leads no terminal,
     and runs in a new session. ``os`` only, so the hook does not pay for importing subprocess."""
     read_end, write_end = os.pipe()  # not inheritable: exec closes them in the worker
@@ -81,7 +83,7 @@ def _spawn_posix(argv: list[str], cwd: Path, env: dict[str, str]) -> int | None:
     return int(report[0])
 
 
-def _spawn_windows(argv: list[str], cwd: Path, env: dict[str, str]) -> int | None:
+def _spawn_windows(argv: list[str], cwd: str, env: dict[str, str]) -> int | None:
     import subprocess
 
     flags = 0
@@ -109,11 +111,11 @@ def spawn_worker(store: Store, *, session_id: str | None = None) -> int | None:
     without waiting: own session / process group, no inherited stdio or descriptors, cleaned
     environment, cwd = the store root. Returns ``None`` when the process could not be started.
     """
-    store.root.mkdir(parents=True, exist_ok=True)
+    os.makedirs(store.top, exist_ok=True)
     argv, env = worker_command(store, session_id), worker_env()
     if hasattr(os, "fork"):
         try:
-            return _spawn_posix(argv, store.root, env)
+            return _spawn_posix(argv, store.top, env)
         except OSError:
             return None
-    return _spawn_windows(argv, store.root, env)
+    return _spawn_windows(argv, store.top, env)
