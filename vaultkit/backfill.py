@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
-from datetime import datetime
-from pathlib import Path
 
+from vaultkit.log import iso_now
+from vaultkit.record import Record
 from vaultkit.session import jobs
 from vaultkit.store import Store, find_store
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator, Mapping
 
 IDLE_SECONDS = 300.0  # a transcript untouched this long belongs to a session that is over
 MAX_AGE_SECONDS = 7 * 24 * 3600.0  # older transcripts are history, not missed sessions
@@ -27,8 +29,7 @@ HEAD_LINES = 30
 JOB_GRACE_SECONDS = 120.0  # a just-queued job's worker may not have written its marker yet
 
 
-@dataclass(frozen=True, slots=True)
-class Plan:
+class Plan(Record):
     """What one SessionStart found: jobs to (re)start and transcripts to queue."""
 
     orphaned: tuple[jobs.Job, ...] = ()
@@ -39,10 +40,10 @@ class Plan:
         return len(self.orphaned) + len(self.missed)
 
 
-def transcript_cwd(path: Path) -> str:
+def transcript_cwd(path: str | os.PathLike[str]) -> str:
     """The first ``cwd`` recorded in a transcript's first lines (``""`` when none)."""
     try:
-        with path.open("rb") as handle:
+        with open(path, "rb") as handle:
             head = handle.read(HEAD_BYTES)
     except OSError:
         return ""
@@ -60,24 +61,30 @@ def _maps_to(cwd: str, store: Store, env: Mapping[str, str]) -> bool:
     if not cwd:
         return False
     try:
-        return find_store(Path(cwd), env=dict(env)).root.resolve() == store.root.resolve()
+        return os.path.realpath(find_store(cwd, env=env).top) == os.path.realpath(store.top)
     except OSError:
         return False
 
 
 def _busy_ids(store: Store) -> set[str]:
     """Session ids (safe form) that are queued, failed, or held by a live worker."""
-    busy = {jobs.safe_id(job.session_id) for _, job in jobs.list_jobs(store)}
+    busy = {jobs.safe_id(job.session_id) for _, job in jobs.queued(store)}
     busy |= {jobs.safe_id(marker.session_id) for marker in jobs.live_running(store)}
-    failed = jobs.queue_dir(store) / "failed"
-    if failed.is_dir():
-        busy |= {p.stem for p in failed.glob("*.json")}
+    try:
+        names = os.listdir(os.path.join(store.at("queue"), "failed"))
+    except OSError:
+        names = []
+    busy |= {_stem(name) for name in names if name.endswith(".json")}
     return busy
 
 
-def _age(path: Path, now: float) -> float:
+def _stem(path: str) -> str:
+    return os.path.splitext(os.path.basename(path))[0]
+
+
+def _age(path: str, now: float) -> float:
     try:
-        return now - path.stat().st_mtime
+        return now - os.stat(path).st_mtime
     except OSError:
         return 0.0
 
@@ -87,21 +94,22 @@ def orphaned_jobs(store: Store, max_attempts: int, now: float) -> list[jobs.Job]
     live = {jobs.safe_id(marker.session_id) for marker in jobs.live_running(store)}
     return [
         job
-        for path, job in jobs.list_jobs(store)
+        for path, job in jobs.queued(store)
         if jobs.safe_id(job.session_id) not in live
         and job.attempts < max_attempts
         and _age(path, now) >= JOB_GRACE_SECONDS
     ][:MAX_PER_START]
 
 
-def _candidates(folder: Path, current: set[str], now: float) -> Iterator[tuple[Path, float]]:
+def _candidates(folder: str, current: set[str], now: float) -> Iterator[tuple[str, float]]:
     try:
-        entries = [e for e in os.scandir(folder) if e.name.endswith(".jsonl") and e.is_file()]
+        with os.scandir(folder) as found:
+            entries = [e for e in found if e.name.endswith(".jsonl") and e.is_file()]
+        stamped = sorted(((e.stat().st_mtime, e.path) for e in entries), reverse=True)
     except OSError:
         return
-    stamped = sorted(((e.stat().st_mtime, Path(e.path)) for e in entries), reverse=True)
     for mtime, path in stamped[:MAX_INSPECTED]:
-        if path.stem in current or now - mtime < IDLE_SECONDS or now - mtime > MAX_AGE_SECONDS:
+        if _stem(path) in current or now - mtime < IDLE_SECONDS or now - mtime > MAX_AGE_SECONDS:
             continue
         yield path, mtime
 
@@ -116,20 +124,18 @@ def missed_transcripts(
     """Idle transcripts of this project, other than the current one, never distilled."""
     if not transcript_path:
         return []
-    current_path = Path(transcript_path)
-    current = {current_path.stem, session_id}
+    current = {_stem(transcript_path), session_id}
     env = env or {}
     busy = _busy_ids(store)
     found: list[jobs.Job] = []
-    for path, mtime in _candidates(current_path.parent, current, now):
-        sid = path.stem
+    for path, mtime in _candidates(os.path.dirname(transcript_path) or ".", current, now):
+        sid = _stem(path)
         if jobs.safe_id(sid) in busy or jobs.read_done(store, sid) is not None:
             continue
         cwd = transcript_cwd(path)
         if not _maps_to(cwd, store, env):
             continue
-        ended = datetime.fromtimestamp(mtime).astimezone().isoformat(timespec="seconds")
-        found.append(jobs.Job(sid, str(path), cwd=cwd, ended_at=ended, source="backfill"))
+        found.append(jobs.Job(sid, path, cwd=cwd, ended_at=iso_now(mtime), source="backfill"))
         if len(found) >= MAX_PER_START:
             break
     return found

@@ -10,20 +10,21 @@ Lean (stdlib only): the SessionStart hook takes batons.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
-from collections.abc import Iterator, Mapping
-from dataclasses import asdict, dataclass, replace
-from datetime import datetime, timedelta
-from pathlib import Path
-from typing import Any
 
 from vaultkit.fsio import atomic_write_text
+from vaultkit.record import Record
 from vaultkit.session.jobs import pid_alive, safe_id
-from vaultkit.session.transcript import iter_records, strip_harness
 from vaultkit.store import Store
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+    from datetime import datetime, timedelta
+    from pathlib import Path
+    from typing import Any
 
 FOLDER = "batons"
 TAKEN = "taken"
@@ -49,8 +50,7 @@ LABELS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Baton:
+class Baton(Record):
     """One baton as stored in ``sessions/.vaultkit/batons/<stamp>_<session>.json``."""
 
     session_id: str
@@ -64,6 +64,8 @@ class Baton:
 
     @property
     def created(self) -> datetime:
+        from datetime import datetime
+
         value = datetime.fromisoformat(self.created_at)
         return value if value.tzinfo is not None else value.astimezone()
 
@@ -73,6 +75,8 @@ def folder(store: Store) -> Path:
 
 
 def _now() -> datetime:
+    from datetime import datetime
+
     return datetime.now().astimezone()
 
 
@@ -81,7 +85,8 @@ def _now() -> datetime:
 
 def _proc_argv(pid: int) -> list[str]:
     try:
-        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            raw = handle.read()
     except OSError:
         return []
     return [part.decode("utf-8", "replace") for part in raw.split(b"\0") if part]
@@ -89,7 +94,8 @@ def _proc_argv(pid: int) -> list[str]:
 
 def _proc_parent(pid: int) -> int:
     try:
-        stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8", errors="replace")
+        with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as handle:
+            stat = handle.read()
     except OSError:
         return 0
     fields = stat[stat.rfind(")") + 2 :].split()
@@ -100,7 +106,7 @@ def _looks_like_agent(argv: list[str]) -> bool:
     if any("vaultkit" in part for part in argv[:3]):
         return False
     heads = argv[:1] + [a for a in argv[1:2] if not a.startswith("-")]
-    return any("claude" in Path(part).name.lower() for part in heads)
+    return any("claude" in os.path.basename(part).lower() for part in heads)
 
 
 def agent_pid(start: int | None = None) -> int:
@@ -124,6 +130,8 @@ def agent_pid(start: int | None = None) -> int:
 def claude_projects(env: Mapping[str, str]) -> Path:
     """Where Claude Code keeps transcripts: ``$CLAUDE_CONFIG_DIR/projects`` or
     ``~/.claude/projects``."""
+    from pathlib import Path
+
     config_dir = env.get("CLAUDE_CONFIG_DIR")
     base = Path(config_dir).expanduser() if config_dir else Path.home() / ".claude"
     return base / "projects"
@@ -137,6 +145,8 @@ def encode_cwd(cwd: Path) -> str:
 def find_transcript(project: Path, session_id: str, env: Mapping[str, str]) -> Path | None:
     """The transcript of ``session_id`` (any project folder), else the newest transcript of the
     current folder or its parents up to ``project``; None when there is none."""
+    from pathlib import Path
+
     base = claude_projects(env)
     here = Path.cwd().resolve()
     folders = [here, *(p for p in here.parents if p == project or project in p.parents)]
@@ -156,6 +166,8 @@ def find_transcript(project: Path, session_id: str, env: Mapping[str, str]) -> P
 
 
 def _is_prompt(record: dict[str, Any]) -> bool:
+    from vaultkit.session.transcript import strip_harness
+
     if record.get("type") != "user" or record.get("isMeta") or "toolUseResult" in record:
         return False
     message = record.get("message")
@@ -189,6 +201,8 @@ def last_thinking(transcript: Path, limit: int) -> str:
     The turn of a slash command (``/handoff`` writing the memo) counts only when no earlier turn
     had thinking: the work in flight is in the turn before it.
     """
+    from vaultkit.session.transcript import iter_records  # only when a baton is dropped
+
     current: list[str] = []
     last: list[str] = []
     command_turn = False
@@ -213,7 +227,7 @@ def last_thinking(transcript: Path, limit: int) -> str:
 
 
 def _write(path: Path, baton: Baton) -> None:
-    atomic_write_text(path, json.dumps(asdict(baton), ensure_ascii=False, indent=1) + "\n")
+    atomic_write_text(path, json.dumps(baton.as_dict(), ensure_ascii=False, indent=1) + "\n")
 
 
 def read(path: Path) -> Baton | None:
@@ -251,6 +265,19 @@ def drop(
     path = folder(store) / f"{when:%Y%m%d-%H%M%S}_{safe_id(session_id or 'unknown')}.json"
     _write(path, baton)
     return path, baton
+
+
+def _names(store: Store) -> list[str]:
+    try:
+        with os.scandir(os.path.join(store.at("state"), FOLDER)) as found:
+            return [e.name for e in found if e.name.endswith(".json") and e.is_file()]
+    except OSError:
+        return []
+
+
+def has_pending(store: Store) -> bool:
+    """Whether any baton file is waiting (cheap: one folder listing, nothing parsed)."""
+    return bool(_names(store))
 
 
 def pending(store: Store) -> list[tuple[Path, Baton]]:
@@ -302,9 +329,11 @@ def take(
         moved = _retire(path, TAKEN)
         if moved is None:
             continue  # another session took it a moment ago
-        taken = replace(baton, taken_by=session_id, taken_at=when.isoformat(timespec="seconds"))
-        with contextlib.suppress(OSError):
+        taken = baton.replace(taken_by=session_id, taken_at=when.isoformat(timespec="seconds"))
+        try:  # noqa: SIM105  (contextlib would cost the SessionStart hook an import)
             _write(moved, taken)
+        except OSError:
+            pass
         return taken
     return None
 

@@ -10,7 +10,8 @@ budget, and the budget never exceeds :data:`MAX_BUDGET` (Claude Code replaces ho
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+
+from vaultkit.record import Record
 
 MAX_BUDGET = 9_000
 MIN_BUDGET = 400
@@ -59,16 +60,14 @@ KO = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class NoteText:
+class NoteText(Record):
     """A note to inject: its display path and its body (frontmatter removed)."""
 
     path: str
     body: str
 
 
-@dataclass(frozen=True, slots=True)
-class Recent:
+class Recent(Record):
     """One other recent session, shown as a one-liner."""
 
     stamp: str
@@ -76,8 +75,7 @@ class Recent:
     degraded: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Material:
+class Material(Record):
     """Everything the startup injection may show, already read from disk."""
 
     korean: bool = False
@@ -116,7 +114,7 @@ def build(material: Material, budget: int) -> str:
     fitted = _fit_wiki(material, limit)
     if fitted is not None:
         return fitted
-    return _shrink_rest(replace(material, wiki=None), limit)
+    return _shrink_rest(material.replace(wiki=None), limit)
 
 
 def build_handoff(note: NoteText, budget: int, *, korean: bool) -> str:
@@ -179,7 +177,7 @@ def _index_and_recent(m: Material, labels: dict[str, str]) -> list[str]:
 def _fit_wiki(m: Material, limit: int) -> str | None:
     if m.wiki is None:
         return None
-    without = _render(replace(m, wiki=None))
+    without = _render(m.replace(wiki=None))
     labels = KO if m.korean else EN
     header = labels["wiki"].format(path=m.wiki.path)
     room = limit - len(without) - len(SEP) - len(header) - 1
@@ -192,16 +190,16 @@ def _fit_wiki(m: Material, limit: int) -> str | None:
 def _shrink_rest(m: Material, limit: int) -> str:
     text = _render(m)
     while len(text) > limit and m.recent:
-        m = replace(m, recent=m.recent[:-1])
+        m = m.replace(recent=m.recent[:-1])
         text = _render(m)
     while len(text) > limit and m.index_lines:
-        m = replace(m, index_lines=m.index_lines[:-1])
+        m = m.replace(index_lines=m.index_lines[:-1])
         text = _render(m)
     if len(text) > limit and m.summary is not None:
         labels = KO if m.korean else EN
         room = len(m.summary.body.strip()) - (len(text) - limit)
         body = _trim(m.summary.body.strip(), room, labels, m.summary.path)
-        text = _render(replace(m, summary=replace(m.summary, body=body)))
+        text = _render(m.replace(summary=m.summary.replace(body=body)))
     return text[:limit]
 
 

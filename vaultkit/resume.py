@@ -11,17 +11,20 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
-from datetime import datetime, timedelta
-from pathlib import Path
 
 from vaultkit import activity, baton
-from vaultkit.config import Config, load_config
+from vaultkit.config import Config, store_config
 from vaultkit.errors import VaultkitError
 from vaultkit.leanmeta import meta_str, read_meta
 from vaultkit.log import append_log
+from vaultkit.record import Record
 from vaultkit.store import Store, find_store
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from datetime import datetime, timedelta
+    from pathlib import Path
 
 HEAD_BYTES = 4096
 BODY_MAX_BYTES = 256 * 1024
@@ -31,8 +34,7 @@ REFERENCE_CHARS = 2_500
 _STAMP = re.compile(r"^(\d{4})[-_](\d{2})[-_](\d{2})__?(\d{2})\.?(\d{2})_")
 
 
-@dataclass(frozen=True, slots=True)
-class Handoff:
+class Handoff(Record):
     """A handoff note: where, when (naive local time), and who wrote it."""
 
     path: Path
@@ -41,8 +43,7 @@ class Handoff:
     session_id: str
 
 
-@dataclass(frozen=True, slots=True)
-class Resume:
+class Resume(Record):
     """The chosen path and everything its text shows."""
 
     path: str  # "A" | "B" | "C"
@@ -58,6 +59,8 @@ def _local(value: datetime) -> datetime:
 
 
 def _when(meta_date: str, name: str, path: Path) -> datetime:
+    from datetime import datetime
+
     try:
         return _local(datetime.fromisoformat(meta_date.strip()))
     except ValueError:
@@ -144,6 +147,8 @@ def _kind(handoff: Handoff) -> str:
 
 def build(store: Store, config: Config) -> Resume:
     """Decide the resume path for this store now."""
+    from datetime import timedelta
+
     settings = config.resume
     window = timedelta(minutes=settings.manual_window_minutes)
     chosen = choose(handoffs(store), window)
@@ -227,7 +232,7 @@ def _text(payload: Mapping[str, object], key: str) -> str:
 
 def _config(store: Store) -> Config:
     try:
-        return load_config(store.config_file)
+        return store_config(store)
     except VaultkitError:
         return Config()
 
@@ -236,9 +241,8 @@ def continuity_start(payload: Mapping[str, object], env: Mapping[str, str], usua
     """SessionStart additions: an activity line, the resume text when configured, and the baton
     (memo first) when one is waiting for this session. ``usual`` is the regular injection."""
     cwd = _text(payload, "cwd")
-    folder = Path(cwd) if cwd and Path(cwd).is_dir() else Path.cwd()
-    store = find_store(folder, env=dict(env))
-    if not store.root.is_dir():
+    store = find_store(cwd if cwd and os.path.isdir(cwd) else os.getcwd(), env=env)
+    if not os.path.isdir(store.top):
         return usual
     config = _config(store)
     source = _text(payload, "source") or "startup"
@@ -249,9 +253,14 @@ def continuity_start(payload: Mapping[str, object], env: Mapping[str, str], usua
     text = usual
     if config.resume.on_session_start and source == "startup":
         text = render(build(store, config), store, budget)
+    if not baton.has_pending(store):  # the usual case: nothing more to read or to import
+        return text
+    from datetime import timedelta
+
     lifetime = timedelta(minutes=config.baton.lifetime_minutes)
     taken = baton.take(store, session_id, lifetime=lifetime, starter_pid=baton.agent_pid())
     if taken is None:
         return text
-    append_log(store.log, f"session-start: {session_id} inherited the baton of {taken.session_id}")
+    message = f"session-start: {session_id} inherited the baton of {taken.session_id}"
+    append_log(store.at("log"), message)
     return baton.render(taken, text, budget)

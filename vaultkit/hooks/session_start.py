@@ -10,19 +10,23 @@ import json
 import os
 import re
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from pathlib import Path
 
 from vaultkit import backfill, inject, resume
-from vaultkit.config import Config, load_config
+from vaultkit.config import Config, store_config
 from vaultkit.errors import VaultkitError
-from vaultkit.hooks.common import guarded
+from vaultkit.hooks.common import guarded, payload_cwd
 from vaultkit.leanmeta import Meta, is_degraded, meta_str, read_meta
 from vaultkit.log import append_log
+from vaultkit.record import Record
 from vaultkit.session import jobs
 from vaultkit.session.naming import parse_name
-from vaultkit.store import Store, find_store, git_root
+from vaultkit.store import Store, find_git_root, find_store
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+    Spawner = Callable[[Store], object]
 
 CANDIDATES = 10
 HEAD_BYTES = 4096
@@ -36,17 +40,18 @@ _DIGITS = re.compile(r"\d")
 _NAME_STAMP = re.compile(r"(\d{4})[-_](\d{2})[-_](\d{2})__?(\d{2})\.?(\d{2})_")
 _ENTRY = re.compile(r"^\s{0,3}[-*+]\s+.*\[\[")
 
-Spawner = Callable[[Store], object]
 
-
-@dataclass(frozen=True, slots=True)
-class Summary:
+class Summary(Record):
     """One summary file as seen from its name and the head of its frontmatter."""
 
-    path: Path
+    path: str
     key: str  # sortable date key: frontmatter date digits, else the name's stamp
     meta: Meta
     head: str
+
+    @property
+    def name(self) -> str:
+        return os.path.basename(self.path)
 
     @property
     def degraded(self) -> bool:
@@ -79,8 +84,8 @@ def compose(payload: Mapping[str, object], env: Mapping[str, str], *, spawn: Spa
     source = _field(payload, "source") or "startup"
     if source in ("resume", "fork"):
         return ""
-    store = find_store(_cwd(payload), env=dict(env))
-    if not store.root.is_dir():
+    store = find_store(payload_cwd(payload), env=env)
+    if not os.path.isdir(store.top):
         return ""
     config = _config(store)
     if source == "clear" and not config.inject.on_clear:
@@ -88,7 +93,7 @@ def compose(payload: Mapping[str, object], env: Mapping[str, str], *, spawn: Spa
     if source == "compact":
         return compact_text(store, config, _field(payload, "session_id"))
     started = _backfill(store, payload, env, config, spawn) if spawn is not None else 0
-    return startup_text(store, config, _cwd(payload), backfilled=started)
+    return startup_text(store, config, payload_cwd(payload), backfilled=started)
 
 
 def _field(payload: Mapping[str, object], key: str) -> str:
@@ -96,16 +101,11 @@ def _field(payload: Mapping[str, object], key: str) -> str:
     return value.strip() if isinstance(value, str) else ""
 
 
-def _cwd(payload: Mapping[str, object]) -> Path:
-    cwd = _field(payload, "cwd")
-    return Path(cwd) if cwd and Path(cwd).is_dir() else Path.cwd()
-
-
 def _config(store: Store) -> Config:
     try:
-        return load_config(store.config_file)
+        return store_config(store)
     except VaultkitError as exc:
-        append_log(store.log, f"session-start: {exc.message}; using default settings")
+        append_log(store.at("log"), f"session-start: {exc.message}; using default settings")
         return Config()
 
 
@@ -133,12 +133,12 @@ def _backfill(
         )
         started = backfill.apply(store, found, spawn)
     except OSError as exc:
-        append_log(store.log, f"session-start: backfill failed: {exc}")
+        append_log(store.at("log"), f"session-start: backfill failed: {exc}")
         return 0
     if found.count:
         ids = ", ".join(j.session_id for j in (*found.orphaned, *found.missed))
         outcome = "started a worker" if started else "queued them, but no worker could start"
-        append_log(store.log, f"session-start: backfill {outcome} for {ids}")
+        append_log(store.at("log"), f"session-start: backfill {outcome} for {ids}")
     return started
 
 
@@ -158,48 +158,49 @@ def _name_key(name: str) -> str:
     return "".join(match.groups()) if match is not None else ""
 
 
-def _read_head(path: Path, limit: int) -> str:
+def _read_head(path: str, limit: int) -> str:
     try:
-        with path.open("rb") as handle:
+        with open(path, "rb") as handle:
             data = handle.read(limit)
     except OSError:
         return ""
     return data.decode("utf-8", errors="replace")
 
 
-def note_files(folder: Path, limit: int | None = None) -> list[Path]:
+def note_files(folder: str, limit: int | None = None) -> list[str]:
     """``*.md`` files directly in ``folder`` (not INDEX.md), newest name stamp first."""
     try:
-        names = [e.name for e in os.scandir(folder) if e.name.endswith(".md") and e.is_file()]
+        with os.scandir(folder) as found:
+            names = [e.name for e in found if e.name.endswith(".md") and e.is_file()]
     except OSError:
         return []
     keyed = sorted(((_name_key(n), n) for n in names if n.lower() != "index.md"), reverse=True)
-    return [folder / n for _, n in keyed[:limit]]
+    return [os.path.join(folder, n) for _, n in keyed[:limit]]
 
 
 def recent_summaries(store: Store, limit: int = CANDIDATES) -> list[Summary]:
     """The newest summaries (by frontmatter date, else name stamp), newest first."""
     found = []
-    for path in note_files(store.summary, limit):
+    for path in note_files(store.at("summary"), limit):
         head = _read_head(path, HEAD_BYTES)
         meta, _ = read_meta(head)
-        found.append(Summary(path, _date_key(meta, path.name), meta, head))
-    found.sort(key=lambda s: (s.key, s.path.name), reverse=True)
+        found.append(Summary(path, _date_key(meta, os.path.basename(path)), meta, head))
+    found.sort(key=lambda s: (s.key, s.name), reverse=True)
     return found
 
 
-def current_branch(cwd: Path) -> str:
+def current_branch(cwd: str | os.PathLike[str]) -> str:
     """The checked-out branch, read from ``.git/HEAD`` (worktree files followed); ``""`` if none."""
-    root = git_root(cwd.resolve())
+    root = find_git_root(os.path.realpath(cwd))
     if root is None:
         return ""
-    git = root / ".git"
-    if git.is_file():
+    git = os.path.join(root, ".git")
+    if os.path.isfile(git):
         pointer = _read_head(git, 4096).strip()
         if not pointer.startswith("gitdir:"):
             return ""
-        git = (root / pointer[len("gitdir:") :].strip()).resolve()
-    head = _read_head(git / "HEAD", 4096).strip()
+        git = os.path.realpath(os.path.join(root, pointer[len("gitdir:") :].strip()))
+    head = _read_head(os.path.join(git, "HEAD"), 4096).strip()
     prefix = "ref: refs/heads/"
     return head[len(prefix) :] if head.startswith(prefix) else ""
 
@@ -211,19 +212,20 @@ def choose(summaries: list[Summary], branch: str) -> Summary | None:
 
     def rank(s: Summary) -> tuple[bool, bool, str, str]:
         on_branch = bool(branch) and meta_str(s.meta, "git_branch") == branch
-        return (on_branch, not s.degraded, s.key, s.path.name)
+        return (on_branch, not s.degraded, s.key, s.name)
 
     return max(summaries, key=rank)
 
 
-def _rel(store: Store, path: Path) -> str:
-    try:
-        return path.relative_to(store.project).as_posix()
-    except ValueError:
-        return path.as_posix()
+def _rel(store: Store, path: str) -> str:
+    """``path`` relative to the project folder, with ``/`` separators (else as it is)."""
+    project = os.path.dirname(store.top)
+    prefix = project if project.endswith(os.sep) else project + os.sep
+    rel = path[len(prefix) :] if path.startswith(prefix) else path
+    return rel.replace(os.sep, "/")
 
 
-def _note(store: Store, path: Path) -> inject.NoteText | None:
+def _note(store: Store, path: str) -> inject.NoteText | None:
     text = _read_head(path, NOTE_MAX_BYTES)
     if not text:
         return None
@@ -231,21 +233,22 @@ def _note(store: Store, path: Path) -> inject.NoteText | None:
     return inject.NoteText(path=_rel(store, path), body=body)
 
 
-def wiki_for(store: Store, summary: Path) -> Path | None:
+def wiki_for(store: Store, summary: str) -> str | None:
     """The same session's wiki note (same stem; seed ``_요약`` → ``_위키``), else the newest."""
-    stem = summary.stem
+    stem = os.path.splitext(os.path.basename(summary))[0]
     names = [stem, stem[: -len("_요약")] + "_위키"] if stem.endswith("_요약") else [stem]
+    wiki = store.at("wiki")
     for name in names:
-        candidate = store.wiki / f"{name}.md"
-        if candidate.is_file():
+        candidate = os.path.join(wiki, f"{name}.md")
+        if os.path.isfile(candidate):
             return candidate
-    notes = note_files(store.wiki, 1)
+    notes = note_files(wiki, 1)
     return notes[0] if notes else None
 
 
 def index_head(store: Store) -> tuple[tuple[str, ...], int]:
     """The first entry lines of INDEX.md's generated region (whole file for old indexes)."""
-    text = _read_head(store.index, INDEX_MAX_BYTES)
+    text = _read_head(store.at("index"), INDEX_MAX_BYTES)
     lines = text.splitlines()
     start = next((i for i, line in enumerate(lines) if line.startswith(INDEX_START)), -1)
     if start >= 0:
@@ -255,9 +258,10 @@ def index_head(store: Store) -> tuple[tuple[str, ...], int]:
     return tuple(entries[:INDEX_HEAD]), len(entries)
 
 
-def _newest_mtime(folder: Path, suffix: str) -> float:
+def _newest_mtime(folder: str, suffix: str) -> float:
     try:
-        times = [e.stat().st_mtime for e in os.scandir(folder) if e.name.endswith(suffix)]
+        with os.scandir(folder) as found:
+            times = [e.stat().st_mtime for e in found if e.name.endswith(suffix)]
     except OSError:
         return 0.0
     return max(times, default=0.0)
@@ -265,8 +269,8 @@ def _newest_mtime(folder: Path, suffix: str) -> float:
 
 def is_stale(store: Store) -> bool:
     """True when the newest raw copy is newer than the newest summary."""
-    raw = _newest_mtime(store.raw, ".jsonl")
-    return raw > 0 and raw > _newest_mtime(store.summary, ".md")
+    raw = _newest_mtime(store.at("raw"), ".jsonl")
+    return raw > 0 and raw > _newest_mtime(store.at("summary"), ".md")
 
 
 def raw_path_for(store: Store, session_id: str) -> str:
@@ -275,18 +279,23 @@ def raw_path_for(store: Store, session_id: str) -> str:
         return ""
     done = jobs.read_done(store, session_id)
     if done is not None and done.raw_path:
-        return _rel(store, Path(done.raw_path))
-    matches = sorted(store.raw.glob(f"*{jobs.safe_id(session_id)}*.jsonl"))
-    return _rel(store, matches[-1]) if matches else ""
+        return _rel(store, os.path.normpath(done.raw_path))
+    safe, raw = jobs.safe_id(session_id), store.at("raw")
+    try:
+        names = os.listdir(raw)
+    except OSError:
+        return ""
+    matches = sorted(n for n in names if n.endswith(".jsonl") and safe in n[: -len(".jsonl")])
+    return _rel(store, os.path.join(raw, matches[-1])) if matches else ""
 
 
 def _title(summary: Summary) -> str:
     title = meta_str(summary.meta, "title")
-    parsed = parse_name(summary.path.name)
+    parsed = parse_name(summary.name) if not title else None
     if not title and parsed is not None and parsed.title:
         title = parsed.title
     if not title:
-        title = _first_line(read_meta(summary.head)[1]) or summary.path.stem
+        title = _first_line(read_meta(summary.head)[1]) or os.path.splitext(summary.name)[0]
     return " ".join(title.split())[:120]
 
 
@@ -308,7 +317,9 @@ def _recent_rows(others: list[Summary], count: int) -> tuple[inject.Recent, ...]
     return tuple(rows)
 
 
-def gather(store: Store, config: Config, cwd: Path, *, backfilled: int = 0) -> inject.Material:
+def gather(
+    store: Store, config: Config, cwd: str | os.PathLike[str], *, backfilled: int = 0
+) -> inject.Material:
     """Read what the startup injection shows."""
     summaries = recent_summaries(store, max(CANDIDATES, config.inject.recent + 1))
     chosen = choose(summaries, current_branch(cwd))
@@ -318,7 +329,7 @@ def gather(store: Store, config: Config, cwd: Path, *, backfilled: int = 0) -> i
     lines, total = index_head(store)
     others = [s for s in summaries if chosen is None or s.path != chosen.path]
     newest = summaries[0] if summaries else None
-    chosen_name = chosen.path.name if chosen is not None else ""
+    chosen_name = chosen.name if chosen is not None else ""
     sample = "".join(
         (note.body[:4000] if note else "", wiki.body[:2000] if wiki else "", chosen_name)
     )
@@ -331,16 +342,18 @@ def gather(store: Store, config: Config, cwd: Path, *, backfilled: int = 0) -> i
         degraded=chosen is not None and chosen.degraded,
         degraded_reason=meta_str(chosen.meta, "degraded_reason") if chosen else "",
         raw_path=raw_path_for(store, chosen.session_id) if chosen and chosen.degraded else "",
-        newer_skipped=newest.path.name if newest is not None and newest is not chosen else "",
+        newer_skipped=newest.name if newest is not None and newest is not chosen else "",
         wiki=wiki,
-        index_path=_rel(store, store.index),
+        index_path=_rel(store, store.at("index")),
         index_lines=lines,
         index_total=total,
         recent=_recent_rows(others, config.inject.recent),
     )
 
 
-def startup_text(store: Store, config: Config, cwd: Path, *, backfilled: int = 0) -> str:
+def startup_text(
+    store: Store, config: Config, cwd: str | os.PathLike[str], *, backfilled: int = 0
+) -> str:
     """The ``startup`` injection text within ``config.inject.budget`` (never above 9,000)."""
     return inject.build(gather(store, config, cwd, backfilled=backfilled), config.inject.budget)
 
@@ -350,13 +363,13 @@ def compact_text(store: Store, config: Config, session_id: str) -> str:
     if not session_id:
         return ""
     short = re.sub(r"[^A-Za-z0-9-]", "", session_id)[:8]
-    for path in note_files(store.summary):
-        if short and short not in path.name:
+    for path in note_files(store.at("summary")):
+        if short and short not in os.path.basename(path):
             continue
         meta, _ = read_meta(_read_head(path, HEAD_BYTES))
         if meta_str(meta, "session_id") in ("", session_id):
             note = _note(store, path)
             if note is not None:
-                korean = inject.has_hangul(note.body[:4000] + path.name)
+                korean = inject.has_hangul(note.body[:4000] + os.path.basename(path))
                 return inject.build_handoff(note, config.inject.budget, korean=korean)
     return ""

@@ -139,16 +139,30 @@ def _json_names(folder: str) -> list[str]:
         return []
 
 
-def list_jobs(store: Store) -> list[tuple[Path, Job]]:
-    """Queued jobs, oldest file first. Unreadable job files are skipped (and left in place)."""
-    names = _json_names(_queue(store))
-    if not names:
-        return []
-    folder = queue_dir(store)
-    paths = [folder / name for name in names]
-    paths.sort(key=lambda p: (p.stat().st_mtime_ns, p.name))
-    jobs = [(p, read_job(p)) for p in paths]
+def queued(store: Store) -> list[tuple[str, Job]]:
+    """Queued jobs and their files, oldest file first. Unreadable job files are skipped (and
+    left in place)."""
+    folder = _queue(store)
+    stamped = []
+    for name in _json_names(folder):
+        path = os.path.join(folder, name)
+        try:
+            stamped.append((os.stat(path).st_mtime_ns, name, path))
+        except FileNotFoundError:
+            continue
+    stamped.sort()
+    jobs = [(path, read_job(path)) for _, _, path in stamped]
     return [(p, j) for p, j in jobs if j is not None]
+
+
+def list_jobs(store: Store) -> list[tuple[Path, Job]]:
+    """:func:`queued` with :class:`~pathlib.Path` objects."""
+    found = queued(store)
+    if not found:
+        return []
+    from pathlib import Path
+
+    return [(Path(path), job) for path, job in found]
 
 
 def remove_job(store: Store, session_id: str) -> None:

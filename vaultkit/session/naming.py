@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
-from datetime import datetime
+
+from vaultkit.record import Record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from datetime import datetime
 
 STEM_MAX_BYTES = 150
 UNTITLED = "untitled"
@@ -20,13 +24,13 @@ _RESERVED = frozenset(
     | {f"COM{i}" for i in range(1, 10)}
     | {f"LPT{i}" for i in range(1, 10)}
 )
-_SPACES = re.compile(r"\s+")
-_NEW_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})_(\d{2})(\d{2})_([A-Za-z0-9-]{1,8})_(.+)\.md$")
-_SEED_NAME = re.compile(r"^(\d{4})_(\d{2})_(\d{2})__(\d{2})\.(\d{2})_(.+?)_(요약|위키)\.md$")
+_SPACES = r"\s+"
+# Compiled on first use (re caches them): the SessionStart hook rarely reads a name.
+_NEW_NAME = r"^(\d{4})-(\d{2})-(\d{2})_(\d{2})(\d{2})_([A-Za-z0-9-]{1,8})_(.+)\.md$"
+_SEED_NAME = r"^(\d{4})_(\d{2})_(\d{2})__(\d{2})\.(\d{2})_(.+?)_(요약|위키)\.md$"
 
 
-@dataclass(frozen=True, slots=True)
-class NoteName:
+class NoteName(Record):
     """What a note's file name says: when (naive local time), which session, which title."""
 
     when: datetime
@@ -66,7 +70,7 @@ def safe_title(title: str, *, max_bytes: int = STEM_MAX_BYTES) -> str:
     """A title usable as (part of) a file name: NFC, no forbidden or link-breaking characters,
     no leading dots, no trailing dot or space, not a device name, at most ``max_bytes`` UTF-8."""
     text = unicodedata.normalize("NFC", title)
-    text = _trim_ends(_SPACES.sub(" ", _drop_unsafe(text)).strip())
+    text = _trim_ends(re.sub(_SPACES, " ", _drop_unsafe(text)).strip())
     if text.split(".")[0].strip().upper() in _RESERVED:
         text = f"_{text}"
     text = _trim_ends(_cut_bytes(text, max(1, max_bytes)))
@@ -89,13 +93,15 @@ def note_stem(when: datetime, session_id: str, title: str) -> str:
 def parse_name(name: str) -> NoteName | None:
     """Read a note file name written by vaultkit or by the seed; None for anything else."""
     name = unicodedata.normalize("NFC", name)
-    match = _NEW_NAME.match(name)
+    match = re.match(_NEW_NAME, name)
     seed = False
     if match is None:
-        match = _SEED_NAME.match(name)
+        match = re.match(_SEED_NAME, name)
         seed = True
     if match is None:
         return None
+    from datetime import datetime
+
     year, month, day, hour, minute = (int(g) for g in match.groups()[:5])
     try:
         when = datetime(year, month, day, hour, minute)
