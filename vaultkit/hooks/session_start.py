@@ -19,7 +19,6 @@ from vaultkit.leanmeta import Meta, is_degraded, meta_str, read_meta
 from vaultkit.log import append_log
 from vaultkit.record import Record
 from vaultkit.session import jobs
-from vaultkit.session.naming import parse_name
 from vaultkit.store import Store, find_git_root, find_store
 
 TYPE_CHECKING = False
@@ -291,9 +290,11 @@ def raw_path_for(store: Store, session_id: str) -> str:
 
 def _title(summary: Summary) -> str:
     title = meta_str(summary.meta, "title")
-    parsed = parse_name(summary.name) if not title else None
-    if not title and parsed is not None and parsed.title:
-        title = parsed.title
+    if not title:  # the name's title, for notes without one in their frontmatter
+        from vaultkit.session.naming import parse_name
+
+        parsed = parse_name(summary.name)
+        title = parsed.title if parsed is not None else ""
     if not title:
         title = _first_line(read_meta(summary.head)[1]) or os.path.splitext(summary.name)[0]
     return " ".join(title.split())[:120]
