@@ -9,16 +9,20 @@ Lean (stdlib only); never fails the prompt.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from pathlib import Path
+import os
 
 from vaultkit import activity
-from vaultkit.config import Config, load_config
+from vaultkit.config import Config, store_config
 from vaultkit.errors import VaultkitError
 from vaultkit.fsio import atomic_write_text
 from vaultkit.hooks import common
 from vaultkit.session.jobs import safe_id
-from vaultkit.store import Store
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from vaultkit.store import Store
 
 TAIL_STEPS = (64 * 1024, 1024 * 1024, 8 * 1024 * 1024)
 USAGE_KEYS = (
@@ -52,11 +56,11 @@ def _usage_of(line: bytes) -> int | None:
     return total if total > 0 else None
 
 
-def last_usage(transcript: Path) -> int | None:
+def last_usage(transcript: str | os.PathLike[str]) -> int | None:
     """Tokens in context at the last assistant reply (input + cache + output), from the tail."""
     try:
-        size = transcript.stat().st_size
-        with transcript.open("rb") as handle:
+        size = os.stat(transcript).st_size
+        with open(transcript, "rb") as handle:
             for step in TAIL_STEPS:
                 start = max(0, size - step)
                 handle.seek(start)
@@ -74,13 +78,14 @@ def last_usage(transcript: Path) -> int | None:
     return None
 
 
-def _state_path(store: Store, session_id: str) -> Path:
-    return store.state / "pressure" / f"{safe_id(session_id)}.json"
+def _state_path(store: Store, session_id: str) -> str:
+    return os.path.join(store.at("state"), "pressure", f"{safe_id(session_id)}.json")
 
 
-def _warned(path: Path) -> list[int]:
+def _warned(path: str) -> list[int]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        with open(path, encoding="utf-8") as handle:
+            data = json.loads(handle.read())
     except (OSError, ValueError):
         return []
     values = data.get("warned") if isinstance(data, dict) else None
@@ -104,7 +109,7 @@ def pressure(store: Store, config: Config, fields: common.HookFields) -> str | N
     settings = config.pressure
     if not settings.enabled or not fields.transcript_path or not fields.session_id:
         return None
-    tokens = last_usage(Path(fields.transcript_path))
+    tokens = last_usage(fields.transcript_path)
     if tokens is None or 100 * tokens < settings.threshold * max(1, settings.window):
         return None
     state = _state_path(store, fields.session_id)
@@ -117,7 +122,7 @@ def pressure(store: Store, config: Config, fields: common.HookFields) -> str | N
 
 def _config(store: Store) -> Config:
     try:
-        return load_config(store.config_file)
+        return store_config(store)
     except VaultkitError as exc:
         common.log(store, f"UserPromptSubmit: {exc.message}; using default settings")
         return Config()
@@ -137,7 +142,7 @@ def run(payload: common.Payload, env: Mapping[str, str]) -> str | None:
         return None
     fields = common.HookFields.of(payload)
     store = common.store_for(payload, env)
-    if not store.root.is_dir():
+    if not os.path.isdir(store.top):
         return None
     config = _config(store)
     if config.activity.enabled:
