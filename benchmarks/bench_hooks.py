@@ -1,13 +1,17 @@
 """Benchmark: whole-process time of the SessionEnd and SessionStart hooks vs ``python -c pass``.
 
-Usage: ``.venv/bin/python benchmarks/bench_hooks.py [--runs 15] [--entry module|script]``.
+Usage: ``.venv/bin/python benchmarks/bench_hooks.py [--runs 15] [--entry script|module]``.
 Each run starts a real hook process with a real payload on stdin in a throw-away git project
-under /tmp; the hook queues a job and spawns the detached worker (offline backend, so no LLM).
-The clock stops when the hook process exits; the worker is waited for, untimed, before the next
-run so that it does not steal CPU from the measurement; then SessionStart (``startup``) injects
-from the notes written so far. Target: SessionEnd median ≤ 3x ``python -c pass`` (Claude Code
-gives all SessionEnd hooks 1.5 s together). ``stdlib_floor`` is Python plus only the standard
-library modules the store and job model need — the least any hook can cost.
+under /tmp (with a ``vaultkit.toml``); the hook queues a job and spawns the detached worker
+(offline backend, so no LLM). The clock stops when the hook process exits; the worker is waited
+for, untimed, before the next run so that it does not steal CPU from the measurement; then
+SessionStart (``startup``) injects from the notes, wiki notes and INDEX.md written so far.
+``--entry script`` (the default) runs the installed ``vaultkit-hook`` script, the command that
+``vaultkit hooks install`` writes into Claude Code's settings; ``module`` runs
+``python -m vaultkit.hookentry`` (adds runpy). Target (issue 7): SessionEnd and SessionStart
+medians each ≤ 3x ``python -c pass`` (Claude Code gives all SessionEnd hooks 1.5 s together).
+``stdlib_floor`` is Python plus the standard-library modules the store and job model used to
+import (dataclasses, datetime, json, pathlib): the hooks now start below it.
 """
 
 from __future__ import annotations
@@ -129,6 +133,9 @@ def run(runs: int, entry: str) -> dict[str, object]:
         **stats,
         "ratio_median": stats["session_end"]["median_ms"] / base["median_ms"],
         "ratio_cpu": stats["session_end"]["cpu_median_ms"] / max(base["cpu_median_ms"], 1e-3),
+        "start_ratio_median": stats["session_start"]["median_ms"] / base["median_ms"],
+        "start_ratio_cpu": stats["session_start"]["cpu_median_ms"]
+        / max(base["cpu_median_ms"], 1e-3),
         "load_average": os.getloadavg()[0],
         "target_ratio": TARGET_RATIO,
     }
@@ -156,13 +163,16 @@ def main() -> int:
     args = parser.parse_args()
     result = run(max(5, args.runs), args.entry)
     _print(result)
-    ratio = float(str(result["ratio_median"]))
-    verdict = "OK" if ratio <= TARGET_RATIO else "OVER TARGET"
-    print(f"SessionEnd / python -c pass (median wall): {ratio:.2f}x, target <= 3x: {verdict}")
+    ok = True
+    for label, key in (("SessionEnd", "ratio_median"), ("SessionStart", "start_ratio_median")):
+        ratio = float(str(result[key]))
+        ok = ok and ratio <= TARGET_RATIO
+        verdict = "OK" if ratio <= TARGET_RATIO else "OVER TARGET"
+        print(f"{label} / python -c pass (median wall): {ratio:.2f}x, target <= 3x: {verdict}")
     print(f"load average {float(str(result['load_average'])):.2f} (1 min, at the end)")
     if args.json:
         print(json.dumps(result, indent=2))
-    return 0 if ratio <= TARGET_RATIO else 1
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
