@@ -36,9 +36,12 @@ def _vk_graph(root: Path) -> int:
 
 
 def _vk_lint(root: Path) -> int:
-    from vaultkit.lint.runner import collect, load_context
+    """What ``vaultkit lint`` runs (minus printing): settings, then the cached lint."""
+    from vaultkit.config import load_config
+    from vaultkit.lintcache import lint_vault
+    from vaultkit.store import config_file_for_vault
 
-    return len(collect(load_context(root)))
+    return len(lint_vault(root, config=load_config(config_file_for_vault(root))).findings)
 
 
 def _edited_note(root: Path) -> Path:
@@ -62,6 +65,7 @@ def _prepare_modules(name: str) -> None:
     if name.startswith("vk"):
         import vaultkit.graph
         import vaultkit.lint.runner
+        import vaultkit.lintcache
         import vaultkit.vault  # noqa: F401
     elif name == "regex":
         import networkx  # noqa: F401

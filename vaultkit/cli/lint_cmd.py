@@ -72,12 +72,9 @@ def _run_fix(ctx: LintContext, dry_run: bool, quiet: bool) -> LintContext:
     return load_context(ctx.vault.root) if outcome.changed else ctx
 
 
-def _render(fmt: LintFormat, findings: list[Finding], ctx: LintContext, code: int) -> str:
-    root = ctx.vault.root
+def _render(fmt: LintFormat, findings: list[Finding], root: Path, notes: int, code: int) -> str:
     if fmt is LintFormat.json:
-        return render_json(
-            findings, vault=display_root(root) or ".", notes=len(ctx.vault.notes), exit_code=code
-        )
+        return render_json(findings, vault=display_root(root) or ".", notes=notes, exit_code=code)
     if fmt is LintFormat.github:
         return render_github(findings, display_root(root))
     return render_text(findings, display_root(root))
@@ -113,16 +110,25 @@ def lint(
       vaultkit lint --select VK1 --ignore VK104 my-vault
       vaultkit lint --fix --dry-run my-vault        # show the safe fixes as a diff
     """
+    from vaultkit.config import load_config
     from vaultkit.lint.runner import choose, collect, exit_code, load_context, select_findings
+    from vaultkit.lintcache import lint_vault
+    from vaultkit.store import config_file_for_vault
 
     root = resolve_vault(vault)
-    ctx = load_context(root, progress=progress_for(quiet))
-    selection = choose(ctx.config, _codes(select), _codes(ignore), strict)
-    if fix or dry_run:
+    if fix or dry_run:  # the safe fixes read every note anyway: the plain, uncached-lint path
+        ctx = load_context(root, progress=progress_for(quiet))
+        selection = choose(ctx.config, _codes(select), _codes(ignore), strict)
         ctx = _run_fix(ctx, dry_run, quiet)
-    findings = select_findings(collect(ctx), selection)
+        found, notes = collect(ctx), len(ctx.vault.notes)
+    else:  # through the lint cache: an unchanged vault costs one stat walk
+        config = load_config(config_file_for_vault(root))
+        selection = choose(config, _codes(select), _codes(ignore), strict)
+        result = lint_vault(root, config=config, progress=progress_for(quiet))
+        found, notes = result.findings, result.notes
+    findings = select_findings(found, selection)
     code = exit_code(findings, selection.strict)
-    sys.stdout.write(_render(fmt, findings, ctx, code))
+    sys.stdout.write(_render(fmt, findings, root, notes, code))
     if not quiet:
-        print(summary_line(findings, len(ctx.vault.notes)), file=sys.stderr)
+        print(summary_line(findings, notes), file=sys.stderr)
     raise typer.Exit(code)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from vaultkit.analysis import orphans
 from vaultkit.lint.codes import finding
@@ -11,10 +11,15 @@ from vaultkit.lint.links import link_name
 from vaultkit.model import Finding
 
 
+def orphan_finding(path: str) -> Finding:
+    """The VK301 finding for the note at ``path``."""
+    return finding(path, 1, 1, "VK301", "orphan: no other note links here (INDEX.md excluded)")
+
+
 def orphan_rule(ctx: LintContext) -> Iterator[Finding]:
     """VK301: no other note links here (links from INDEX.md and self-links do not count)."""
     for path in orphans(ctx.vault):
-        yield finding(path, 1, 1, "VK301", "orphan: no other note links here (INDEX.md excluded)")
+        yield orphan_finding(path)
 
 
 def degraded_rule(ctx: LintContext) -> Iterator[Finding]:
@@ -30,9 +35,9 @@ def degraded_rule(ctx: LintContext) -> Iterator[Finding]:
             yield finding(note.path, 1, 1, "VK302", message)
 
 
-def duplicate_name_rule(ctx: LintContext) -> Iterator[Finding]:
-    """VK303: once per extra note sharing a file name with another (the first is kept)."""
-    for first, *extra in ctx.vault.index.same_name_notes():
+def duplicate_findings(groups: Iterable[Sequence[str]]) -> Iterator[Finding]:
+    """VK303 for every path but the first of each group of notes sharing a file name."""
+    for first, *extra in groups:
         for path in extra:
             name = link_name(path)
             message = (
@@ -40,3 +45,8 @@ def duplicate_name_rule(ctx: LintContext) -> Iterator[Finding]:
                 "ambiguous; rename one note or link by path"
             )
             yield finding(path, 1, 1, "VK303", message)
+
+
+def duplicate_name_rule(ctx: LintContext) -> Iterator[Finding]:
+    """VK303: once per extra note sharing a file name with another (the first is kept)."""
+    yield from duplicate_findings(ctx.vault.index.same_name_notes())

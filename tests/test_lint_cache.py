@@ -1,0 +1,372 @@
+"""The lint cache (stored and incremental runs) always gives the full, uncached findings.
+
+A seeded random walk of vault mutations (bodies, links, headings, block ids, aliases, notes and
+attachments created/renamed/deleted, duplicate names, degraded notes, INDEX.md, vaultkit.toml,
+non-UTF-8 files, same-timestamp rewrites) compares every cached run with ``collect`` over a
+vault loaded without any cache.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from benchmarks.generate import write_vault
+from vaultkit.config import load_config
+from vaultkit.indexer import regenerate_index
+from vaultkit.lint.context import LintContext
+from vaultkit.lint.runner import collect, read_index_text
+from vaultkit.lintcache import LintResult, lint_cache_path, lint_vault
+from vaultkit.model import Finding
+from vaultkit.store import config_file_for_vault, state_dir_for_vault
+from vaultkit.vault import list_vault_files, load_vault
+
+WORDS = ("Plan", "Idea", "café", "Notes", "Draft", "Ghost", "Alias one", "x")
+
+
+def truth(root: Path) -> tuple[list[Finding], int]:
+    """The full computation, no cache read or written."""
+    vault = load_vault(root, cache=False)
+    config = load_config(config_file_for_vault(root))
+    return collect(LintContext(vault, config, read_index_text(root))), len(vault.notes)
+
+
+def check(root: Path) -> LintResult:
+    result = lint_vault(root, cache=True)
+    expected, notes = truth(root)
+    if result.findings != expected:
+        extra = sorted(set(result.findings) - set(expected), key=Finding.sort_key)
+        missing = sorted(set(expected) - set(result.findings), key=Finding.sort_key)
+        raise AssertionError(f"{result.how}: extra {extra[:5]} missing {missing[:5]}")
+    assert result.notes == notes
+    return result
+
+
+class Mutator:
+    """Random, seeded edits of a vault folder."""
+
+    def __init__(self, root: Path, rng: random.Random) -> None:
+        self.root = root
+        self.rng = rng
+
+    def notes(self) -> list[Path]:
+        return [self.root / p for p in list_vault_files(self.root) if p.endswith(".md")]
+
+    def note(self) -> Path:
+        return self.rng.choice(self.notes())
+
+    def name(self) -> str:
+        return self.note().stem
+
+    def text(self, path: Path) -> str:
+        try:
+            return path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            return "# was binary\n"
+
+    def link(self) -> str:
+        rng = self.rng
+        roll = rng.random()
+        target = self.note()
+        rel = target.relative_to(self.root).as_posix()[:-3]
+        headings = [ln[3:] for ln in self.text(target).splitlines() if ln.startswith("## ")]
+        if roll < 0.15 and headings:
+            return f"[[{target.stem}#{rng.choice(headings)}]]"
+        if roll < 0.25:
+            return f"[[{target.stem}#^blk{rng.randrange(3)}]]"
+        if roll < 0.35:
+            return f"[[{rng.choice(WORDS)}]]"
+        if roll < 0.42:
+            return f"[[{rel}]]"
+        if roll < 0.48:
+            return f"[[../{target.stem}]]"
+        if roll < 0.52:
+            return f"![[pic {rng.randrange(4)}.png]]"
+        if roll < 0.56:
+            return f"[[Missing {rng.randrange(5)}]]"
+        if roll < 0.6:
+            return f"[[#{rng.choice(headings) if headings else 'Top'}]]"
+        return f"[[{target.stem}]]"
+
+    def write(self, path: Path, text: str) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+    # ----------------------------------------------------------------- mutations
+
+    def edit_body(self) -> None:
+        path = self.note()
+        self.write(path, self.text(path) + f"\nMore words {self.rng.random()}.\n")
+
+    def add_link(self) -> None:
+        path = self.note()
+        self.write(path, self.text(path) + f"\nSee {self.link()} here.\n")
+
+    def remove_link(self) -> None:
+        path = self.note()
+        lines = self.text(path).splitlines(keepends=True)
+        with_links = [i for i, ln in enumerate(lines) if "[[" in ln]
+        if with_links:
+            del lines[self.rng.choice(with_links)]
+            self.write(path, "".join(lines))
+
+    def heading(self) -> None:
+        path = self.note()
+        lines = self.text(path).splitlines(keepends=True)
+        heads = [i for i, ln in enumerate(lines) if ln.startswith("## ")]
+        roll = self.rng.random()
+        if heads and roll < 0.4:
+            lines[self.rng.choice(heads)] = f"## {self.rng.choice(WORDS)} {self.rng.randrange(9)}\n"
+        elif heads and roll < 0.7:
+            del lines[self.rng.choice(heads)]
+        else:
+            lines.append(f"\n## {self.rng.choice(WORDS)}\n")
+        self.write(path, "".join(lines))
+
+    def block(self) -> None:
+        path = self.note()
+        text = self.text(path)
+        if "^blk" in text and self.rng.random() < 0.5:
+            self.write(path, text.replace(f" ^blk{self.rng.randrange(3)}", ""))
+        else:
+            self.write(path, text + f"\nA block line. ^blk{self.rng.randrange(3)}\n")
+
+    def create_note(self) -> None:
+        folder = self.rng.choice(["", "a/", "a/b/", "new/"])
+        name = f"{self.rng.choice(WORDS)} {self.rng.randrange(6)}"
+        body = f"# {name}\n\n## Part\n\nText {self.link()} and {self.link()}. ^blk1\n"
+        self.write(self.root / f"{folder}{name}.md", body)
+
+    def duplicate_name(self) -> None:
+        source = self.note()
+        self.write(self.root / "dup" / source.name, f"# Copy\n\n{self.link()}\n")
+
+    def rename_note(self) -> None:
+        path = self.note()
+        if path.name == "INDEX.md":
+            return
+        folder = self.root / self.rng.choice(["", "a", "moved"])
+        folder.mkdir(parents=True, exist_ok=True)
+        path.rename(folder / f"{self.rng.choice(WORDS)} {self.rng.randrange(6)}.md")
+
+    def delete_note(self) -> None:
+        if len(self.notes()) > 5:
+            self.note().unlink()
+
+    def attachment(self) -> None:
+        folder = self.root / "attachments"
+        folder.mkdir(exist_ok=True)
+        existing = sorted(folder.glob("*.png"))
+        roll = self.rng.random()
+        if existing and roll < 0.3:
+            self.rng.choice(existing).unlink()
+        elif existing and roll < 0.5:
+            self.rng.choice(existing).rename(folder / f"pic {self.rng.randrange(4)}.png")
+        else:
+            (folder / f"pic {self.rng.randrange(4)}.png").write_bytes(b"\x89PNG\r\n")
+
+    def frontmatter(self, line: str) -> None:
+        path = self.note()
+        text = self.text(path)
+        if text.startswith("---\n"):
+            text = "---\n" + line + "\n" + text[4:]
+        else:
+            text = f"---\n{line}\n---\n" + text
+        self.write(path, text)
+
+    def alias(self) -> None:
+        self.frontmatter(f"aliases: [{self.rng.choice(WORDS)}]")
+
+    def degraded(self) -> None:
+        self.frontmatter("quality: degraded\ndegraded_reason: test")
+
+    def bad_yaml(self) -> None:
+        self.frontmatter("title: [unclosed")
+
+    def index(self) -> None:
+        index = self.root / "INDEX.md"
+        roll = self.rng.random()
+        if roll < 0.4:
+            regenerate_index(self.root)
+        elif roll < 0.6 and index.exists():
+            index.unlink()
+        elif index.exists():
+            self.write(index, self.text(index) + f"- [[{self.name()}]] by hand\n")
+        else:
+            self.write(index, f"# Index\n\n- [[{self.name()}]]\n")
+
+    def config(self) -> None:
+        path = config_file_for_vault(self.root)
+        if self.rng.random() < 0.3 and path.exists():
+            path.unlink()
+        else:
+            path.write_text(f"[index]\ndescription_max = {self.rng.choice([20, 60, 120])}\n")
+
+    def binary(self) -> None:
+        path = self.note()
+        path.write_bytes(b"\xff\xfe not utf-8 \x80\x81" * self.rng.randint(1, 3))
+
+    def racy_rewrite(self) -> None:
+        """Same size, same mtime: only the content hash can tell."""
+        path = self.note()
+        data = path.read_bytes()
+        info = path.stat()
+        check(self.root)
+        flipped = data.replace(b"a", b"e", 1) if b"a" in data else data.replace(b"e", b"a", 1)
+        path.write_bytes(flipped)
+        os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
+
+    def all(self) -> list[Callable[[], None]]:
+        return [
+            self.edit_body,
+            self.add_link,
+            self.add_link,
+            self.remove_link,
+            self.heading,
+            self.heading,
+            self.block,
+            self.create_note,
+            self.duplicate_name,
+            self.rename_note,
+            self.delete_note,
+            self.attachment,
+            self.alias,
+            self.degraded,
+            self.bad_yaml,
+            self.index,
+            self.config,
+            self.binary,
+            self.racy_rewrite,
+        ]
+
+
+def _vault(tmp_path: Path, notes: int, seed: int) -> Path:
+    root = write_vault(tmp_path / "vault", notes, seed)
+    regenerate_index(root)
+    return root
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_mutations_match_the_full_computation(tmp_path: Path, seed: int) -> None:
+    root = _vault(tmp_path, 60, seed)
+    rng = random.Random(seed)
+    mutator = Mutator(root, rng)
+    hows = [check(root).how]
+    for _ in range(45):
+        rng.choice(mutator.all())()
+        hows.append(check(root).how)
+        if rng.random() < 0.2:  # a second run over the same files: stored, or racy-verified
+            hows.append(check(root).how)
+    assert "incremental" in hows  # the walk really exercised the incremental path
+    assert hows[0] == "full"
+
+
+def test_unchanged_old_vault_reuses_the_stored_findings(tmp_path: Path) -> None:
+    root = _vault(tmp_path, 40, 5)
+    old = 1_000_000_000_000_000_000
+    for path in root.rglob("*"):
+        if path.is_file() and ".vaultkit" not in path.parts:
+            os.utime(path, ns=(old, old))
+    assert check(root).how == "full"
+    assert check(root).how == "stored"
+    note = next(p for p in sorted(root.glob("*.md")) if p.name != "INDEX.md")
+    note.write_text(note.read_text(encoding="utf-8") + "\n<!-- edit -->\n", encoding="utf-8")
+    assert check(root).how == "incremental"
+    assert check(root).how in ("stored", "incremental")  # racy: verified by hash
+
+
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(steps=st.lists(st.integers(min_value=0, max_value=18), min_size=1, max_size=8))
+def test_any_sequence_of_mutations(
+    tmp_path_factory: pytest.TempPathFactory, steps: list[int]
+) -> None:
+    root = _vault(tmp_path_factory.mktemp("hyp"), 25, 11)
+    mutator = Mutator(root, random.Random(len(steps)))
+    check(root)
+    for step in steps:
+        mutator.all()[step]()
+        check(root)
+
+
+def test_corrupt_cache_gives_the_same_findings_and_one_log_line(tmp_path: Path) -> None:
+    root = _vault(tmp_path, 30, 3)
+    check(root)
+    lint_cache_path(root).write_bytes(b"this is not a database" * 100)
+    for side in ("-wal", "-shm"):
+        (lint_cache_path(root).parent / (lint_cache_path(root).name + side)).unlink(missing_ok=True)
+    assert check(root).how == "full"
+    log = (state_dir_for_vault(root) / "vaultkit.log").read_text(encoding="utf-8")
+    assert sum("lint cache" in line for line in log.splitlines()) == 1
+    check(root)
+
+
+def test_damaged_stored_values_fall_back_to_the_full_path(tmp_path: Path) -> None:
+    import sqlite3
+
+    root = _vault(tmp_path, 30, 4)
+    check(root)
+    with sqlite3.connect(lint_cache_path(root)) as conn:
+        conn.execute("UPDATE meta SET value = x'00ff' WHERE key IN ('findings', 'files')")
+        conn.execute("UPDATE meta SET value = x'00' WHERE key = 'fingerprint'")
+    assert check(root).how == "full"
+    log = (state_dir_for_vault(root) / "vaultkit.log").read_text(encoding="utf-8")
+    assert sum("lint cache" in line for line in log.splitlines()) == 1
+
+
+def test_foreign_database_is_replaced(tmp_path: Path) -> None:
+    import sqlite3
+
+    root = _vault(tmp_path, 20, 6)
+    lint_cache_path(root).parent.mkdir(parents=True, exist_ok=True)
+    with sqlite3.connect(lint_cache_path(root)) as conn:
+        conn.execute("CREATE TABLE other (x)")
+    assert check(root).how == "full"
+    assert check(root).how in ("stored", "incremental")
+
+
+def test_no_cache_for_small_vaults_unless_asked(tmp_path: Path) -> None:
+    root = _vault(tmp_path, 20, 6)
+    result = lint_vault(root)
+    assert result.how == "full"
+    assert not lint_cache_path(root).exists()
+    assert result.findings == truth(root)[0]
+
+
+_CHILD = """
+import sys
+from pathlib import Path
+from vaultkit.lintcache import lint_vault
+from vaultkit.model import Finding
+result = lint_vault(Path(sys.argv[1]), cache=True)
+print("\\n".join(f.render() for f in result.findings))
+"""
+
+
+def test_two_concurrent_lints_are_both_right(tmp_path: Path) -> None:
+    root = _vault(tmp_path, 60, 8)
+    check(root)
+    Mutator(root, random.Random(8)).create_note()
+    expected = "\n".join(f.render() for f in truth(root)[0])
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    children = [
+        subprocess.Popen(
+            [sys.executable, "-c", _CHILD, str(root)], stdout=subprocess.PIPE, text=True, env=env
+        )
+        for _ in range(2)
+    ]
+    outputs = [child.communicate(timeout=120)[0].strip() for child in children]
+    assert [child.returncode for child in children] == [0, 0]
+    assert outputs == [expected, expected]
+    check(root)
