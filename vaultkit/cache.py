@@ -427,3 +427,41 @@ def _load_cached(
     store.save(changed, [p for p in rows if p not in listed or p in failed])
     notes = [found[p] for p in paths if p in found]
     return Loaded(notes, unreadable, reused, len(jobs), digests)
+
+
+def stored_rows(
+    root: Path, paths: Sequence[str] | None = None, *, records: bool = False
+) -> dict[str, Row]:
+    """Read-only look at the cache of ``root``: the rows of ``paths`` (None: every row) without
+    decoding anything (``record`` is ``b""`` unless ``records``). Empty when there is no cache
+    of this parser version or it cannot be read; never writes, never raises."""
+    path = cache_path(root)
+    if not path.is_file():
+        return {}
+    column = "record" if records else "x''"
+    query = f"SELECT path, size, mtime_ns, digest, racy, {column} FROM notes"
+    found: dict[str, Row] = {}
+    try:
+        conn = sqlite3.connect(path.as_uri() + "?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
+    except sqlite3.Error:
+        return {}
+    try:
+        version = conn.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
+        if version is None or version[0] != cache_version():
+            return {}
+        if paths is None:
+            batches: list[Sequence[str] | None] = [None]
+        else:
+            batches = [paths[i : i + 500] for i in range(0, len(paths), 500)]
+        for batch in batches:
+            if batch is None:
+                cursor = conn.execute(query)
+            else:
+                marks = ",".join("?" * len(batch))
+                cursor = conn.execute(f"{query} WHERE path IN ({marks})", tuple(batch))
+            found.update((r[0], (r[1], r[2], r[3], r[4], r[5])) for r in cursor)
+    except sqlite3.Error:
+        return {}
+    finally:
+        conn.close()
+    return found
