@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 CACHE_VERSION = 1
 CACHE_NAME = "config-cache.json"  # in the store's .vaultkit/ folder
+_SEEN: dict[str, tuple[str, Config]] = {}  # cache file -> (text, config) read in this process
 
 
 class LintConfig(Record):
@@ -221,13 +222,18 @@ def load_cached(path: str | os.PathLike[str], cache: str) -> Config:
     text = _read_text(path)
     if text is None:
         return Config()
+    seen = _SEEN.get(cache)
+    if seen is not None and seen[0] == text:  # a hook reads its settings more than once
+        return seen[1]
     where = os.fspath(path)
     data = _cached_data(cache, text)
     if data is not None:
-        return build_config(data, where)
-    data = _toml(text, where)
-    config = build_config(data, where)
-    _save(cache, text, data)
+        config = build_config(data, where)
+    else:
+        data = _toml(text, where)
+        config = build_config(data, where)
+        _save(cache, text, data)
+    _SEEN[cache] = (text, config)
     return config
 
 

@@ -31,7 +31,7 @@ BODY_MAX_BYTES = 256 * 1024
 SCAN_LIMIT = 40
 REFERENCE_CHARS = 2_500
 
-_STAMP = re.compile(r"^(\d{4})[-_](\d{2})[-_](\d{2})__?(\d{2})\.?(\d{2})_")
+_STAMP = r"^(\d{4})[-_](\d{2})[-_](\d{2})__?(\d{2})\.?(\d{2})_"  # compiled on first use
 
 
 class Handoff(Record):
@@ -65,7 +65,7 @@ def _when(meta_date: str, name: str, path: Path) -> datetime:
         return _local(datetime.fromisoformat(meta_date.strip()))
     except ValueError:
         pass
-    match = _STAMP.match(name)
+    match = re.match(_STAMP, name)
     if match is not None:
         try:
             year, month, day, hour, minute = (int(g) for g in match.groups())
