@@ -87,3 +87,15 @@ def test_nothing_below_the_cli_imports_it() -> None:
         if _under(imported, ("vaultkit.cli",))
     ]
     assert offences == []
+
+
+def test_lint_rules_never_import_the_lint_cache() -> None:
+    """The lint cache (I/O edge) runs the rules; the rules never reach up to it."""
+    offences = [
+        f"{module} imports {imported}"
+        for module, imports in _all_modules().items()
+        if _under(module, ("vaultkit.lint",))
+        for imported in imports
+        if _under(imported, ("vaultkit.lintcache", "vaultkit.cache"))
+    ]
+    assert offences == []
