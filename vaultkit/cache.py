@@ -95,7 +95,7 @@ def cache_version() -> str:
     libs = (_library_version("markdown_it"), _library_version("yaml"))
     digest.update(repr((parts, libs)).encode())
     package = Path(model.__file__).parent
-    for name in ("model.py", "parse.py", "wikilink.py", "parallel.py"):
+    for name in ("model.py", "parse.py", "fastparse.py", "wikilink.py", "parallel.py"):
         with contextlib.suppress(OSError):
             digest.update((package / name).read_bytes())
     return digest.hexdigest()

@@ -9,12 +9,14 @@ import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from typing import Any, Protocol
 from urllib.parse import unquote
 
 import yaml
-from markdown_it.token import Token
+from markdown_it.token import Token as MdToken
 from yaml.constructor import SafeConstructor
 
+from vaultkit.fastparse import inline_blocks, simple_yaml
 from vaultkit.model import Finding, Heading, Link, LinkKind, Note, Severity
 from vaultkit.wikilink import get_parser, split_wikilink
 
@@ -31,6 +33,23 @@ _EMPHASIS = re.compile(r"~~|==|(?<!\w)[*_]+(?=\S)|(?<=\S)[*_]+(?!\w)")
 _NEWLINE = re.compile("\n")
 _BREAKS = frozenset({"softbreak", "hardbreak"})
 _BaseLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class Token(Protocol):
+    """What the body walk reads of a markdown-it token (or of a :class:`fastparse.Piece`)."""
+
+    @property
+    def type(self) -> str: ...
+    @property
+    def content(self) -> str: ...
+    @property
+    def meta(self) -> dict[Any, Any]: ...
+    @property
+    def attrs(self) -> Mapping[str, object]: ...
+    @property
+    def map(self) -> Sequence[int] | None: ...
+    @property
+    def children(self) -> Sequence[Token] | None: ...
 
 
 # --------------------------------------------------------------------------- decoding
@@ -158,7 +177,7 @@ def _load_yaml(text: str) -> tuple[yaml.Node | None, object]:
     return node, data
 
 
-def _parse_frontmatter(path: str, lines: Sequence[str]) -> _Frontmatter:
+def _parse_frontmatter(path: str, lines: Sequence[str], fast: bool = True) -> _Frontmatter:
     if not lines or lines[0].rstrip() != FENCE:
         return _Frontmatter()
     close = _closing_fence(lines)
@@ -167,6 +186,10 @@ def _parse_frontmatter(path: str, lines: Sequence[str]) -> _Frontmatter:
         return _Frontmatter(findings=[Finding(path, 1, 1, "VK201", "warning", message)])
     result = _Frontmatter(lines=close + 1)
     body = lines[1:close]
+    simple = simple_yaml(body) if fast else None
+    if simple is not None:
+        result.data = simple  # plain strings only: no "[[", so no frontmatter links
+        return result
     try:
         node, data = _load_yaml("\n".join(body) + "\n")
     except Exception as exc:  # any YAML failure is a finding, never a crash
@@ -431,7 +454,7 @@ class _Body:
     first_heading: str = ""
     first_paragraph: str = ""
 
-    def walk(self, tokens: Sequence[Token]) -> None:
+    def walk(self, tokens: Sequence[MdToken]) -> None:
         heading_level = 0
         in_table = False
         for token in tokens:
@@ -464,19 +487,23 @@ class _Body:
         self, token: Token, child: Token, siblings: Sequence[Token], index: int, in_table: bool
     ) -> None:
         kind = child.type
-        if kind == "wikilink":
+        if kind == "text":
+            content = child.content
+            if "#" not in content and "^" not in content:
+                return  # neither a tag nor a block id can be in it
+            previous = siblings[index - 1].type if index else "softbreak"
+            at_boundary = previous in _BREAKS
+            if "#" in content:
+                self.tags.extend(_tags_in_text(content, at_boundary))
+            following = siblings[index + 1].type if index + 1 < len(siblings) else "softbreak"
+            if following in _BREAKS and "^" in content:
+                self.block_id(content.rstrip(), at_boundary)
+        elif kind == "wikilink":
             self.wikilink(token, child, in_table)
         elif kind == "wikilink_error":
             self.malformed(token, child, in_table)
         elif kind in ("link_open", "image"):
             self.markdown_link(token, child, siblings, index, in_table)
-        elif kind == "text":
-            previous = siblings[index - 1].type if index else "softbreak"
-            at_boundary = previous in _BREAKS
-            self.tags.extend(_tags_in_text(child.content, at_boundary))
-            following = siblings[index + 1].type if index + 1 < len(siblings) else "softbreak"
-            if following in _BREAKS:
-                self.block_id(child.content.rstrip(), at_boundary)
 
     def block_id(self, text: str, at_boundary: bool) -> None:
         match = _BLOCK_ID.search(text)
@@ -547,15 +574,24 @@ def _body_source(lines: Sequence[str], skip: int) -> str:
     return "\n" * skip + "\n".join(lines[skip:])
 
 
-def _parse(path: str, data: bytes) -> Note:
+def _parse(path: str, data: bytes, mode: str = "auto") -> Note | None:
+    """``mode``: "auto" (fast path when sure, else markdown-it), "slow" (markdown-it and
+    PyYAML only) or "fast" (``None`` unless the body takes the fast path)."""
     decoded = _decode(path, data)
     if decoded.text is None:
-        return Note(path=path, findings=decoded.findings)
+        return None if mode == "fast" else Note(path=path, findings=decoded.findings)
     text = decoded.text[1:] if decoded.text.startswith(BOM) else decoded.text
     lines = text.split("\n")
-    front = _parse_frontmatter(path, lines)
+    front = _parse_frontmatter(path, lines, fast=mode != "slow")
     body = _Body(path, _Locator(lines))
-    body.walk(get_parser().parse(_body_source(lines, front.lines), {}))
+    blocks = None if mode == "slow" else inline_blocks(lines, front.lines)
+    if blocks is None:
+        if mode == "fast":
+            return None
+        body.walk(get_parser().parse(_body_source(lines, front.lines), {}))
+    else:
+        for level, token in blocks:
+            body.inline(token, level, False)
     links = sorted([*front.links, *body.links], key=lambda link: (link.line, link.col))
     findings = sorted([*decoded.findings, *front.findings, *body.findings], key=Finding.sort_key)
     return Note(
@@ -575,7 +611,15 @@ def _parse(path: str, data: bytes) -> Note:
 def parse_note(path: str, data: bytes) -> Note:
     """Parse one file's bytes. Never raises: problems become findings on the returned Note."""
     try:
-        return _parse(path, data)
+        note = _parse(path, data)
+        assert note is not None
+        return note
     except (Exception, RecursionError) as exc:  # last resort: report, never crash a vault scan
         message = f"internal parser error ({type(exc).__name__}); please report this file"
         return Note(path=path, findings=(_finding(path, 1, 1, "VK202", message),))
+
+
+def parse_note_with(path: str, data: bytes, *, fast: bool) -> Note | None:
+    """For differential tests: ``fast=True`` gives the fast path's Note or ``None`` when it
+    declines the body; ``fast=False`` gives the markdown-it + PyYAML result. May raise."""
+    return _parse(path, data, "fast" if fast else "slow")

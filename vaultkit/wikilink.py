@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import mdTrim, unescapeAll
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_block import lheading as _md_lheading
 from markdown_it.rules_block import paragraph as _md_paragraph
@@ -355,6 +356,18 @@ def make_parser() -> MarkdownIt:
 
 
 _PARSER: MarkdownIt | None = None
+
+
+def md_trim(text: str) -> str:
+    """markdown-it's trim of block content (its whitespace set, not ``str.strip``'s)."""
+    return mdTrim(text)
+
+
+def link_href(destination: str) -> str | None:
+    """The ``href`` markdown-it gives a plain link destination, or ``None`` if it refuses it."""
+    md = get_parser()
+    href = md.normalizeLink(unescapeAll(destination))
+    return href if md.validateLink(href) else None
 
 
 def get_parser() -> MarkdownIt:

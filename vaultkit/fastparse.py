@@ -1,0 +1,510 @@
+"""Exact fast path for plain notes: the tokens vaultkit reads from markdown-it, or None if unsure.
+
+:func:`inline_blocks` reproduces, for a subset of Markdown, the ``inline`` tokens (and their
+children) that the markdown-it parser of :mod:`vaultkit.wikilink` produces: ATX headings,
+paragraphs, one-line ``-``/``*``/``+`` bullet items, fenced code, and inline code spans,
+escapes, wikilinks, embeds, simple ``[text](dest)`` links and images, and ``%%comments%%``
+(including a paragraph extended over the lines of a comment it leaves open). Anything outside
+that subset (indentation, blockquotes, HTML, tables, setext headings, thematic breaks, ordered
+or nested lists, link reference definitions, malformed wikilinks, unusual links...) makes it
+return ``None``, and the caller uses markdown-it. :func:`simple_yaml` does the same for
+frontmatter made only of plain ``key: value`` strings, dates and lists of them.
+
+Every rule here mirrors a markdown-it-py (or PyYAML) rule; tests/test_fastparse.py proves the
+results equal on generated vaults, the fixtures and a Hypothesis grammar of nasty variants.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Sequence
+from datetime import date
+from typing import Any, NamedTuple
+
+from vaultkit.wikilink import COMMENT, comment_left_open, link_href, md_trim, split_wikilink
+
+ESCAPABLE = frozenset(string.punctuation)  # what markdown-it's escape rule unescapes
+_SPECIAL = re.compile(r"[\n!\[\]\\`<%]")  # characters where an enabled inline rule may start
+_LABEL_STOP = re.compile(r"[\[\]\\`<\n]|!\[|%%")  # ends a label we can decide without markdown-it
+_DEST = re.compile(r"[^\s()<>\\&\x00-\x1f\x7f]+")
+_HR = re.compile(r"([-*_])(?:[ \t]*\1){2,}[ \t]*")
+_UNDERLINE = re.compile(r"(?:=+|-+)[ \t]*")
+_ORDERED = re.compile(r"[0-9]+[.)]")
+_DELIMITER_CHARS = frozenset("|-: \t")
+
+BLANK, TEXT, HEADING, FENCE, BULLET = range(5)
+
+
+_NONE: dict[str, Any] = {}  # shared by every Piece without meta or attrs; never mutated
+
+
+class Piece(NamedTuple):
+    """The fields of a markdown-it ``Token`` that :mod:`vaultkit.parse` reads."""
+
+    type: str
+    content: str = ""
+    meta: dict[str, Any] = _NONE
+    attrs: dict[str, Any] = _NONE
+    children: list[Piece] | None = None
+    map: list[int] | None = None
+
+
+InlineBlock = tuple[int, Piece]  # heading level (0: not a heading), the ``inline`` token
+
+
+# --------------------------------------------------------------------------- block level
+
+
+def _classify(line: str) -> int | None:
+    """The block a top-level line starts (or continues), ``None`` when not modelled."""
+    if not line.strip(" \t"):
+        return BLANK
+    first = line[0]
+    if first.isalpha():
+        return TEXT
+    if first in " \t>|:<":
+        return None  # indentation, blockquote, table row, HTML
+    if first == "#":
+        level = len(line) - len(line.lstrip("#"))
+        if level <= 6 and (level == len(line) or line[level] in " \t"):
+            return HEADING
+        return TEXT
+    if first in "`~":
+        run = len(line) - len(line.lstrip(first))
+        if run >= 3:
+            return FENCE if first == "~" or "`" not in line[run:] else None
+        return TEXT
+    if first in "-*+":
+        second = line[1:2]
+        if second == " ":
+            return BULLET if _item_content_ok(line[2:]) else None
+        if second == "" or second == "\t" or not line[1:].strip(" \t"):
+            return None  # an empty item
+    if first in "-*_=" and (_HR.fullmatch(line) or _UNDERLINE.fullmatch(line)):
+        return None
+    if first == "-" and set(line) <= _DELIMITER_CHARS:
+        return None
+    if first.isdigit() and _ORDERED.match(line):
+        return None
+    return TEXT
+
+
+def _item_content_ok(content: str) -> bool:
+    """A bullet item's text that can only be a plain paragraph (no nested block)."""
+    if not content or content[0] in " \t":
+        return False
+    return _classify(content) == TEXT and _starts_paragraph(content)
+
+
+def _starts_paragraph(line: str) -> bool:
+    """False when a paragraph starting here could be a link reference definition."""
+    return not line.startswith("[") or line.startswith("[[")
+
+
+def _heading(line: str) -> tuple[int, str]:
+    """markdown-it's ATX heading rule on one line: the level and the inline content."""
+    level = len(line) - len(line.lstrip("#"))
+    end = len(line)
+    while end > level and line[end - 1] in " \t":
+        end -= 1
+    tail = end
+    while tail > level and line[tail - 1] == "#":
+        tail -= 1
+    if tail > level and line[tail - 1] in " \t":
+        end = tail
+    return level, md_trim(line[level:end])
+
+
+def _indent(line: str) -> tuple[int, int]:
+    """(characters, columns) of a line's leading spaces and tabs, as markdown-it counts them."""
+    chars = cols = 0
+    for char in line:
+        if char == " ":
+            cols += 1
+        elif char == "\t":
+            cols += 4 - cols % 4
+        else:
+            break
+        chars += 1
+    return chars, cols
+
+
+def _fence_end(lines: Sequence[str], start: int, line_max: int) -> int:
+    """The line after a fence opened at ``start`` (``line_max`` when it is never closed)."""
+    opening = lines[start]
+    marker = opening[0]
+    length = len(opening) - len(opening.lstrip(marker))
+    for index in range(start + 1, line_max):
+        line = lines[index]
+        chars, cols = _indent(line)
+        if not line.startswith(marker, chars) or cols >= 4:
+            continue
+        rest = line[chars:]
+        run = len(rest) - len(rest.lstrip(marker))
+        if run >= length and not rest[run:].strip(" \t"):
+            return index + 1
+    return line_max
+
+
+def _comment_end(lines: Sequence[str], last: int, line_max: int) -> int:
+    """Where a paragraph that leaves ``%%`` open ends (wikilink.paragraph_rule's extension)."""
+    left_open = True
+    while left_open and last < line_max:
+        for index in range(last, line_max):
+            text = lines[index].lstrip(" \t")
+            if COMMENT in text:
+                break
+        else:
+            return line_max
+        last = index + 1
+        left_open = comment_left_open(text) != left_open
+    return last
+
+
+def _paragraph(lines: Sequence[str], start: int, line_max: int) -> tuple[str, int] | None:
+    """(content, next line) of the paragraph starting at ``start``."""
+    end = start + 1
+    while end < line_max:
+        kind = _classify(lines[end])
+        if kind == TEXT:
+            end += 1
+        elif kind is None:
+            return None
+        else:
+            break
+    content = md_trim("\n".join(lines[start:end]))
+    if comment_left_open(content):
+        end = _comment_end(lines, end, line_max)
+        content = "\n".join(lines[start:end]).strip()
+    return content, end
+
+
+def inline_blocks(lines: Sequence[str], start: int) -> list[InlineBlock] | None:
+    """The inline tokens markdown-it makes of ``lines[start:]``, or ``None`` when not sure.
+
+    ``lines`` is the whole file split on ``\\n``; lines before ``start`` (the frontmatter)
+    are blank to markdown-it.
+    """
+    line_max = len(lines) - 1 if lines and lines[-1] == "" else len(lines)
+    found: list[InlineBlock] = []
+    index = start
+    while index < line_max:
+        line = lines[index]
+        kind = _classify(line)
+        if kind == BLANK:
+            index += 1
+        elif kind == HEADING:
+            level, content = _heading(line)
+            piece = _inline_piece(content, index)
+            if piece is None:
+                return None
+            found.append((level, piece))
+            index += 1
+        elif kind == FENCE:
+            index = _fence_end(lines, index, line_max)
+        elif kind == BULLET:
+            if index + 1 < line_max and _classify(lines[index + 1]) not in (BLANK, BULLET):
+                return None  # a lazy continuation line or a block right after the item
+            content = md_trim(line[2:])
+            piece = None if comment_left_open(content) else _inline_piece(content, index)
+            if piece is None:
+                return None
+            found.append((0, piece))
+            index += 1
+        elif kind == TEXT and _starts_paragraph(line):
+            paragraph = _paragraph(lines, index, line_max)
+            piece = paragraph and _inline_piece(paragraph[0], index)
+            if paragraph is None or piece is None:
+                return None
+            found.append((0, piece))
+            index = paragraph[1]
+        else:
+            return None
+    return found
+
+
+def _inline_piece(content: str, line: int) -> Piece | None:
+    children = inline_children(content)
+    if children is None:
+        return None
+    return Piece("inline", content, children=children, map=[line, line + 1])
+
+
+# --------------------------------------------------------------------------- inline level
+
+
+def _last_runs(src: str) -> dict[int, int]:
+    """Each backtick run length's last position (markdown-it's backtick cache)."""
+    runs: dict[int, int] = {}
+    pos = src.find("`")
+    while pos >= 0:
+        end = pos + 1
+        while end < len(src) and src[end] == "`":
+            end += 1
+        runs[end - pos] = pos
+        pos = src.find("`", end)
+    return runs
+
+
+def _code_span(src: str, start: int, runs: dict[int, int]) -> tuple[int, str | None]:
+    """markdown-it's backtick rule: (end, code content or ``None`` for a literal run)."""
+    end = start + 1
+    while end < len(src) and src[end] == "`":
+        end += 1
+    length = end - start
+    if runs.get(length, -1) >= end:
+        close_end = end
+        close = src.find("`", close_end)
+        while close != -1:
+            close_end = close + 1
+            while close_end < len(src) and src[close_end] == "`":
+                close_end += 1
+            if close_end - close == length:
+                content = src[end:close].replace("\n", " ")
+                if content.startswith(" ") and content.endswith(" ") and content.strip(" "):
+                    content = content[1:-1]
+                return close_end, content
+            close = src.find("`", close_end)
+    return end, None
+
+
+def _label_end(src: str, open_at: int) -> int | None:
+    """Index of the ``]`` closing a plain label opened at ``open_at``; -1 when no ``]``
+    follows at all; ``None`` when the label holds syntax we do not model."""
+    stop = _LABEL_STOP.search(src, open_at + 1)
+    if stop is None:
+        return -1
+    return stop.start() if src[stop.start()] == "]" else None
+
+
+def _destination(src: str, open_paren: int) -> tuple[str | None, int] | None:
+    """(href or ``None`` when markdown-it rejects it, index after ``)``) of a plain ``(dest)``."""
+    match = _DEST.match(src, open_paren + 1)
+    if match is None or src[match.end() : match.end() + 1] != ")":
+        return None
+    return link_href(match.group()), match.end() + 1
+
+
+Found = tuple[tuple[Piece, ...], int]  # pieces a rule pushed (none: literal text), next pos
+
+
+def _skip_spaces(src: str, pos: int) -> int:
+    while pos < len(src) and src[pos] in " \t":
+        pos += 1
+    return pos
+
+
+def _escape(src: str, pos: int) -> Found | None:
+    """markdown-it's escape rule at a backslash."""
+    if pos + 1 >= len(src):
+        return (), pos + 1
+    char = src[pos + 1]
+    if char == "\n":
+        return (Piece("hardbreak"),), _skip_spaces(src, pos + 2)
+    if 0xD800 <= ord(char) <= 0xDFFF:
+        return None
+    return (Piece("text_special", char if char in ESCAPABLE else "\\" + char),), pos + 2
+
+
+def _wikilink(src: str, pos: int, embed: bool) -> Found | None:
+    """vaultkit's wikilink rule; ``None`` for what it would report or hand to ``link``."""
+    inner = pos + (3 if embed else 2)
+    close = src.find("]]", inner)
+    if close < 0:
+        return None  # unclosed: markdown-it reports it
+    line_end = src.find("\n", pos, close)
+    nested = src.find("[[", inner, close)
+    if line_end >= 0 or nested >= 0:
+        return None
+    parts = split_wikilink(src[inner:close])
+    if parts is None:
+        return None
+    meta = {
+        "target": parts.target,
+        "subpath": parts.subpath,
+        "display": parts.display,
+        "embed": embed,
+        "pos": pos,
+    }
+    return (Piece("wikilink", "", meta),), close + 2
+
+
+def _link(src: str, pos: int, image: bool) -> Found | None:
+    """``[label](dest)`` (``![label](dest)`` when ``image``) or a literal ``[``/``!``."""
+    bracket = pos + 1 if image else pos
+    close = _label_end(src, bracket)
+    if close is None:
+        return None
+    if close < 0 or src[close + 1 : close + 2] != "(":
+        return (), pos + 1  # no reference definitions exist: not a link
+    target = _destination(src, close + 1)
+    if target is None:
+        return None
+    href, end = target
+    if href is None:
+        return (), pos + 1
+    label = src[bracket + 1 : close]
+    if image:
+        return (Piece("image", label, {"pos": pos}, {"src": href, "alt": ""}),), end
+    opening = Piece("link_open", "", {"pos": pos}, {"href": href})
+    if label:
+        return (opening, Piece("text", label), Piece("link_close")), end
+    return (opening, Piece("link_close")), end
+
+
+def _comment(src: str, pos: int) -> Found:
+    """vaultkit's ``%%comment%%`` rule (back-to-back comments are one token)."""
+    end = pos
+    while end < len(src) and src.startswith(COMMENT, end):
+        close = src.find(COMMENT, end + 2)
+        end = len(src) if close < 0 else close + 2
+    return (Piece("vk_comment", "", {"pos": pos}),), end
+
+
+def _newline(src: str, text_start: int, pos: int) -> tuple[int, Piece]:
+    """markdown-it's newline rule: where the pending text ends, and the break token."""
+    end = pos
+    while end > text_start and src[end - 1] == " ":
+        end -= 1
+    if pos - end >= 2:
+        return end, Piece("hardbreak")
+    return (pos - 1 if pos - end == 1 else pos), Piece("softbreak")
+
+
+def inline_children(src: str) -> list[Piece] | None:
+    """The children markdown-it gives an inline token with this content, or ``None``.
+
+    Pending text is always the slice ``src[text_start:pos]``: every character a rule leaves
+    as literal text is contiguous with it.
+    """
+    children: list[Piece] = []
+    text_start = pos = 0
+    runs: dict[int, int] | None = None
+    search = _SPECIAL.search
+    while (match := search(src, pos)) is not None:
+        at = match.start()
+        char = src[at]
+        found: Found | None
+        if char == "\n":
+            text_end, piece = _newline(src, text_start, at)
+            if text_end > text_start:
+                children.append(Piece("text", src[text_start:text_end]))
+            children.append(piece)
+            pos = text_start = _skip_spaces(src, at + 1)
+            continue
+        if char == "[":
+            found = _wikilink(src, at, False) if src.startswith("[[", at) else _link(src, at, False)
+        elif char == "`":
+            if runs is None:
+                runs = _last_runs(src)
+            end, code = _code_span(src, at, runs)
+            found = ((Piece("code_inline", code),), end) if code is not None else ((), end)
+        elif char == "%":
+            found = _comment(src, at) if src.startswith(COMMENT, at) else ((), at + 1)
+        elif char == "!":
+            if src.startswith("![[", at):
+                found = _wikilink(src, at, True)
+            elif src.startswith("![", at):
+                found = _link(src, at, True)
+            else:
+                found = (), at + 1
+        elif char == "]":
+            found = (), at + 1
+        elif char == "\\":
+            found = _escape(src, at)
+        else:
+            return None  # "<": autolinks and inline HTML are not modelled
+        if found is None:
+            return None
+        pieces, pos = found
+        if pieces:
+            if at > text_start:
+                children.append(Piece("text", src[text_start:at]))
+            children.extend(pieces)
+            text_start = pos
+    if text_start < len(src):
+        children.append(Piece("text", src[text_start:]))
+    return children
+
+
+# --------------------------------------------------------------------------- frontmatter
+
+_KEY = r"[A-Za-z_][A-Za-z0-9_-]*"
+_PLAIN = r"[^\W\d_](?:[\w .\-/()']*[\w.\-/()'])?"  # a word-led plain scalar, no trailing space
+_DATE = r"[0-9]{4}-[0-9]{2}-[0-9]{2}"
+_SCALAR = f"(?:{_PLAIN}|{_DATE})"
+_ENTRY = re.compile(rf"({_KEY}):(?:[ ]+(.*))?")
+_FLOW = re.compile(r"\[([^\[\]]*)\]")
+_ITEM = re.compile(rf"( *)- ({_SCALAR})")
+_SCALAR_RE = re.compile(_SCALAR)
+_DATE_RE = re.compile(_DATE)
+_SPECIAL_WORDS = frozenset({"yes", "no", "true", "false", "on", "off", "null", "y", "n"})
+
+
+def _scalar(text: str) -> str | None:
+    """The string PyYAML (with vaultkit's date constructor) makes of a plain scalar, or None."""
+    if not _SCALAR_RE.fullmatch(text):
+        return None
+    if _DATE_RE.fullmatch(text):
+        year, month, day = (int(part) for part in text.split("-"))
+        try:
+            return date(year, month, day).isoformat()
+        except ValueError:
+            return text
+    return None if text.lower() in _SPECIAL_WORDS else text
+
+
+def _flow_list(text: str) -> list[object] | None:
+    match = _FLOW.fullmatch(text)
+    if match is None:
+        return None
+    inner = match.group(1)
+    if not inner.strip(" "):
+        return []
+    items: list[object] = []
+    for item in inner.split(","):
+        value = _scalar(item.strip(" "))
+        if value is None:
+            return None
+        items.append(value)
+    return items
+
+
+def simple_yaml(body: Sequence[str]) -> dict[str, object] | None:
+    """The mapping of frontmatter lines made only of plain strings, dates and lists of them,
+    exactly as vaultkit's YAML loader returns it; ``None`` for anything else."""
+    data: dict[str, object] = {}
+    index = 0
+    while index < len(body):
+        match = _ENTRY.fullmatch(body[index])
+        if match is None:
+            return None
+        key, text = match.group(1), match.group(2)
+        if key in data or _scalar(key) != key:
+            return None
+        index += 1
+        value: object
+        if text is None:
+            items: list[object] = []
+            indent = None
+            while index < len(body) and (item := _ITEM.fullmatch(body[index])):
+                if indent is not None and item.group(1) != indent:
+                    return None
+                indent = item.group(1)
+                scalar = _scalar(item.group(2))
+                if scalar is None:
+                    return None
+                items.append(scalar)
+                index += 1
+            if not items:
+                return None
+            value = items
+        elif text.startswith("["):
+            value = _flow_list(text)
+        else:
+            value = _scalar(text)
+        if value is None:
+            return None
+        data[key] = value
+    return data or None
