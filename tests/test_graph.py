@@ -13,7 +13,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from vaultkit import analysis
-from vaultkit.graph import build_graph, dot_quote, export, to_dot, to_gexf, to_graphml, to_json
+from vaultkit.graph import (
+    build_graph,
+    dot_quote,
+    export,
+    ghost_key,
+    to_dot,
+    to_gexf,
+    to_graphml,
+    to_json,
+)
 from vaultkit.model import Heading, Link, Note
 from vaultkit.resolve import build_file_index, resolve_all
 from vaultkit.vault import Vault
@@ -236,3 +245,77 @@ def test_dot_labels_notes_by_title_and_dashes_ghosts(small: Vault) -> None:
         line.startswith('  "gone" [label="gone", shape="ellipse", style="dashed"') for line in lines
     )
     assert '  "a.md" -> "b.md" [' in "\n".join(lines)
+
+
+def _public_api_graph(graph: nx.MultiDiGraph, vault: Vault) -> nx.MultiDiGraph:
+    """The graph networkx's own ``add_nodes_from`` and ``add_edge`` build from the same links.
+
+    Node attributes are copied from ``graph`` (the golden-file tests check them); every edge
+    attribute is spelt out here, independently of ``vaultkit.graph``.
+    """
+    ref = nx.MultiDiGraph()
+    ref.add_nodes_from((node, dict(attrs)) for node, attrs in graph.nodes(data=True))
+    for item in vault.links:
+        link, resolution = item.link, item.resolution
+        target = resolution.path if resolution.path is not None else ghost_key(item)
+        attrs: dict[str, object] = {
+            "kind": link.kind,
+            "target": link.target,
+            "subpath": link.subpath,
+            "display": link.display,
+            "line": link.line,
+            "col": link.col,
+            "ambiguous": resolution.ambiguous,
+        }
+        if resolution.alias_of:
+            attrs["alias_of"] = list(resolution.alias_of)
+        ref.add_edge(item.source, target, **attrs)
+    return ref
+
+
+def _assert_same_structure(graph: nx.MultiDiGraph, ref: nx.MultiDiGraph) -> None:
+    assert list(graph._node) == list(graph._succ) == list(graph._pred) == list(ref._node)
+    assert list(graph.edges(keys=True, data=True)) == list(ref.edges(keys=True, data=True))
+    assert list(graph.in_edges(keys=True, data=True)) == list(ref.in_edges(keys=True, data=True))
+    assert nx.utils.graphs_equal(graph, ref)
+    for source, target in graph.edges():
+        assert graph._succ[source][target] is graph._pred[target][source]
+    kinds = {type(d) for _, d in graph.nodes(data=True)} | {
+        type(d) for *_, d in graph.edges(data=True)
+    }
+    assert kinds <= {dict}
+
+
+def _example_and_generated(tmp_path: Path) -> list[Vault]:
+    from benchmarks.generate import write_vault
+    from vaultkit.vault import load_vault
+
+    return [load_vault(EXAMPLE), load_vault(write_vault(tmp_path / "v", 300, 3), cache=False)]
+
+
+def test_one_pass_fill_equals_networkx_public_api(small: Vault, tmp_path: Path) -> None:
+    for vault in [small, *_example_and_generated(tmp_path)]:
+        graph = build_graph(vault)
+        _assert_same_structure(graph, _public_api_graph(graph, vault))
+
+
+def test_built_graph_keeps_working_with_networkx_mutations(small: Vault) -> None:
+    graph = build_graph(small)
+    ref = _public_api_graph(graph, small)
+    for g in (graph, ref):
+        g.add_edge("a.md", "b.md", kind="wikilink")
+        g.remove_edge("a.md", "b.md", key=0)
+        g.add_edge("lone.md", "new", kind="embed")
+        g.remove_node("sub/c.md")
+        g.edges["INDEX.md", "a.md", 0]["line"] = 9
+    _assert_same_structure(graph, ref)
+    assert list(graph.successors("lone.md")) == ["new"]
+
+
+def test_a_target_outside_the_nodes_becomes_a_bare_node_as_add_edge_makes() -> None:
+    notes = (Note("a.md", links=(wl("x.png"), wl("a"))),)
+    index = build_file_index(["a.md", "x.png"], {})
+    vault = Vault(Path("/v"), notes, (), index, resolve_all(index, notes), ())
+    graph = build_graph(vault)
+    assert graph.nodes["x.png"] == {}
+    _assert_same_structure(graph, _public_api_graph(graph, vault))
