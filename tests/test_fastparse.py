@@ -1,0 +1,224 @@
+"""The fast path is exact: wherever it answers, its Note equals the markdown-it + PyYAML one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from markdown_it.rules_inline.escape import _ESCAPED
+
+from benchmarks.generate import write_vault
+from vaultkit.fastparse import ESCAPABLE, inline_blocks, simple_yaml
+from vaultkit.parse import _Loader, _parse_frontmatter, parse_note, parse_note_with
+
+REPO = Path(__file__).resolve().parent.parent
+SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _check(path: str, data: bytes) -> bool:
+    """Assert the fast result (if any) equals the reference; True when the fast path answered."""
+    slow = parse_note_with(path, data, fast=False)
+    fast = parse_note_with(path, data, fast=True)
+    assert parse_note(path, data) == slow
+    if fast is None:
+        return False
+    assert fast == slow
+    return True
+
+
+def test_escapable_set_is_markdown_its() -> None:
+    assert set(_ESCAPED) == ESCAPABLE
+
+
+def test_generated_vault_takes_the_fast_path_and_matches(tmp_path: Path) -> None:
+    root = write_vault(tmp_path / "vault", 300, seed=11)
+    files = sorted(root.rglob("*.md"))
+    taken = [_check(p.relative_to(root).as_posix(), p.read_bytes()) for p in files]
+    assert len(taken) == 300
+    assert sum(taken) >= 0.95 * len(taken)  # synthetic notes use only modelled syntax
+
+
+@pytest.mark.parametrize("folder", ["tests/fixtures", "examples"])
+def test_fixtures_and_examples_match(folder: str) -> None:
+    files = sorted((REPO / folder).rglob("*.md"))
+    assert files
+    taken = [_check(p.relative_to(REPO).as_posix(), p.read_bytes()) for p in files]
+    assert any(taken)
+
+
+# --------------------------------------------------------------------------- body grammar
+
+WORDS = ["alpha", "Beta", "gamma", "é", "日本語", "x", "a.b", "x/y", "", " ", "  ", "\t"]
+INLINE = [
+    "[[a]]", "[[a|b]]", "[[a#h]]", "[[a#^id]]", "![[img.png|200]]", "![[a]]", "[[ a | b ]]",
+    "[[a\\|b]]", "[[#h]]", "[[]]", "[[a", "a]]", "[[a [[b]]]]", "[[a]]]", "[[[a]]",
+    "[t](x.md)", "[t](x%20y.md)", "[t](x.md#h)", "[](x.md)", "[t]()", "[t] (x.md)", "[t](<x>)",
+    "[t](x.md \"t\")", "[t](javascript:x)", "[t](http://e.com)", "![i](p.png)", "![i]",
+    "[x]", "[ ]", "[x`y`](z.md)", "[a [[b]]](c.md)", "[#t](x.md)", "[a #t](x.md)",
+    "`[[code]]`", "``a`b``", "`", "``", "```", "` a `", "`  `",
+    "\\[", "\\[[a]]", "\\#x", "\\", "\\a", "\\\\", "\\`", "\\%%",
+    "%%c%%", "%%", "%%%%", "%", "%%[[a]]%%", "`%%`",
+    "#tag", "#1", "x#y", "(#t)", "#t/a-b_c", "#é", "#", " ^id", "^id", "^bad id", "^",
+    "!", "]", "[", "<", "&amp;", "*em*", "_u_", "~", "|", ":", "-", "==", "~~",
+]  # fmt: skip
+inline_text = st.lists(st.sampled_from(WORDS + INLINE), max_size=8).map(" ".join) | st.lists(
+    st.sampled_from(WORDS + INLINE), max_size=8
+).map("".join)
+
+
+@st.composite
+def lines(draw: st.DrawFn) -> list[str]:
+    kind = draw(st.integers(0, 11))
+    text = draw(inline_text)
+    if kind <= 2:
+        return [text]
+    if kind == 3:
+        hashes = "#" * draw(st.integers(1, 7))
+        gap = draw(st.sampled_from([" ", "", "\t", "  "]))
+        close = draw(st.sampled_from(["", " #", " ##", "#", " # ", " \\#"]))
+        return [hashes + gap + text + close]
+    if kind == 4:
+        marker = draw(st.sampled_from(["- ", "* ", "+ ", "-  ", "-", "1. ", "- [ ] "]))
+        return [marker + text]
+    if kind == 5:
+        opening = draw(st.sampled_from(["```", "````", "~~~", "```py", "``` a`b", "~~~ `x`"]))
+        body = draw(st.lists(st.sampled_from(["", "[[x]]", "~~~", "```", "%%", "  ```", "x"])))
+        closing = draw(st.sampled_from(["```", "````", "``", "~~~", "   ```", "    ```", "```x"]))
+        return [opening, *body] + ([closing] if draw(st.booleans()) else [])
+    if kind == 6:
+        return [""]
+    if kind == 7:
+        return [draw(st.sampled_from(["---", "***", "===", "- - -", "___", "--", "=", "-x"]))]
+    if kind == 8:
+        return [draw(st.sampled_from(["> q", "    code", "  x", "\tx", "<div>", "a | b", "|-|"]))]
+    if kind == 9:
+        return ["%%", text, draw(st.sampled_from(["%%", "", "# h", "x %% y"]))]
+    if kind == 10:
+        return [text + draw(st.sampled_from(["  ", " ", "\\", ""]))]
+    return [draw(st.sampled_from(["[a]: b.md", "[a]", "[[a]]: x", "1) x", "2024 x"]))]
+
+
+FRONTMATTER = ["title: A b", "tags: [x, y]", "created: 2026-01-02", "aliases: [[[a]]]", "n: 1"]
+
+
+@st.composite
+def notes(draw: st.DrawFn) -> bytes:
+    body = [line for group in draw(st.lists(lines(), max_size=12)) for line in group]
+    if draw(st.booleans()):
+        body = ["---", *draw(st.lists(st.sampled_from(FRONTMATTER), max_size=3)), "---", *body]
+    text = "\n".join(body) + draw(st.sampled_from(["", "\n"]))
+    text = text.replace("\n", draw(st.sampled_from(["\n", "\n", "\r\n", "\r"])))
+    prefix = draw(st.sampled_from(["", "", "\ufeff"]))
+    return (prefix + text).encode("utf-8")
+
+
+def test_grammar_notes_match_and_often_take_the_fast_path() -> None:
+    seen = {"all": 0, "fast": 0}
+
+    @SETTINGS
+    @given(notes())
+    def check(data: bytes) -> None:
+        seen["all"] += 1
+        seen["fast"] += _check("n.md", data)
+
+    check()
+    assert seen["fast"] >= 0.2 * seen["all"], seen  # the property exercises the fast path
+
+
+UNMODELLED = {"<", "[[a", "a]]", "[[a [[b]]]]", "[[]]", "[x`y`](z.md)", "[a [[b]]](c.md)"}
+FLOWING = [w for w in WORDS + INLINE if w not in UNMODELLED] + [
+    "\n", "\n", "  \n", " \n", "\\\n", "%%\n", "\n\n", "\n# h ", "\n- b ", "\n```\n", "\n~~~\n"
+]  # fmt: skip
+HEADS = ["", "---\ntitle: A\n---\n", "---\nk: [a, b]\n---\n", "---\nk: [[a]]\n---\n"]
+
+
+def test_flowing_text_matches_and_mostly_takes_the_fast_path() -> None:
+    """Multi-line paragraphs, breaks, comments left open: text the fast path mostly models."""
+    seen = {"all": 0, "fast": 0}
+
+    @SETTINGS
+    @given(st.lists(st.sampled_from(FLOWING), max_size=25).map("".join), st.sampled_from(HEADS))
+    def check(text: str, head: str) -> None:
+        seen["all"] += 1
+        seen["fast"] += _check("n.md", (head + text).encode("utf-8"))
+
+    check()
+    assert seen["fast"] >= 0.4 * seen["all"], seen
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_categories=["Cs"])))
+def test_random_text_matches(text: str) -> None:
+    _check("n.md", text.encode("utf-8"))
+
+
+def test_fast_path_declines_what_it_does_not_model() -> None:
+    for body in ["> quote", "    code", "a\n---", "<b>x</b>", "a | b\n--|--", "1. x", "[a]: b"]:
+        assert inline_blocks(body.split("\n"), 0) is None, body
+    assert inline_blocks(["# H", "", "text [[a]] #t ^id", "- item", ""], 0) is not None
+
+
+# --------------------------------------------------------------------------- frontmatter
+
+
+def _yaml_data(body: list[str]) -> object:
+    lines = ["---", *body, "---"]
+    return _parse_frontmatter("n.md", lines, fast=False).data
+
+
+SIMPLE = [
+    ["title: Backend heap 7067", "tags: [alias, b]", "created: 2026-03-17"],
+    ["aliases: [Foo alias 12]", "tags:", "  - a", "  - b c"],
+    ["tags:", "- a", "- 2026-02-30", "x: z"],
+    ["title: Größe 日本語 (draft)", "d: 2026-13-01", "e: []", "f: [ ]"],
+]
+NOT_SIMPLE = [
+    ["n: 1"], ["b: yes"], ["b: On"], ["z: null"], ["z: ~"], ["q: 'x'"], ["c: a #b"],
+    ["l: [[a]]"], ["k: a: b"], ["k:"], ["k: "], ["a: x", "a: y"], ["on: x"], ["k: .inf"],
+    ["k: [a, ]"], ["k: x", "", "j: y"], ["# c"], ["k:", "  - a", "    - b"], [],
+    ["k: 2026-1-2"], ["k: 12:30"], ["k: -x"], ["k: x", "  y"],
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("body", SIMPLE)
+def test_simple_yaml_equals_pyyaml(body: list[str]) -> None:
+    fast = simple_yaml(body)
+    assert fast is not None
+    assert fast == _yaml_data(body)
+
+
+@pytest.mark.parametrize("body", NOT_SIMPLE)
+def test_simple_yaml_declines(body: list[str]) -> None:
+    assert simple_yaml(body) is None
+
+
+YAML_PIECES = ["a", "B c", "2026-01-31", "2026-02-30", "yes", "No", "x-y", "é", "1", "a.b", "(p)"]
+
+
+@st.composite
+def yaml_lines(draw: st.DrawFn) -> list[str]:
+    body: list[str] = []
+    for key in draw(st.lists(st.sampled_from(["k", "tags", "aliases", "on", "x_1"]), max_size=4)):
+        shape = draw(st.integers(0, 2))
+        values = draw(st.lists(st.sampled_from(YAML_PIECES), min_size=1, max_size=3))
+        if shape == 0:
+            body.append(f"{key}: {values[0]}")
+        elif shape == 1:
+            body.append(f"{key}: [{', '.join(values)}]")
+        else:
+            indent = draw(st.sampled_from(["", "  "]))
+            body += [f"{key}:", *(f"{indent}- {value}" for value in values)]
+    return body
+
+
+@settings(max_examples=300, deadline=None)
+@given(yaml_lines())
+def test_simple_yaml_property(body: list[str]) -> None:
+    fast = simple_yaml(body)
+    if fast is not None:
+        assert fast == _yaml_data(body)
+        loaded = yaml.load("\n".join(body) + "\n", Loader=_Loader)
+        assert list(fast) == list(loaded)
