@@ -311,6 +311,17 @@ def test_resolve_all_keeps_order_and_depends_on_the_source_folder() -> None:
     assert resolved[0] == ResolvedLink("other/one.md", links[0], _res("other/one.md", "Dup"))
 
 
+def test_resolve_all_shares_one_value_per_distinct_result() -> None:
+    links = (Link("wikilink", "Note"), Link("wikilink", "./Note"), Link("wikilink", ""))
+    notes = [Note("a.md", links=links), Note("other/b.md", links=links[:1]), Note("Note.md")]
+    resolved = resolve_all(INDEX, notes)
+    for item in resolved:  # each value is what resolve_target gives for that link alone
+        assert item.resolution == resolve_target(INDEX, item.source, item.link.target)
+    first, relative, _, second = (r.resolution for r in resolved)
+    assert first is second  # written in two folders, one value
+    assert relative.path == first.path and relative is not first  # equal path, other candidates
+
+
 # Tie-break fixture observed in Obsidian 1.13.7: root-exact, then own folder, then shortest string.
 TIE_VAULT = ("Note.md", "zzzz/Note.md", "a/b/Note.md", "other.md")
 

@@ -250,19 +250,24 @@ def resolve_all(index: FileIndex, notes: Iterable[Note]) -> tuple[ResolvedLink, 
     """Resolve every link of every note, in note order and link order within a note.
 
     Results are memoised per (source folder, target), since resolution depends on nothing else
-    except for self-links, which are cheap.
+    except for self-links, which are cheap. Equal results are one shared value (a million
+    links name far fewer distinct targets; the values are frozen, so sharing is invisible).
     """
     memo: dict[tuple[str, str], Resolution] = {}
+    shared: dict[Resolution, Resolution] = {}
     out: list[ResolvedLink] = []
     for note in notes:
-        folder = _folder(note.path)
+        source = note.path
+        folder = _folder(source)
         for link in note.links:
             if not link.target.strip():
-                out.append(ResolvedLink(note.path, link, Resolution(note.path)))
+                found = Resolution(source)
+                out.append(ResolvedLink(source, link, shared.setdefault(found, found)))
                 continue
             key = (folder, link.target)
             resolution = memo.get(key)
             if resolution is None:
-                resolution = memo[key] = resolve_target(index, note.path, link.target)
-            out.append(ResolvedLink(note.path, link, resolution))
+                found = resolve_target(index, source, link.target)
+                resolution = memo[key] = shared.setdefault(found, found)
+            out.append(ResolvedLink(source, link, resolution))
     return tuple(out)
