@@ -20,12 +20,18 @@ import re
 import string
 from collections.abc import Sequence
 from datetime import date
+from functools import partial
 from typing import Any, NamedTuple
 
 from vaultkit.wikilink import COMMENT, comment_left_open, link_href, md_trim, split_wikilink
 
 ESCAPABLE = frozenset(string.punctuation)  # what markdown-it's escape rule unescapes
 _SPECIAL = re.compile(r"[\n!\[\]\\`<%]")  # characters where an enabled inline rule may start
+# The two common tokens, matched whole where a special character is: a wikilink with no bracket
+# or newline inside (so its "]]" is the first one, nothing nested) and a one-backtick code span
+# closed by the next backtick run when that run is a single backtick.
+_WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]*)\]\]")
+_CODE = re.compile(r"`(?!`)([^`]*)`(?!`)")
 _LABEL_STOP = re.compile(r"[\[\]\\`<\n]|!\[|%%")  # ends a label we can decide without markdown-it
 _DEST = re.compile(r"[^\s()<>\\&\x00-\x1f\x7f]+")
 _HR = re.compile(r"([-*_])(?:[ \t]*\1){2,}[ \t]*")
@@ -50,6 +56,13 @@ class Piece(NamedTuple):
     map: list[int] | None = None
 
 
+_make = partial(tuple.__new__, Piece)  # builds a Piece from a full tuple without __new__'s call
+
+
+def _text(content: str) -> Piece:
+    return _make(("text", content, _NONE, _NONE, None, None))
+
+
 InlineBlock = tuple[int, Piece]  # heading level (0: not a heading), the ``inline`` token
 
 
@@ -58,11 +71,13 @@ InlineBlock = tuple[int, Piece]  # heading level (0: not a heading), the ``inlin
 
 def _classify(line: str) -> int | None:
     """The block a top-level line starts (or continues), ``None`` when not modelled."""
-    if not line.strip(" \t"):
+    if not line:
         return BLANK
     first = line[0]
     if first.isalpha():
         return TEXT
+    if not line.strip(" \t"):
+        return BLANK
     if first in " \t>|:<":
         return None  # indentation, blockquote, table row, HTML
     if first == "#":
@@ -162,18 +177,20 @@ def _comment_end(lines: Sequence[str], last: int, line_max: int) -> int:
     return last
 
 
-def _paragraph(lines: Sequence[str], start: int, line_max: int) -> tuple[str, int] | None:
+def _paragraph(
+    lines: Sequence[str], kinds: Sequence[int | None], start: int, line_max: int
+) -> tuple[str, int] | None:
     """(content, next line) of the paragraph starting at ``start``."""
     end = start + 1
     while end < line_max:
-        kind = _classify(lines[end])
+        kind = kinds[end]
         if kind == TEXT:
             end += 1
         elif kind is None:
             return None
         else:
             break
-    content = md_trim("\n".join(lines[start:end]))
+    content = md_trim(lines[start] if end == start + 1 else "\n".join(lines[start:end]))
     if comment_left_open(content):
         end = _comment_end(lines, end, line_max)
         content = "\n".join(lines[start:end]).strip()
@@ -187,48 +204,42 @@ def inline_blocks(lines: Sequence[str], start: int) -> list[InlineBlock] | None:
     are blank to markdown-it.
     """
     line_max = len(lines) - 1 if lines and lines[-1] == "" else len(lines)
+    kinds = [BLANK] * start + [_classify(line) for line in lines[start:line_max]]
     found: list[InlineBlock] = []
     index = start
     while index < line_max:
-        line = lines[index]
-        kind = _classify(line)
+        kind = kinds[index]
         if kind == BLANK:
             index += 1
+            continue
+        line = lines[index]
+        level = 0
+        if kind == TEXT and _starts_paragraph(line):
+            paragraph = _paragraph(lines, kinds, index, line_max)
+            if paragraph is None:
+                return None
+            content, after = paragraph
         elif kind == HEADING:
             level, content = _heading(line)
-            piece = _inline_piece(content, index)
-            if piece is None:
-                return None
-            found.append((level, piece))
-            index += 1
-        elif kind == FENCE:
-            index = _fence_end(lines, index, line_max)
+            after = index + 1
         elif kind == BULLET:
-            if index + 1 < line_max and _classify(lines[index + 1]) not in (BLANK, BULLET):
+            if index + 1 < line_max and kinds[index + 1] not in (BLANK, BULLET):
                 return None  # a lazy continuation line or a block right after the item
             content = md_trim(line[2:])
-            piece = None if comment_left_open(content) else _inline_piece(content, index)
-            if piece is None:
+            if comment_left_open(content):
                 return None
-            found.append((0, piece))
-            index += 1
-        elif kind == TEXT and _starts_paragraph(line):
-            paragraph = _paragraph(lines, index, line_max)
-            piece = paragraph and _inline_piece(paragraph[0], index)
-            if paragraph is None or piece is None:
-                return None
-            found.append((0, piece))
-            index = paragraph[1]
+            after = index + 1
+        elif kind == FENCE:
+            index = _fence_end(lines, index, line_max)
+            continue
         else:
             return None
+        children = inline_children(content)
+        if children is None:
+            return None
+        found.append((level, Piece("inline", content, children=children, map=[index, after])))
+        index = after
     return found
-
-
-def _inline_piece(content: str, line: int) -> Piece | None:
-    children = inline_children(content)
-    if children is None:
-        return None
-    return Piece("inline", content, children=children, map=[line, line + 1])
 
 
 # --------------------------------------------------------------------------- inline level
@@ -261,12 +272,17 @@ def _code_span(src: str, start: int, runs: dict[int, int]) -> tuple[int, str | N
             while close_end < len(src) and src[close_end] == "`":
                 close_end += 1
             if close_end - close == length:
-                content = src[end:close].replace("\n", " ")
-                if content.startswith(" ") and content.endswith(" ") and content.strip(" "):
-                    content = content[1:-1]
-                return close_end, content
+                return close_end, _code_content(src[end:close])
             close = src.find("`", close_end)
     return end, None
+
+
+def _code_content(raw: str) -> str:
+    """A code span's text: newlines become spaces, one space trimmed from both ends."""
+    content = raw.replace("\n", " ")
+    if content.startswith(" ") and content.endswith(" ") and content.strip(" "):
+        return content[1:-1]
+    return content
 
 
 def _label_end(src: str, open_at: int) -> int | None:
@@ -349,7 +365,7 @@ def _link(src: str, pos: int, image: bool) -> Found | None:
         return (Piece("image", label, {"pos": pos}, {"src": href, "alt": ""}),), end
     opening = Piece("link_open", "", {"pos": pos}, {"href": href})
     if label:
-        return (opening, Piece("text", label), Piece("link_close")), end
+        return (opening, _text(label), Piece("link_close")), end
     return (opening, Piece("link_close")), end
 
 
@@ -382,14 +398,38 @@ def inline_children(src: str) -> list[Piece] | None:
     text_start = pos = 0
     runs: dict[int, int] | None = None
     search = _SPECIAL.search
-    while (match := search(src, pos)) is not None:
-        at = match.start()
+    while (special := search(src, pos)) is not None:
+        at = special.start()
         char = src[at]
+        if char in "[!" and (match := _WIKILINK.match(src, at)):
+            parts = split_wikilink(match.group(2))
+            if parts is None:
+                return None
+            if at > text_start:
+                children.append(_text(src[text_start:at]))
+            embed = bool(match.group(1))
+            meta = {
+                "target": parts.target,
+                "subpath": parts.subpath,
+                "display": parts.display,
+                "embed": embed,
+                "pos": at,
+            }
+            children.append(_make(("wikilink", "", meta, _NONE, None, None)))
+            pos = text_start = match.end()
+            continue
+        if char == "`" and (match := _CODE.match(src, at)):
+            if at > text_start:
+                children.append(_text(src[text_start:at]))
+            code = _code_content(match.group(1))
+            children.append(_make(("code_inline", code, _NONE, _NONE, None, None)))
+            pos = text_start = match.end()
+            continue
         found: Found | None
         if char == "\n":
             text_end, piece = _newline(src, text_start, at)
             if text_end > text_start:
-                children.append(Piece("text", src[text_start:text_end]))
+                children.append(_text(src[text_start:text_end]))
             children.append(piece)
             pos = text_start = _skip_spaces(src, at + 1)
             continue
@@ -398,8 +438,8 @@ def inline_children(src: str) -> list[Piece] | None:
         elif char == "`":
             if runs is None:
                 runs = _last_runs(src)
-            end, code = _code_span(src, at, runs)
-            found = ((Piece("code_inline", code),), end) if code is not None else ((), end)
+            end, span = _code_span(src, at, runs)
+            found = ((Piece("code_inline", span),), end) if span is not None else ((), end)
         elif char == "%":
             found = _comment(src, at) if src.startswith(COMMENT, at) else ((), at + 1)
         elif char == "!":
@@ -420,11 +460,11 @@ def inline_children(src: str) -> list[Piece] | None:
         pieces, pos = found
         if pieces:
             if at > text_start:
-                children.append(Piece("text", src[text_start:at]))
+                children.append(_text(src[text_start:at]))
             children.extend(pieces)
             text_start = pos
     if text_start < len(src):
-        children.append(Piece("text", src[text_start:]))
+        children.append(_text(src[text_start:]))
     return children
 
 

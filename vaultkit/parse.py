@@ -29,6 +29,8 @@ _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
 _BLOCK_ID = re.compile(r"(?:^|\s)\^([A-Za-z0-9-]+)$")
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s")
 _TAG_EXTRA = frozenset("-_/")
+_TAG_ASCII = re.compile(r"[A-Za-z0-9_/-]*")  # exactly the ASCII characters _is_tag_char accepts
+_WATCHED = frozenset({"text", "wikilink", "wikilink_error", "link_open", "image"})
 _EMPHASIS = re.compile(r"~~|==|(?<!\w)[*_]+(?=\S)|(?<=\S)[*_]+(?!\w)")
 _NEWLINE = re.compile("\n")
 _BREAKS = frozenset({"softbreak", "hardbreak"})
@@ -325,14 +327,23 @@ def _is_tag_char(char: str) -> bool:
     return not (category[0] in "PZC" or category in ("Sm", "Sk"))
 
 
+def _tag_end(text: str, end: int) -> int:
+    """Where the run of tag characters from ``end`` stops (ASCII runs in one regex step)."""
+    while True:
+        match = _TAG_ASCII.match(text, end)
+        end = match.end() if match else end
+        if end < len(text) and not text[end].isascii() and _is_tag_char(text[end]):
+            end += 1
+        else:
+            return end
+
+
 def _tags_in_text(text: str, at_boundary: bool) -> Iterator[str]:
     """Obsidian tags in a run of text: ``#`` after whitespace (or a boundary), not all digits."""
     start = text.find("#")
     while start >= 0:
         before_ok = text[start - 1].isspace() if start > 0 else at_boundary
-        end = start + 1
-        while end < len(text) and _is_tag_char(text[end]):
-            end += 1
+        end = _tag_end(text, start + 1)
         tag = text[start + 1 : end]
         if before_ok and tag and not tag.isdigit():
             yield tag
@@ -384,7 +395,10 @@ class _Locator:
     def _select(self, token: Token) -> None:
         if self._token is not token:
             self._token = token
-            self._breaks = [match.start() for match in _NEWLINE.finditer(token.content)]
+            content = token.content
+            self._breaks = (
+                [match.start() for match in _NEWLINE.finditer(content)] if "\n" in content else []
+            )
             self._offsets = {}
 
     def locate(self, token: Token, pos: int, in_table: bool) -> tuple[int, int]:
@@ -479,7 +493,8 @@ class _Body:
         elif not self.first_paragraph and not in_table:
             self.first_paragraph = _first_sentence(_plain(children))
         for index, child in enumerate(children):
-            self.child(token, child, children, index, in_table)
+            if child.type in _WATCHED:
+                self.child(token, child, children, index, in_table)
         if in_table:
             self.locator.advance_cell(token)
 

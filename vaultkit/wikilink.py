@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import mdTrim, unescapeAll
@@ -61,13 +61,15 @@ _CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.DOTALL)
 InlineRule = Callable[[StateInline, bool], bool]
 
 
-@dataclass(frozen=True, slots=True)
-class WikiParts:
+class WikiParts(NamedTuple):
     """The pieces of a wikilink's inner text: ``target#subpath|display``."""
 
     target: str
     subpath: str
     display: str | None
+
+
+_new_parts = tuple.__new__  # WikiParts without the Python-level __new__ (a hot path)
 
 
 def split_wikilink(inner: str) -> WikiParts | None:
@@ -86,7 +88,7 @@ def split_wikilink(inner: str) -> WikiParts | None:
     target, subpath = target.strip(), subpath.strip()
     if not target and not subpath:
         return None
-    return WikiParts(target, subpath, display)
+    return _new_parts(WikiParts, (target, subpath, display))
 
 
 @dataclass(slots=True)
