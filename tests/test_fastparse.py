@@ -130,7 +130,8 @@ def test_grammar_notes_match_and_often_take_the_fast_path() -> None:
 
 UNMODELLED = {"<", "[[a", "a]]", "[[a [[b]]]]", "[[]]", "[x`y`](z.md)", "[a [[b]]](c.md)"}
 FLOWING = [w for w in WORDS + INLINE if w not in UNMODELLED] + [
-    "\n", "\n", "  \n", " \n", "\\\n", "%%\n", "\n\n", "\n# h ", "\n- b ", "\n```\n", "\n~~~\n"
+    "\n", "\n", "  \n", " \n", "\\\n", "%%\n", "\n\n", "\n# h ", "\n- b ", "\n```\n", "\n~~~\n",
+    "\n  ", "\n   ", "\n  - ", "\n  # ", "\n  ---", "\n\n  "
 ]  # fmt: skip
 HEADS = ["", "---\ntitle: A\n---\n", "---\nk: [a, b]\n---\n", "---\nk: [[a]]\n---\n"]
 

@@ -112,6 +112,11 @@ def _item_content_ok(content: str) -> bool:
     return _classify(content) == TEXT and _starts_paragraph(content)
 
 
+def _item_continues(line: str) -> bool:
+    """A line that continues a bullet item's paragraph at the item's content column."""
+    return line.startswith("  ") and _classify(line[2:]) == TEXT and line[2] not in " \t"
+
+
 def _starts_paragraph(line: str) -> bool:
     """False when a paragraph starting here could be a link reference definition."""
     return not line.startswith("[") or line.startswith("[[")
@@ -223,12 +228,15 @@ def inline_blocks(lines: Sequence[str], start: int) -> list[InlineBlock] | None:
             level, content = _heading(line)
             after = index + 1
         elif kind == BULLET:
-            if index + 1 < line_max and kinds[index + 1] not in (BLANK, BULLET):
+            after = index + 1
+            while after < line_max and _item_continues(lines[after]):
+                after += 1
+            if after < line_max and kinds[after] not in (BLANK, BULLET):
                 return None  # a lazy continuation line or a block right after the item
-            content = md_trim(line[2:])
+            body = [line[2:], *(text[2:] for text in lines[index + 1 : after])]
+            content = md_trim("\n".join(body))
             if comment_left_open(content):
                 return None
-            after = index + 1
         elif kind == FENCE:
             index = _fence_end(lines, index, line_max)
             continue
