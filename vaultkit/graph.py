@@ -137,13 +137,13 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _add_node(graph: Any, path: str, attrs: dict[str, Any]) -> dict[str, Any]:
-    """Add a node that is not in ``graph`` yet, as ``add_node`` does; its predecessor dict."""
+def _add_node(graph: Any, path: str, attrs: dict[str, Any]) -> None:
+    """Add a node that is not in ``graph`` yet, as ``add_node`` does."""
     graph._node[path], graph._succ[path], graph._pred[path] = attrs, {}, {}
-    return graph._pred[path]  # type: ignore[no-any-return]
 
 
 def _fill(graph: Any, vault: Vault) -> None:
+    """Nodes in the order the exports list them, then one edge per link, in link order."""
     for path, attrs in _file_nodes(vault):
         if path not in graph._node:
             _add_node(graph, path, attrs)
@@ -152,7 +152,7 @@ def _fill(graph: Any, vault: Vault) -> None:
     source: str | None = None
     out: dict[str, dict[int, dict[str, Any]]] = {}
     for item in vault.links:
-        if item.source != source:  # links come grouped by note
+        if item.source != source:  # links come grouped by note: look its dict up once
             source = item.source
             if source not in succ:  # only in a hand-built Vault: add_edge's bare node
                 _add_node(graph, source, {})
