@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import heapq
 import marshal
 import os
 import sqlite3
@@ -93,8 +94,14 @@ _SCHEMA = (
     "data BLOB NOT NULL)",
     "CREATE TABLE IF NOT EXISTS deps (key TEXT NOT NULL, path TEXT NOT NULL, "
     "PRIMARY KEY (key, path)) WITHOUT ROWID",
+    "CREATE TABLE IF NOT EXISTS folders (folder TEXT PRIMARY KEY, digest BLOB NOT NULL, "
+    "stats BLOB NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS names (key TEXT NOT NULL, path TEXT NOT NULL, "
+    "PRIMARY KEY (key, path)) WITHOUT ROWID",
+    "CREATE TABLE IF NOT EXISTS aliases (key TEXT NOT NULL, path TEXT NOT NULL, "
+    "alias TEXT NOT NULL, PRIMARY KEY (key, path, alias)) WITHOUT ROWID",
 )
-_TABLES = frozenset({"meta", "notes", "deps"})
+_TABLES = frozenset({"meta", "notes", "deps", "folders", "names", "aliases"})
 _CODE_FILES = (
     "lintcache.py",
     "index.py",
@@ -114,6 +121,17 @@ _CODE_FILES = (
 Progress = Callable[[int, int], None]
 Stat = tuple[int, int, int, int]  # size, mtime_ns, ctime_ns, inode (notes only)
 Stats = dict[str, Stat | None]  # every vault file; None for attachments
+
+
+@dataclass(frozen=True, slots=True)
+class Walked:
+    """One walk of the vault: files, note stats, stats by folder and their digests."""
+
+    files: list[str]
+    stats: Stats
+    groups: dict[str, Stats]
+    digests: dict[str, bytes]
+    fingerprint: bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,8 +186,25 @@ def walk(root: Path) -> tuple[list[str], Stats]:
     return files, stats
 
 
-def fingerprint(stats: Stats) -> bytes:
-    return hashlib.blake2b(marshal.dumps(stats), digest_size=16).digest()
+def by_folder(stats: Stats) -> dict[str, Stats]:
+    """The walk's stats grouped by folder (vault-relative, ``""`` for the root)."""
+    groups: dict[str, Stats] = {}
+    for path, stat in stats.items():
+        groups.setdefault(path.rpartition("/")[0], {})[path] = stat
+    return groups
+
+
+def _digest(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
+def folder_digests(groups: Mapping[str, Stats]) -> dict[str, bytes]:
+    return {folder: _digest(marshal.dumps(stats)) for folder, stats in groups.items()}
+
+
+def fingerprint(digests: Mapping[str, bytes]) -> bytes:
+    """One digest of every file's path and every note's stat."""
+    return _digest(marshal.dumps(sorted(digests.items())))
 
 
 def _racy(stats: Stats, started_ns: int, skip: Iterable[str] = ()) -> list[str]:
@@ -260,6 +295,30 @@ class LintStore:
                 found[path] = (digest, NoteData.from_row(marshal.loads(data)))
         return found
 
+    def folders(self) -> dict[str, bytes]:
+        return dict(self.conn.execute("SELECT folder, digest FROM folders").fetchall())
+
+    def folder_stats(self, folders: Iterable[str]) -> Stats:
+        found: Stats = {}
+        for folder in folders:
+            row = self.conn.execute(
+                "SELECT stats FROM folders WHERE folder = ?", (folder,)
+            ).fetchone()
+            if row is not None:
+                found.update(marshal.loads(row[0]))
+        return found
+
+    def lookup(self, table: str, keys: Iterable[str]) -> list[tuple[str, ...]]:
+        """Rows of ``names`` or ``aliases`` whose key is one of ``keys``."""
+        wanted = list(keys)
+        found: list[tuple[str, ...]] = []
+        for i in range(0, len(wanted), BATCH):
+            batch = wanted[i : i + BATCH]
+            marks = ",".join("?" * len(batch))
+            query = f"SELECT * FROM {table} WHERE key IN ({marks})"
+            found.extend(self.conn.execute(query, batch).fetchall())
+        return found
+
     def paths_with(self, keys: Iterable[str]) -> set[str]:
         """Notes with any of the dependency ``keys``."""
         wanted = list(keys)
@@ -298,19 +357,28 @@ def delete(path: Path) -> None:
             (path.parent / name).unlink()
 
 
+AliasRow = tuple[str, str, str]  # alias key, note path, alias as written
+
+
 @dataclass(slots=True)
 class Update:
-    """What a run writes: meta values, note rows (None: delete) and, with ``replace``,
-    everything else dropped first."""
+    """What a run writes: meta values, note rows (None: delete), folder stats (None: delete),
+    file names and alias rows added or removed and, with ``replace``, everything else dropped
+    first."""
 
     meta: dict[str, object] = field(default_factory=dict)
     rows: dict[str, tuple[bytes, NoteData] | None] = field(default_factory=dict)
     old_deps: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    folders: dict[str, tuple[bytes, bytes] | None] = field(default_factory=dict)
+    names_added: list[str] = field(default_factory=list)
+    names_removed: list[str] = field(default_factory=list)
+    aliases_added: list[AliasRow] = field(default_factory=list)
+    aliases_removed: list[AliasRow] = field(default_factory=list)
     replace: bool = False
 
     def apply(self, conn: sqlite3.Connection, generation: int) -> None:
         if self.replace:
-            for table in ("meta", "notes", "deps"):
+            for table in sorted(_TABLES):
                 conn.execute(f"DELETE FROM {table}")
         conn.executemany(
             "DELETE FROM deps WHERE key = ? AND path = ?",
@@ -327,8 +395,32 @@ class Update:
             "INSERT OR IGNORE INTO deps VALUES (?, ?)",
             [(k, p) for p, (_, data) in kept for k in data.deps],
         )
+        conn.executemany(
+            "DELETE FROM folders WHERE folder = ?",
+            [(f,) for f, row in self.folders.items() if row is None],
+        )
+        conn.executemany(
+            "INSERT OR REPLACE INTO folders VALUES (?, ?, ?)",
+            [(f, *row) for f, row in self.folders.items() if row is not None],
+        )
+        conn.executemany(
+            "DELETE FROM names WHERE key = ? AND path = ?",
+            [(name_key(p), p) for p in self.names_removed],
+        )
+        conn.executemany(
+            "INSERT OR IGNORE INTO names VALUES (?, ?)",
+            [(name_key(p), p) for p in self.names_added],
+        )
+        conn.executemany(
+            "DELETE FROM aliases WHERE key = ? AND path = ? AND alias = ?", self.aliases_removed
+        )
+        conn.executemany("INSERT OR IGNORE INTO aliases VALUES (?, ?, ?)", self.aliases_added)
         values = {**self.meta, "generation": generation}
         conn.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", list(values.items()))
+
+
+def alias_rows(path: str, aliases: Iterable[str]) -> list[AliasRow]:
+    return [(match_key(a.strip()), path, a) for a in aliases if a.strip()]
 
 
 # --------------------------------------------------------------------------- entry point
@@ -352,12 +444,15 @@ def lint_vault(
     config = config if config is not None else load_config(config_file_for_vault(root))
     started_ns = time.time_ns()
     files, stats = walk(root)
+    groups = by_folder(stats)
+    digests = folder_digests(groups)
+    walked = Walked(files, stats, groups, digests, fingerprint(digests))
     notes = sum(1 for s in stats.values() if s is not None)
     store = LintStore.open(root) if _wanted(root, notes, cache) else None
     if store is None:
         return _full(root, config, progress, cache)
     try:
-        return _cached(root, config, progress, store, files, stats, started_ns)
+        return _cached(root, config, progress, store, walked, started_ns)
     finally:
         store.close()
 
@@ -373,8 +468,7 @@ def _cached(
     config: Config,
     progress: Progress | None,
     store: LintStore,
-    files: list[str],
-    stats: Stats,
+    walked: Walked,
     started_ns: int,
 ) -> LintResult:
     found: tuple[LintResult, Update] | None = None
@@ -384,9 +478,9 @@ def _cached(
             state = _Stored.read(store, config)
             if state is not None:
                 generation = state.generation
-                found = _reuse(root, config, store, state, stats, started_ns)
+                found = _reuse(root, config, store, state, walked, started_ns)
                 if found is None:
-                    found = _incremental(root, config, store, state, files, stats, started_ns)
+                    found = _incremental(root, config, store, state, walked, started_ns)
     except Exception as exc:  # damaged stored values: the full path, never a failed lint
         _log(root, f"lint cache: {store.path} is unusable ({type(exc).__name__}: {exc}); rebuilt")
         found = None
@@ -395,7 +489,7 @@ def _cached(
         ctx = LintContext(vault, config, read_index_text(root))
         findings = collect(ctx)
         result = LintResult(findings, len(vault.notes), config)
-        update = _full_state(root, config, ctx, findings, files, stats, started_ns)
+        update = _full_state(root, config, ctx, findings, walked, started_ns)
         if update is not None:
             store.write(_current_generation(store), update)
         return result
@@ -454,10 +548,10 @@ def _findings(store: LintStore) -> list[FindingRow]:
 
 
 def _reuse(
-    root: Path, config: Config, store: LintStore, state: _Stored, stats: Stats, started_ns: int
+    root: Path, config: Config, store: LintStore, state: _Stored, walked: Walked, started_ns: int
 ) -> tuple[LintResult, Update] | None:
     """The stored findings when nothing changed (racy notes verified by their hash)."""
-    if state.retry or fingerprint(stats) != state.fingerprint:
+    if state.retry or walked.fingerprint != state.fingerprint:
         return None
     if state.racy:
         stored = store.rows(state.racy)
@@ -467,7 +561,7 @@ def _reuse(
             if parsed.error is not None or parsed.record is not None:
                 return None
     update = Update()
-    racy = tuple(_racy(stats, started_ns))
+    racy = tuple(_racy(walked.stats, started_ns))
     if racy != state.racy:  # verified: stop re-hashing notes that are old enough now
         update.meta["racy"] = marshal.dumps(racy)
     findings = [Finding(*r) for r in _findings(store)]  # stored sorted and unique
@@ -482,13 +576,12 @@ def _full_state(
     config: Config,
     ctx: LintContext,
     findings: Sequence[Finding],
-    files: Sequence[str],
-    stats: Stats,
+    walked: Walked,
     started_ns: int,
 ) -> Update | None:
     """Everything a later run needs, from a full load; None when the vault changed between
     the walk and the load (nothing is stored then)."""
-    vault = ctx.vault
+    vault, files, stats = ctx.vault, walked.files, walked.stats
     readable = {note.path for note in vault.notes}
     failed = {f.path for f in vault.findings if f.code == "VK202" and f.path not in readable}
     if readable | failed | set(vault.attachments) != set(files):
@@ -502,7 +595,7 @@ def _full_state(
         if f.code not in GLOBAL_CODES:
             local.setdefault(f.path, []).append(f)
     cached = notecache.stored_rows(root)
-    rows: dict[str, tuple[bytes, NoteData] | None] = {}
+    update = Update(replace=True)
     retry: list[str] = []
     incoming: dict[str, int] = {}
     for path, stat in stats.items():
@@ -511,41 +604,46 @@ def _full_state(
         note = vault.note(path)
         data = note_data(path, note, links.get(path, ()), local.get(path, ()), limit)
         row = cached.get(path)
-        fresh = row is not None and (row[0], row[1]) == stat[:2]
-        if note is None or not fresh or row is None:
-            retry.append(path)
+        if note is None or row is None or (row[0], row[1]) != stat[:2]:
+            retry.append(path)  # content not known by hash: read it again next time
             digest = b""
         else:
             digest = row[2]
-        rows[path] = (digest, data)
+        update.rows[path] = (digest, data)
+        update.aliases_added += alias_rows(path, data.aliases)
         for target in data.out:
             incoming[target] = incoming.get(target, 0) + 1
-    meta = _meta(config, stats, started_ns, retry, findings, len(vault.notes))
-    meta["incoming"] = marshal.dumps(incoming)
-    meta["aliases"] = marshal.dumps(tuple((n.path, n.aliases) for n in vault.notes if n.aliases))
-    entries = {p: row[1].entry for p, row in rows.items() if row is not None and row[1].entry}
-    meta["entries"] = marshal.dumps(entries)
-    return Update(meta, rows, replace=True)
+    rows = [finding_row(f) for f in findings]
+    update.meta = _meta(config, walked, started_ns, retry, rows, len(vault.notes))
+    update.meta["incoming"] = marshal.dumps(incoming)
+    entries = {p: r[1].entry for p, r in update.rows.items() if r is not None and r[1].entry}
+    update.meta["entries"] = marshal.dumps(entries)
+    update.folders = {
+        f: (walked.digests[f], marshal.dumps(group)) for f, group in walked.groups.items()
+    }
+    update.names_added = list(files)
+    return update
 
 
 def _meta(
     config: Config,
-    stats: Stats,
+    walked: Walked,
     started_ns: int,
     retry: Sequence[str],
-    findings: Iterable[Finding],
+    findings: Sequence[FindingRow] | None,
     notes: int,
 ) -> dict[str, object]:
-    return {
+    meta: dict[str, object] = {
         "version": lint_version(),
         "config": repr(config),
-        "files": marshal.dumps(stats),
-        "fingerprint": fingerprint(stats),
-        "racy": marshal.dumps(tuple(_racy(stats, started_ns, retry))),
+        "fingerprint": walked.fingerprint,
+        "racy": marshal.dumps(tuple(_racy(walked.stats, started_ns, retry))),
         "retry": marshal.dumps(tuple(retry)),
-        "findings": marshal.dumps(tuple(finding_row(f) for f in findings)),
         "notes": notes,
     }
+    if findings is not None:
+        meta["findings"] = marshal.dumps(tuple(findings))
+    return meta
 
 
 # --------------------------------------------------------------------------- incremental
@@ -632,19 +730,36 @@ def _wanted_names(
 
 
 def _resolve(
-    files: Sequence[str], aliases: Mapping[str, tuple[str, ...]], notes: Mapping[str, Note]
+    store: LintStore, delta: _Delta, notes: Mapping[str, Note]
 ) -> tuple[FileIndex, list[ResolvedLink]]:
     """The links of ``notes`` resolved against an index of only the files they could match
-    (the same resolutions as the whole vault's index gives)."""
+    (the same resolutions as the whole vault's index gives); the candidates come from the
+    stored file names and aliases, corrected by this run's changes."""
+    keys = {
+        match_key(link.target.strip())
+        for note in notes.values()
+        for link in note.links
+        if link.target.strip()
+    }
+    written: dict[str, list[str]] = {}
+    for _, path, alias in store.lookup("aliases", keys):
+        if path not in delta.stale:
+            written.setdefault(path, []).append(alias)
+    for path, aliases in delta.aliases.items():
+        for alias in aliases:
+            if alias.strip() and match_key(alias.strip()) in keys:
+                written.setdefault(path, []).append(alias)
     owners: dict[str, list[str]] = {}
-    for path, written in aliases.items():
-        for alias in written:
-            if alias.strip():
-                owners.setdefault(match_key(alias.strip()), []).append(path)
+    for path, own in written.items():
+        for alias in own:
+            owners.setdefault(match_key(alias.strip()), []).append(path)
     names, extra = _wanted_names(notes.values(), {k: tuple(v) for k, v in owners.items()})
     wanted = names | {n + ".md" for n in names}
-    subset = [p for p in files if p in extra or name_key(p) in wanted]
-    index = build_file_index(subset, {p: aliases[p] for p in subset if p in aliases})
+    gone = set(delta.gone_files)
+    subset = {p for _, p in store.lookup("names", wanted) if p not in gone}
+    subset.update(p for p in delta.added_files if name_key(p) in wanted)
+    subset |= extra
+    index = build_file_index(subset, {p: written[p] for p in subset if p in written})
     memo: dict[tuple[str, str], Resolution] = {}
     links: list[ResolvedLink] = []
     for path in sorted(notes):
@@ -661,32 +776,76 @@ def _resolve(
     return index, links
 
 
+@dataclass(slots=True)
+class _Delta:
+    """What changed since the stored run, from the folders whose stats changed."""
+
+    folders: list[str]  # folders whose file list or note stats changed
+    suspects: list[str]  # notes to read again (stat changed, new, racy or to retry)
+    removed: list[str]  # notes gone
+    added_files: list[str]
+    gone_files: list[str]
+    old: dict[str, tuple[bytes, NoteData]]  # stored rows of suspects, removed and dirty notes
+    reread: _Reread
+    aliases: dict[str, tuple[str, ...]]  # current aliases of the suspects that have any
+    stale: set[str]  # notes whose stored alias rows may be out of date
+    old_files: tuple[str, ...]  # every file of the changed folders, before and now
+    new_files: tuple[str, ...]
+
+
+def _delta(root: Path, store: LintStore, state: _Stored, walked: Walked) -> _Delta:
+    stored = store.folders()
+    folders = sorted(
+        f for f in walked.digests.keys() | stored.keys() if walked.digests.get(f) != stored.get(f)
+    )
+    old_part = store.folder_stats(folders)
+    new_part: Stats = {p: st for f in folders for p, st in walked.groups.get(f, {}).items()}
+    again = {p for p in (*state.racy, *state.retry) if walked.stats.get(p) is not None}
+    changed = {p for p, st in new_part.items() if st is not None and old_part.get(p) != st}
+    suspects = sorted(changed | again)
+    removed = [p for p, st in old_part.items() if st is not None and p not in new_part]
+    old = store.rows([*suspects, *removed])
+    reread = _reread(root, suspects, old)
+    aliases: dict[str, tuple[str, ...]] = {}
+    for path in suspects:
+        if path in reread.changed:
+            note = reread.changed[path]
+            current = note.aliases if note is not None else ()
+        else:
+            current = old[path][1].aliases if path in old else ()
+        if current:
+            aliases[path] = current
+    return _Delta(
+        folders,
+        suspects,
+        removed,
+        [p for p in new_part if p not in old_part],
+        [p for p in old_part if p not in new_part],
+        old,
+        reread,
+        aliases,
+        {*suspects, *removed},
+        tuple(sorted(old_part)),
+        tuple(sorted(new_part)),
+    )
+
+
 def _incremental(
     root: Path,
     config: Config,
     store: LintStore,
     state: _Stored,
-    files: list[str],
-    stats: Stats,
+    walked: Walked,
     started_ns: int,
 ) -> tuple[LintResult, Update] | None:
-    blobs = store.meta("files", "aliases", "incoming")
-    old_stats: Stats = marshal.loads(_blob(blobs, "files"))
-    old_aliases: dict[str, tuple[str, ...]] = dict(marshal.loads(_blob(blobs, "aliases")))
-    again = set(state.racy) | set(state.retry)
-    notes_new = [p for p, s in stats.items() if s is not None]
-    new_set = set(notes_new)
-    removed = [p for p, s in old_stats.items() if s is not None and p not in new_set]
-    suspects = [p for p in notes_new if p in again or old_stats.get(p) != stats[p]]
-    old = store.rows([*suspects, *removed])
-    reread = _reread(root, suspects, old)
-    aliases = {p: a for p, a in old_aliases.items() if p in new_set and p not in reread.changed}
-    for path, note in reread.changed.items():
-        if note is not None and note.aliases:
-            aliases[path] = note.aliases
-    old_state = LinkState(tuple(old_stats), tuple(sorted(old_aliases.items())))
-    new_state = LinkState(tuple(files), tuple(sorted(aliases.items())))
-    change = affected(old_state, new_state)
+    stats = walked.stats
+    delta = _delta(root, store, state, walked)
+    old, reread = delta.old, delta.reread
+    old_aliases = {p: old[p][1].aliases for p in delta.stale if p in old and old[p][1].aliases}
+    change = affected(
+        LinkState(delta.old_files, tuple(sorted(old_aliases.items()))),
+        LinkState(delta.new_files, tuple(sorted(delta.aliases.items()))),
+    )
     if change.everything:
         return None
     dirty = set(reread.changed)
@@ -698,12 +857,12 @@ def _incremental(
         dirty |= store.paths_with(keys)
     anchors = [
         p
-        for p in (*reread.changed, *removed)
-        if _anchors(old.get(p)) != _anchors_of(reread.changed.get(p), p in new_set)
+        for p in (*reread.changed, *delta.removed)
+        if _anchors(old.get(p)) != _anchors_of(reread.changed.get(p), stats.get(p) is not None)
     ]
     dirty |= store.paths_with("t:" + p for p in anchors)
-    dirty &= new_set
-    if len(dirty) > FULL_FRACTION * max(len(notes_new), 1):
+    dirty = {p for p in dirty if stats.get(p) is not None}
+    if len(dirty) > FULL_FRACTION * max(state.notes, 1):
         return None
     old.update(store.rows(p for p in dirty if p not in old))
     unchanged = [p for p in dirty if p not in reread.changed]
@@ -711,7 +870,7 @@ def _incremental(
     if notes is None:
         return None
     notes.update({p: n for p, n in reread.changed.items() if n is not None})
-    index, links = _resolve(files, aliases, notes)
+    index, links = _resolve(store, delta, notes)
     targets = {
         x.resolution.path
         for x in links
@@ -739,26 +898,13 @@ def _incremental(
     for item in links:
         by_source.setdefault(item.source, []).append(item)
     limit = config.index.description_max
-    new_rows: dict[str, tuple[bytes, NoteData] | None] = dict.fromkeys(removed)
+    new_rows: dict[str, tuple[bytes, NoteData] | None] = dict.fromkeys(delta.removed)
     for path in sorted(dirty):
         note = notes.get(path)
         data = note_data(path, note, by_source.get(path, ()), local.get(path, ()), limit)
         digest = reread.digests.get(path) or (old[path][0] if path in old else b"")
         new_rows[path] = (digest if note is not None else b"", data)
-    return _finish(
-        root,
-        config,
-        store,
-        state,
-        files,
-        stats,
-        old_stats,
-        started_ns,
-        old,
-        new_rows,
-        reread,
-        aliases,
-    )
+    return _finish(root, config, store, state, walked, started_ns, delta, new_rows)
 
 
 def _finish(
@@ -766,40 +912,46 @@ def _finish(
     config: Config,
     store: LintStore,
     state: _Stored,
-    files: list[str],
-    stats: Stats,
-    old_stats: Stats,
+    walked: Walked,
     started_ns: int,
-    old: Mapping[str, tuple[bytes, NoteData]],
+    delta: _Delta,
     new_rows: dict[str, tuple[bytes, NoteData] | None],
-    reread: _Reread,
-    aliases: Mapping[str, tuple[str, ...]],
 ) -> tuple[LintResult, Update]:
     """Global rules from compact data, the merged findings and the update to store."""
-    incoming: dict[str, int] = marshal.loads(_blob(store.meta("incoming"), "incoming"))
-    for path, row in new_rows.items():
-        before = old[path][1].out if path in old else ()
-        after = row[1].out if row is not None else ()
-        for target in before:
-            incoming[target] -= 1
-            if not incoming[target]:
-                del incoming[target]
-        for target in after:
-            incoming[target] = incoming.get(target, 0) + 1
-    unreadable = {p for p, n in reread.changed.items() if n is None}
-    readable = [p for p, s in stats.items() if s is not None and p not in unreadable]
+    old, stats = delta.old, walked.stats
+    update = Update(rows=new_rows, old_deps={p: old[p][1].deps for p in new_rows if p in old})
+    unreadable = {p for p, n in delta.reread.changed.items() if n is None}
+    was_unreadable = {p for p, (_, data) in old.items() if not data.ok}
+    total = sum(1 for st in stats.values() if st is not None)
     old_rows = _findings(store)
     touched = set(new_rows)
     kept = [r for r in old_rows if r[3] not in GLOBAL_CODES and r[0] not in touched]
-    fresh = [r for row in new_rows.values() if row is not None for r in row[1].local]
-    found = [Finding(*r) for r in kept] + [Finding(*r) for r in fresh]
-    found.extend(orphan_findings(readable, incoming))
-    same_files = tuple(files) == tuple(old_stats)
-    if same_files:
-        found.extend(Finding(*r) for r in old_rows if r[3] == "VK303")
+    extra = [r for row in new_rows.values() if row is not None for r in row[1].local]
+    outs_changed = any(
+        (old[p][1].out if p in old else ()) != (row[1].out if row is not None else ())
+        for p, row in new_rows.items()
+    )
+    notes_changed = bool(delta.removed) or any(p not in old for p in new_rows)
+    if outs_changed or notes_changed or unreadable != was_unreadable:
+        incoming: dict[str, int] = marshal.loads(_blob(store.meta("incoming"), "incoming"))
+        for path, row in new_rows.items():
+            for target in old[path][1].out if path in old else ():
+                incoming[target] -= 1
+                if not incoming[target]:
+                    del incoming[target]
+            for target in row[1].out if row is not None else ():
+                incoming[target] = incoming.get(target, 0) + 1
+        readable = [p for p, s in stats.items() if s is not None and p not in unreadable]
+        extra += map(finding_row, orphan_findings(readable, incoming))
+        if outs_changed:
+            update.meta["incoming"] = marshal.dumps(incoming)
     else:
-        found.extend(duplicate_name_findings(files))
-    meta: dict[str, object] = {}
+        extra += (r for r in old_rows if r[3] == "VK301")
+    same_files = not delta.added_files and not delta.gone_files
+    if same_files:
+        extra += (r for r in old_rows if r[3] == "VK303")
+    else:
+        extra += map(finding_row, duplicate_name_findings(walked.files))
     entries_changed = any(
         (old[p][1].entry if p in old else None) != (row[1].entry if row else None)
         for p, row in new_rows.items()
@@ -810,19 +962,49 @@ def _finish(
             entries.pop(path, None)
             if row is not None and row[1].entry is not None:
                 entries[path] = row[1].entry
-        entries = dict(sorted(entries.items()))
-        meta["entries"] = marshal.dumps(entries)
-        found.extend(_index_rules(root, store, new_rows, entries, readable))
+        update.meta["entries"] = marshal.dumps(entries)
+        readable = [p for p, s in stats.items() if s is not None and p not in unreadable]
+        extra += map(finding_row, _index_rules(root, store, new_rows, entries, readable))
     else:
-        found.extend(Finding(*r) for r in old_rows if r[3] in ("VK401", "VK402"))
-    findings = sorted(set(found), key=Finding.sort_key)
-    retry = sorted(unreadable)
-    meta.update(_meta(config, stats, started_ns, retry, findings, len(readable)))
-    meta["incoming"] = marshal.dumps(incoming)
-    meta["aliases"] = marshal.dumps(tuple(sorted(aliases.items())))
-    old_deps = {p: old[p][1].deps for p in new_rows if p in old}
-    update = Update(meta, new_rows, old_deps)
-    return LintResult(findings, len(readable), config, how="incremental"), update
+        extra += (r for r in old_rows if r[3] in ("VK401", "VK402"))
+    extra.sort(key=_row_key)
+    rows = _unique_rows(heapq.merge(kept, extra, key=_row_key))
+    meta = _meta(
+        config,
+        walked,
+        started_ns,
+        sorted(unreadable),
+        None if rows == old_rows else rows,
+        total - len(unreadable),
+    )
+    update.meta.update(meta)
+    for folder in delta.folders:
+        group = walked.groups.get(folder)
+        update.folders[folder] = (
+            None if group is None else (walked.digests[folder], marshal.dumps(group))
+        )
+    update.names_added, update.names_removed = delta.added_files, delta.gone_files
+    for path in delta.stale:
+        if path in old:
+            update.aliases_removed += alias_rows(path, old[path][1].aliases)
+    for path, aliases in delta.aliases.items():
+        update.aliases_added += alias_rows(path, aliases)
+    findings = [Finding(*r) for r in rows]
+    return LintResult(findings, total - len(unreadable), config, how="incremental"), update
+
+
+def _row_key(row: FindingRow) -> tuple[str, int, int, str, str]:
+    """``Finding.sort_key`` of a stored row."""
+    return (row[0], row[1], row[2], row[3], row[5])
+
+
+def _unique_rows(rows: Iterable[FindingRow]) -> list[FindingRow]:
+    """Sorted ``rows`` with equal neighbours once (what ``sorted(set(...))`` gives)."""
+    out: list[FindingRow] = []
+    for row in rows:
+        if not out or row != out[-1]:
+            out.append(row)
+    return out
 
 
 def _index_rules(
