@@ -56,6 +56,7 @@ from vaultkit.lint.compact import (
     EntryRow,
     FindingRow,
     NoteData,
+    TargetKeys,
     duplicate_name_findings,
     finding_row,
     index_entries,
@@ -69,7 +70,7 @@ from vaultkit.lint.links import link_name, link_rules
 from vaultkit.lint.notes import degraded_rule
 from vaultkit.lint.runner import collect, read_index_text
 from vaultkit.log import append_log
-from vaultkit.model import Finding, Heading, Note
+from vaultkit.model import NOTE_SUFFIX, Finding, Heading, Note
 from vaultkit.parallel import note_from_record
 from vaultkit.relink import LinkState, affected
 from vaultkit.resolve import (
@@ -81,7 +82,7 @@ from vaultkit.resolve import (
     resolve_target,
 )
 from vaultkit.store import config_file_for_vault, state_dir_for_vault
-from vaultkit.vault import Vault, is_note_path, list_vault_files, load_vault
+from vaultkit.vault import Vault, list_vault_files, load_vault
 
 LINT_CACHE_NAME = "lint.sqlite"
 SCHEMA = 1
@@ -173,8 +174,9 @@ def walk(root: Path) -> tuple[list[str], Stats]:
     files = list_vault_files(root)
     base = str(root) + os.sep
     stats: Stats = {}
+    suffix = NOTE_SUFFIX
     for path in files:
-        if not is_note_path(path):
+        if not path.lower().endswith(suffix):  # is_note_path, inlined: 100k calls
             stats[path] = None
             continue
         try:
@@ -391,9 +393,9 @@ class Update:
             "INSERT OR REPLACE INTO notes VALUES (?, ?, ?)",
             [(p, digest, marshal.dumps(data.row())) for p, (digest, data) in kept],
         )
-        conn.executemany(
+        conn.executemany(  # in key order: a large first fill appends to the B-tree
             "INSERT OR IGNORE INTO deps VALUES (?, ?)",
-            [(k, p) for p, (_, data) in kept for k in data.deps],
+            sorted((k, p) for p, (_, data) in kept for k in data.deps),
         )
         conn.executemany(
             "DELETE FROM folders WHERE folder = ?",
@@ -409,7 +411,7 @@ class Update:
         )
         conn.executemany(
             "INSERT OR IGNORE INTO names VALUES (?, ?)",
-            [(name_key(p), p) for p in self.names_added],
+            sorted((name_key(p), p) for p in self.names_added),
         )
         conn.executemany(
             "DELETE FROM aliases WHERE key = ? AND path = ? AND alias = ?", self.aliases_removed
@@ -519,10 +521,12 @@ class _Stored:
     racy: tuple[str, ...]
     retry: tuple[str, ...]  # notes to read again next run (unreadable, or digest unknown)
     notes: int
+    indexed: bool  # INDEX.md entries are kept (the vault had a readable INDEX.md)
 
     @classmethod
     def read(cls, store: LintStore, config: Config) -> _Stored | None:
         keys = ("version", "config", "generation", "fingerprint", "racy", "retry", "notes")
+        indexed = store.meta("indexed").get("indexed")
         meta = store.meta(*keys)
         if meta.get("version") != lint_version() or meta.get("config") != repr(config):
             return None
@@ -536,7 +540,10 @@ class _Stored:
             or not isinstance(notes, int)
         ):
             return None
-        return cls(generation, fp, tuple(marshal.loads(racy)), tuple(marshal.loads(retry)), notes)
+        if not isinstance(indexed, int):
+            return None
+        racy_paths, retry_paths = tuple(marshal.loads(racy)), tuple(marshal.loads(retry))
+        return cls(generation, fp, racy_paths, retry_paths, notes, bool(indexed))
 
 
 def _findings(store: LintStore) -> list[FindingRow]:
@@ -595,6 +602,9 @@ def _full_state(
         if f.code not in GLOBAL_CODES:
             local.setdefault(f.path, []).append(f)
     cached = notecache.stored_rows(root)
+    indexed = vault.note(INDEX_NAME) is not None
+    tracked = limit if indexed else None  # no INDEX.md: no entries to keep (and compute)
+    memo: dict[str, TargetKeys] = {}
     update = Update(replace=True)
     retry: list[str] = []
     incoming: dict[str, int] = {}
@@ -602,7 +612,7 @@ def _full_state(
         if stat is None:
             continue
         note = vault.note(path)
-        data = note_data(path, note, links.get(path, ()), local.get(path, ()), limit)
+        data = note_data(path, note, links.get(path, ()), local.get(path, ()), tracked, memo)
         row = cached.get(path)
         if note is None or row is None or (row[0], row[1]) != stat[:2]:
             retry.append(path)  # content not known by hash: read it again next time
@@ -616,8 +626,10 @@ def _full_state(
     rows = [finding_row(f) for f in findings]
     update.meta = _meta(config, walked, started_ns, retry, rows, len(vault.notes))
     update.meta["incoming"] = marshal.dumps(incoming)
-    entries = {p: r[1].entry for p, r in update.rows.items() if r is not None and r[1].entry}
-    update.meta["entries"] = marshal.dumps(entries)
+    update.meta["indexed"] = int(indexed)
+    if indexed:
+        entries = {p: r[1].entry for p, r in update.rows.items() if r is not None and r[1].entry}
+        update.meta["entries"] = marshal.dumps(entries)
     update.folders = {
         f: (walked.digests[f], marshal.dumps(group)) for f, group in walked.groups.items()
     }
@@ -901,7 +913,8 @@ def _incremental(
     new_rows: dict[str, tuple[bytes, NoteData] | None] = dict.fromkeys(delta.removed)
     for path in sorted(dirty):
         note = notes.get(path)
-        data = note_data(path, note, by_source.get(path, ()), local.get(path, ()), limit)
+        tracked = limit if state.indexed else None
+        data = note_data(path, note, by_source.get(path, ()), local.get(path, ()), tracked)
         digest = reread.digests.get(path) or (old[path][0] if path in old else b"")
         new_rows[path] = (digest if note is not None else b"", data)
     return _finish(root, config, store, state, walked, started_ns, delta, new_rows)
@@ -916,8 +929,9 @@ def _finish(
     started_ns: int,
     delta: _Delta,
     new_rows: dict[str, tuple[bytes, NoteData] | None],
-) -> tuple[LintResult, Update]:
-    """Global rules from compact data, the merged findings and the update to store."""
+) -> tuple[LintResult, Update] | None:
+    """Global rules from compact data, the merged findings and the update to store (None:
+    the full path is needed)."""
     old, stats = delta.old, walked.stats
     update = Update(rows=new_rows, old_deps={p: old[p][1].deps for p in new_rows if p in old})
     unreadable = {p for p, n in delta.reread.changed.items() if n is None}
@@ -927,6 +941,10 @@ def _finish(
     touched = set(new_rows)
     kept = [r for r in old_rows if r[3] not in GLOBAL_CODES and r[0] not in touched]
     extra = [r for row in new_rows.values() if row is not None for r in row[1].local]
+    same_local = all(
+        row is not None and path in old and old[path][1].local == row[1].local
+        for path, row in new_rows.items()
+    )
     outs_changed = any(
         (old[p][1].out if p in old else ()) != (row[1].out if row is not None else ())
         for p, row in new_rows.items()
@@ -956,7 +974,11 @@ def _finish(
         (old[p][1].entry if p in old else None) != (row[1].entry if row else None)
         for p, row in new_rows.items()
     )
-    if entries_changed or INDEX_NAME in new_rows or not same_files:
+    index_now = stats.get(INDEX_NAME) is not None and INDEX_NAME not in unreadable
+    if not state.indexed:
+        if index_now:  # INDEX.md appeared: every note's entry is needed, which only a full
+            return None  # load has
+    elif entries_changed or INDEX_NAME in new_rows or not same_files:
         entries: dict[str, EntryRow] = marshal.loads(_blob(store.meta("entries"), "entries"))
         for path, row in new_rows.items():
             entries.pop(path, None)
@@ -967,8 +989,12 @@ def _finish(
         extra += map(finding_row, _index_rules(root, store, new_rows, entries, readable))
     else:
         extra += (r for r in old_rows if r[3] in ("VK401", "VK402"))
-    extra.sort(key=_row_key)
-    rows = _unique_rows(heapq.merge(kept, extra, key=_row_key))
+    reused = same_local and "incoming" not in update.meta and "entries" not in update.meta
+    if reused and same_files and not notes_changed and unreadable == was_unreadable:
+        rows = old_rows  # the dirty notes' findings came out as before; globals were reused
+    else:
+        extra.sort(key=_row_key)
+        rows = _unique_rows(heapq.merge(kept, extra, key=_row_key))
     meta = _meta(
         config,
         walked,

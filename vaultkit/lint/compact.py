@@ -82,18 +82,28 @@ def entry_row(note: Note, description_max: int) -> EntryRow:
     return (describe(note, description_max), note_stamp(note), _degraded_reason(note))
 
 
-def _deps(links: Iterable[ResolvedLink]) -> tuple[str, ...]:
+TargetKeys = tuple[str, str, bool]  # "n:" key, "a:" key, relative
+
+
+def _target_keys(text: str) -> TargetKeys:
+    key = match_key(text)
+    segments = key.split("/")
+    return ("n:" + segments[-1], "a:" + key, bool(_DOT_SEGMENTS.intersection(segments)))
+
+
+def _deps(links: Iterable[ResolvedLink], memo: dict[str, TargetKeys]) -> tuple[str, ...]:
     keys: set[str] = set()
     for item in links:
         res = item.resolution
         text = item.link.target.strip()
         if text:
-            key = match_key(text)
-            segments = key.split("/")
-            keys.add("n:" + segments[-1])
+            found = memo.get(text)
+            if found is None:
+                found = memo[text] = _target_keys(text)
+            keys.add(found[0])
             if res.path is None:
-                keys.add("a:" + key)
-            if _DOT_SEGMENTS.intersection(segments):
+                keys.add(found[1])
+            if found[2]:
                 keys.add("d:")
         for owner in res.alias_of[:1]:
             keys.add("n:" + name_key(link_name(owner).strip()))
@@ -124,9 +134,13 @@ def note_data(
     note: Note | None,
     links: Sequence[ResolvedLink],
     local: Iterable[Finding],
-    description_max: int,
+    description_max: int | None,
+    memo: dict[str, TargetKeys] | None = None,
 ) -> NoteData:
-    """The compact data of the note at ``path`` (``note`` None: the file could not be read)."""
+    """The compact data of the note at ``path`` (``note`` None: the file could not be read).
+
+    ``description_max`` None: INDEX.md entries are not tracked (the vault has no INDEX.md);
+    ``memo`` shares the dependency keys of link targets between notes."""
     rows = tuple(sorted({finding_row(f) for f in local}))
     if note is None:
         return NoteData(False, rows, (), (), (), None, (), (), ())
@@ -136,9 +150,9 @@ def note_data(
         _out(path, links),
         tuple(h.text for h in note.headings),
         note.block_ids,
-        entry_row(note, description_max),
+        None if description_max is None else entry_row(note, description_max),
         note.aliases,
-        _deps(links),
+        _deps(links, {} if memo is None else memo),
         _line_links(links) if is_index_path(path) else (),
     )
 
