@@ -85,6 +85,7 @@ from vaultkit.store import config_file_for_vault, state_dir_for_vault
 from vaultkit.vault import Vault, list_vault_files, load_vault
 
 LINT_CACHE_NAME = "lint.sqlite"
+_DEPS_INDEX = "CREATE INDEX IF NOT EXISTS deps_key ON deps (key, path)"
 SCHEMA = 1
 RACY_NS = notecache.RACY_NS
 FULL_FRACTION = 0.25  # more dirty notes than this: the full path is as fast and simpler
@@ -93,8 +94,8 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB NOT NULL)",
     "CREATE TABLE IF NOT EXISTS notes (path TEXT PRIMARY KEY, digest BLOB NOT NULL, "
     "data BLOB NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS deps (key TEXT NOT NULL, path TEXT NOT NULL, "
-    "PRIMARY KEY (key, path)) WITHOUT ROWID",
+    "CREATE TABLE IF NOT EXISTS deps (key TEXT NOT NULL, path TEXT NOT NULL)",
+    _DEPS_INDEX,
     "CREATE TABLE IF NOT EXISTS folders (folder TEXT PRIMARY KEY, digest BLOB NOT NULL, "
     "stats BLOB NOT NULL)",
     "CREATE TABLE IF NOT EXISTS names (key TEXT NOT NULL, path TEXT NOT NULL, "
@@ -105,6 +106,7 @@ _SCHEMA = (
 _TABLES = frozenset({"meta", "notes", "deps", "folders", "names", "aliases"})
 _CODE_FILES = (
     "lintcache.py",
+    "cache.py",
     "index.py",
     "resolve.py",
     "relink.py",
@@ -379,9 +381,12 @@ class Update:
     replace: bool = False
 
     def apply(self, conn: sqlite3.Connection, generation: int) -> None:
-        if self.replace:
+        if self.replace:  # dropping is far cheaper than deleting a million rows
             for table in sorted(_TABLES):
-                conn.execute(f"DELETE FROM {table}")
+                conn.execute(f"DROP TABLE IF EXISTS {table}")
+            for statement in _SCHEMA:
+                if statement != _DEPS_INDEX:  # built once, after the bulk insert
+                    conn.execute(statement)
         conn.executemany(
             "DELETE FROM deps WHERE key = ? AND path = ?",
             [(k, p) for p, keys in self.old_deps.items() for k in keys],
@@ -393,10 +398,11 @@ class Update:
             "INSERT OR REPLACE INTO notes VALUES (?, ?, ?)",
             [(p, digest, marshal.dumps(data.row())) for p, (digest, data) in kept],
         )
-        conn.executemany(  # in key order: a large first fill appends to the B-tree
-            "INSERT OR IGNORE INTO deps VALUES (?, ?)",
-            sorted((k, p) for p, (_, data) in kept for k in data.deps),
+        conn.executemany(
+            "INSERT INTO deps VALUES (?, ?)", [(k, p) for p, (_, data) in kept for k in data.deps]
         )
+        if self.replace:
+            conn.execute(_DEPS_INDEX)
         conn.executemany(
             "DELETE FROM folders WHERE folder = ?",
             [(f,) for f, row in self.folders.items() if row is None],
