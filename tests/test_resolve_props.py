@@ -11,7 +11,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from vaultkit.model import Link, Note
-from vaultkit.resolve import build_file_index, match_key, resolve_all, resolve_target
+from vaultkit.resolve import Memo, build_file_index, match_key, resolve_all, resolve_target
 
 # Few distinct letters so names collide often; "." and ".." and dot-folders appear too.
 SEGMENT = st.sampled_from(
@@ -84,6 +84,30 @@ def test_aliases_only_ever_annotate_ghosts(
     assert (result.path, result.candidates) == (plain.path, plain.candidates)
     assert not result.alias_of or result.path is None
     assert set(result.alias_of) <= set(index.notes)
+
+
+DUPLICATED = st.lists(
+    st.tuples(st.sampled_from(["", "x", "x/y", "z", "X"]), st.sampled_from(["a", "A", "b"])),
+    min_size=1,
+    max_size=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(files=DUPLICATED, extra=PATHS, targets=st.lists(link_targets(), max_size=5), data=st.data())
+def test_memo_answers_exactly_like_resolving_each_link_afresh(
+    files: list[tuple[str, str]], extra: list[str], targets: list[str], data: st.DataObject
+) -> None:
+    """Whatever order links come in, and whichever note asked first, the memo's answer is the
+    one resolve_target gives: a name several folders share depends on the asking folder."""
+    paths = [f"{folder}/{name}.md".lstrip("/") for folder, name in files] + extra
+    index = build_file_index(paths, dict.fromkeys(paths, ("b",)))
+    sources = st.sampled_from([*paths, "x/new.md", "q/r.md"])
+    names = st.sampled_from(["a", "A", "b", "x/a", "y/a", *targets])
+    asks = data.draw(st.lists(st.tuples(sources, names), min_size=1, max_size=30))
+    memo = Memo(index)
+    for source, target in asks + asks[::-1]:
+        assert memo.resolve(source, target) == resolve_target(index, source, target)
 
 
 @pytest.mark.slow

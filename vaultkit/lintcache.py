@@ -75,11 +75,10 @@ from vaultkit.parallel import note_from_record
 from vaultkit.relink import LinkState, affected
 from vaultkit.resolve import (
     FileIndex,
-    Resolution,
     ResolvedLink,
     build_file_index,
     match_key,
-    resolve_target,
+    resolve_all,
 )
 from vaultkit.store import config_file_for_vault, state_dir_for_vault
 from vaultkit.vault import Vault, list_vault_files, load_vault
@@ -778,19 +777,7 @@ def _resolve(
     subset.update(p for p in delta.added_files if name_key(p) in wanted)
     subset |= extra
     index = build_file_index(subset, {p: written[p] for p in subset if p in written})
-    memo: dict[tuple[str, str], Resolution] = {}
-    links: list[ResolvedLink] = []
-    for path in sorted(notes):
-        folder = path.rpartition("/")[0]
-        for link in notes[path].links:
-            if not link.target.strip():
-                links.append(ResolvedLink(path, link, Resolution(path)))
-                continue
-            key = (folder, link.target)
-            found = memo.get(key)
-            if found is None:
-                found = memo[key] = resolve_target(index, path, link.target)
-            links.append(ResolvedLink(path, link, found))
+    links = list(resolve_all(index, [notes[path] for path in sorted(notes)]))
     return index, links
 
 

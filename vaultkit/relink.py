@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from vaultkit.model import NOTE_SUFFIX, Link, Note
-from vaultkit.resolve import FileIndex, Resolution, ResolvedLink, match_key, resolve_target
+from vaultkit.resolve import FileIndex, Memo, Resolution, ResolvedLink, match_key
 
 ResolutionRow = tuple[str | None, tuple[str, ...], tuple[str, ...], bool]
 _DOT_SEGMENTS = frozenset({".", ".."})
@@ -112,23 +112,18 @@ class Relinked:
 
 
 class _Resolver:
-    """``resolve_all``'s memo (per source folder and target) plus interned cached rows."""
+    """A resolution :class:`~vaultkit.resolve.Memo` plus interned cached rows."""
 
     def __init__(self, index: FileIndex) -> None:
-        self.index = index
-        self.memo: dict[tuple[str, str], Resolution] = {}
+        self.memo = Memo(index)
         self.interned: dict[ResolutionRow, Resolution] = {}
-        self.count = 0
+
+    @property
+    def count(self) -> int:
+        return self.memo.count
 
     def resolve(self, source: str, link: Link) -> Resolution:
-        self.count += 1
-        if not link.target.strip():
-            return Resolution(source)
-        key = (source.rpartition("/")[0], link.target)
-        found = self.memo.get(key)
-        if found is None:
-            found = self.memo[key] = resolve_target(self.index, source, link.target)
-        return found
+        return self.memo.resolve(source, link.target)
 
     def cached(self, row: ResolutionRow) -> Resolution:
         found = self.interned.get(row)

@@ -230,6 +230,20 @@ def _matches(index: FileIndex, source: str, target: str) -> tuple[str, list[str]
     return wanted, _suffix_matches(index, wanted)
 
 
+def _resolve(index: FileIndex, source: str, target: str) -> tuple[Resolution, bool]:
+    """:func:`resolve_target`'s result, and whether it holds for this ``target`` from every note
+    (a bare or partial-path target with at most one match: no tie for the source's folder to
+    break)."""
+    target = target.strip()
+    if not target:
+        return Resolution(source), False
+    wanted, found = _matches(index, source, target)
+    anywhere = len(found) <= 1 and not (target.startswith(_SEP) or _is_relative(target))
+    if not found:
+        return Resolution(None, alias_of=index.notes_with_alias(target)), anywhere
+    return _ranked(index, found, wanted, source), anywhere
+
+
 def resolve_target(index: FileIndex, source: str, target: str) -> Resolution:
     """Resolve one link target written in the note ``source`` the way Obsidian desktop does.
 
@@ -237,37 +251,57 @@ def resolve_target(index: FileIndex, source: str, target: str) -> Resolution:
     whitespace is ignored and an empty target is a self-link that resolves to ``source``
     (``exact`` is False for it: no path was written).
     """
-    target = target.strip()
-    if not target:
-        return Resolution(source)
-    wanted, found = _matches(index, source, target)
-    if not found:
-        return Resolution(None, alias_of=index.notes_with_alias(target))
-    return _ranked(index, found, wanted, source)
+    return _resolve(index, source, target)[0]
+
+
+class Memo:
+    """:func:`resolve_target` with memory, for resolving many links against one index.
+
+    A result that holds from every note is kept per target, any other per (source folder,
+    target), since resolution depends on nothing else (self-links, which name their own note,
+    are cheap and not kept). Equal results are one shared value: a million links name far fewer
+    distinct targets, and the values are frozen, so sharing is invisible.
+    """
+
+    __slots__ = ("_anywhere", "_by_folder", "_shared", "count", "index")
+
+    def __init__(self, index: FileIndex) -> None:
+        self.index = index
+        self.count = 0  # links resolved through this memo
+        self._anywhere: dict[str, Resolution] = {}
+        self._by_folder: dict[tuple[str, str], Resolution] = {}
+        self._shared: dict[Resolution, Resolution] = {}
+
+    def share(self, resolution: Resolution) -> Resolution:
+        """The one shared value equal to ``resolution``."""
+        return self._shared.setdefault(resolution, resolution)
+
+    def resolve(self, source: str, target: str) -> Resolution:
+        """Exactly ``resolve_target(index, source, target)``, usually from memory."""
+        self.count += 1
+        found = self._anywhere.get(target)
+        if found is not None:
+            return found
+        key = (_folder(source), target)
+        found = self._by_folder.get(key)
+        if found is not None:
+            return found
+        result, anywhere = _resolve(self.index, source, target)
+        found = self.share(result)
+        if anywhere:
+            self._anywhere[target] = found
+        elif result.path != source or target.strip():
+            self._by_folder[key] = found
+        return found
 
 
 def resolve_all(index: FileIndex, notes: Iterable[Note]) -> tuple[ResolvedLink, ...]:
-    """Resolve every link of every note, in note order and link order within a note.
-
-    Results are memoised per (source folder, target), since resolution depends on nothing else
-    except for self-links, which are cheap. Equal results are one shared value (a million
-    links name far fewer distinct targets; the values are frozen, so sharing is invisible).
-    """
-    memo: dict[tuple[str, str], Resolution] = {}
-    shared: dict[Resolution, Resolution] = {}
+    """Resolve every link of every note, in note order and link order within a note (through
+    one :class:`Memo`)."""
+    memo = Memo(index)
     out: list[ResolvedLink] = []
     for note in notes:
         source = note.path
-        folder = _folder(source)
-        for link in note.links:
-            if not link.target.strip():
-                found = Resolution(source)
-                out.append(ResolvedLink(source, link, shared.setdefault(found, found)))
-                continue
-            key = (folder, link.target)
-            resolution = memo.get(key)
-            if resolution is None:
-                found = resolve_target(index, source, link.target)
-                resolution = memo[key] = shared.setdefault(found, found)
-            out.append(ResolvedLink(source, link, resolution))
+        resolve = memo.resolve
+        out.extend(ResolvedLink(source, link, resolve(source, link.target)) for link in note.links)
     return tuple(out)
