@@ -18,6 +18,8 @@ HEAVY: dict[str, tuple[str, ...]] = {
 # The pure core must not import the I/O edge or the surfaces.
 CORE = (
     "vaultkit.model",
+    "vaultkit.gcpause",
+    "vaultkit.fastparse",
     "vaultkit.wikilink",
     "vaultkit.parse",
     "vaultkit.resolve",

@@ -15,7 +15,6 @@ one line and never raise: the cache can only make a load faster, never make it f
 from __future__ import annotations
 
 import contextlib
-import gc
 import hashlib
 import marshal
 import os
@@ -28,6 +27,7 @@ from functools import cache
 from pathlib import Path
 
 from vaultkit import model, parallel
+from vaultkit.gcpause import gc_paused
 from vaultkit.log import append_log
 from vaultkit.model import Finding, Note
 from vaultkit.parallel import Job, Parsed, note_from_record
@@ -320,21 +320,8 @@ def load_parts(
     ``cache``: False never touches it, True always uses it, None uses it for vaults of at least
     ``CACHE_MIN_NOTES`` notes or when a cache file already exists.
     """
-    with _gc_paused():
+    with gc_paused():
         return _load_parts(root, files, note_paths, progress, cache)
-
-
-@contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    """No cyclic garbage collection while millions of acyclic values are built: it halves a
-    warm load (the values are freed by reference counting as usual)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _load_parts(

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import io
 import json
 import unicodedata
@@ -12,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
+from vaultkit.gcpause import gc_paused
 from vaultkit.model import Note
 
 if TYPE_CHECKING:
@@ -119,22 +118,9 @@ def build_graph(vault: Vault) -> Any:
     fraction of the time and without a second copy of every attribute dict.
     """
     graph = nx.MultiDiGraph()
-    with _gc_paused():
+    with gc_paused():
         _fill(graph, vault)
     return graph
-
-
-@contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    """No cyclic collection while a million acyclic dicts are made: a third of the build time
-    went to full collections walking the Vault's values (all are freed by reference counting)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _add_node(graph: Any, path: str, attrs: dict[str, Any]) -> None:
