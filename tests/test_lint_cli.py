@@ -199,3 +199,21 @@ def test_fix_leaves_an_alias_claimed_by_two_notes_alone(tmp_path: Path) -> None:
     out = run("--fix", ".", cwd=tmp_path)
     assert (tmp_path / "home.md").read_text() == "[[Nick]] [[One]]\n"
     assert "One.md, Two.md" in out.stdout
+
+
+def test_caches_on_a_large_vault_and_no_cache_reads_everything_afresh(tmp_path: Path) -> None:
+    vault = tmp_path / "big"
+    vault.mkdir()
+    for n in range(210):  # above the 200-note threshold where caches start
+        (vault / f"n{n}.md").write_text(f"[[n{(n + 1) % 210}]] [[ghost {n % 3}]]\n")
+    uncached = run("--no-cache", str(vault))
+    assert not (vault / ".vaultkit").exists()
+    first, second = run(str(vault)), run(str(vault))
+    assert {p.name for p in (vault / ".vaultkit").iterdir()} >= {"cache.sqlite", "lint.sqlite"}
+    assert uncached.returncode == first.returncode == second.returncode == 1
+    assert uncached.stdout == first.stdout == second.stdout
+    assert uncached.stdout.count("VK101") == 210
+    (vault / "n5.md").write_text("[[n6]]\n")  # one ghost fewer
+    after = run(str(vault))
+    assert after.stdout == run("--no-cache", str(vault)).stdout
+    assert after.stdout.count("VK101") == 209

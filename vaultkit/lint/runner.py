@@ -105,8 +105,11 @@ def read_index_text(root: Path) -> str | None:
         return None
 
 
-def load_context(root: Path, *, progress: Callable[[int, int], None] | None = None) -> LintContext:
-    """Load the vault at ``root``, its settings and its INDEX.md text."""
+def load_context(
+    root: Path, *, progress: Callable[[int, int], None] | None = None, cache: bool | None = None
+) -> LintContext:
+    """Load the vault at ``root``, its settings and its INDEX.md text (``cache``: as for
+    :func:`vaultkit.vault.load_vault`)."""
     config = load_config(config_file_for_vault(root))
-    vault = load_vault(root, progress=progress)
+    vault = load_vault(root, progress=progress, cache=cache)
     return LintContext(vault=vault, config=config, index_text=read_index_text(root))
