@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import string
+from bisect import bisect_right
 from collections.abc import Sequence
 from datetime import date
 from functools import partial
@@ -202,16 +203,25 @@ def _paragraph(
     return content, end
 
 
-def inline_blocks(lines: Sequence[str], start: int) -> list[InlineBlock] | None:
-    """The inline tokens markdown-it makes of ``lines[start:]``, or ``None`` when not sure.
+def block_kinds(lines: Sequence[str], start: int, line_max: int) -> list[int | None]:
+    """Each line's :func:`_classify` kind (lines before ``start`` are blank)."""
+    return [BLANK] * start + [_classify(line) for line in lines[start:line_max]]
 
-    ``lines`` is the whole file split on ``\\n``; lines before ``start`` (the frontmatter)
-    are blank to markdown-it.
+
+def body_end(lines: Sequence[str]) -> int:
+    """The number of lines markdown-it sees (a final empty line is no line)."""
+    return len(lines) - 1 if lines and lines[-1] == "" else len(lines)
+
+
+def scan_blocks(
+    lines: Sequence[str], kinds: Sequence[int | None], index: int, line_max: int
+) -> tuple[list[InlineBlock], int]:
+    """The inline tokens of the modelled blocks from ``index`` on, and where they stop:
+    ``line_max`` when every block was modelled, else the first line of the block that was not.
+
+    ``index`` must be a line where markdown-it starts a fresh top-level block (a cut).
     """
-    line_max = len(lines) - 1 if lines and lines[-1] == "" else len(lines)
-    kinds = [BLANK] * start + [_classify(line) for line in lines[start:line_max]]
     found: list[InlineBlock] = []
-    index = start
     while index < line_max:
         kind = kinds[index]
         if kind == BLANK:
@@ -222,7 +232,7 @@ def inline_blocks(lines: Sequence[str], start: int) -> list[InlineBlock] | None:
         if kind == TEXT and _starts_paragraph(line):
             paragraph = _paragraph(lines, kinds, index, line_max)
             if paragraph is None:
-                return None
+                return found, index
             content, after = paragraph
         elif kind == HEADING:
             level, content = _heading(line)
@@ -232,22 +242,138 @@ def inline_blocks(lines: Sequence[str], start: int) -> list[InlineBlock] | None:
             while after < line_max and _item_continues(lines[after]):
                 after += 1
             if after < line_max and kinds[after] not in (BLANK, BULLET):
-                return None  # a lazy continuation line or a block right after the item
+                return found, index  # a lazy continuation line or a block right after the item
             body = [line[2:], *(text[2:] for text in lines[index + 1 : after])]
             content = md_trim("\n".join(body))
             if comment_left_open(content):
-                return None
+                return found, index
         elif kind == FENCE:
             index = _fence_end(lines, index, line_max)
             continue
         else:
-            return None
+            return found, index
         children = inline_children(content)
         if children is None:
-            return None
+            return found, index
         found.append((level, Piece("inline", content, children=children, map=[index, after])))
         index = after
+    return found, line_max
+
+
+def inline_blocks(lines: Sequence[str], start: int) -> list[InlineBlock] | None:
+    """The inline tokens markdown-it makes of ``lines[start:]``, or ``None`` when not sure.
+
+    ``lines`` is the whole file split on ``\\n``; lines before ``start`` (the frontmatter)
+    are blank to markdown-it.
+    """
+    line_max = body_end(lines)
+    found, stop = scan_blocks(lines, block_kinds(lines, start, line_max), start, line_max)
+    return found if stop == line_max else None
+
+
+# --------------------------------------------------------------------------- hybrid plan
+
+_FENCE_LINE = re.compile(r"( {0,3})(`{3,}|~{3,})(.*)")  # a fence line, before any container
+_RAW_HTML = re.compile(r"<(?:script|pre|style|textarea|!|\?)", re.IGNORECASE)  # types 1-5
+_HTML_START = re.compile(r"[ \t>]*(?:(?:[-*+]|[0-9]+[.)])[ \t]+[ \t>]*)*<")  # maybe types 6-7
+
+
+def _fence_opening(line: str) -> tuple[str, int, bool] | None:
+    """(marker, length, at column 0) of a line markdown-it could open a fence with."""
+    match = _FENCE_LINE.match(line)
+    if match is None:
+        return None
+    run = match.group(2)
+    if run[0] == "`" and "`" in match.group(3):
+        return None  # an info string with a backtick: not a fence
+    return run[0], len(run), not match.group(1)
+
+
+def _closes(line: str, marker: str, length: int) -> bool:
+    """True when ``line`` closes a top-level fence of ``length`` ``marker`` characters."""
+    chars, cols = _indent(line)
+    if cols >= 4 or not line.startswith(marker, chars):
+        return False
+    rest = line[chars:]
+    run = len(rest) - len(rest.lstrip(marker))
+    return run >= length and not rest[run:].strip(" \t")
+
+
+def cuts(lines: Sequence[str], kinds: Sequence[int | None], start: int, line_max: int) -> list[int]:
+    """The lines before which markdown-it surely starts afresh at the top level, in order.
+
+    A cut is ``start`` or a column-0 paragraph or ATX heading line after a blank line, with
+    nothing before it that can run on over blank lines: no open top-level fence, and no cut
+    at all after an HTML block of types 1-5, a ``%%`` outside a fence, or a fence line whose
+    container we cannot tell (indented 1-3 spaces, or right under a possible HTML block).
+    """
+    found = [start]
+    fence: tuple[str, int] | None = None
+    blank_before = True
+    maybe_html = False
+    for index in range(start, line_max):
+        line = lines[index]
+        if fence is not None:
+            if _closes(line, *fence):
+                fence = None
+                blank_before = False
+            continue
+        kind = kinds[index]
+        if kind == BLANK:
+            blank_before = True
+            maybe_html = False
+            continue
+        if blank_before and index > start and kind in (TEXT, HEADING) and _starts_paragraph(line):
+            found.append(index)
+        blank_before = False
+        if COMMENT in line or ("<" in line and _RAW_HTML.search(line)):
+            break
+        if "`" in line or "~" in line:
+            opening = _fence_opening(line)
+            if opening is not None:
+                marker, length, top = opening
+                if not top or maybe_html:
+                    break  # in a list item, or inside an HTML block, or not: unsure
+                fence = marker, length
+                continue
+        if "<" in line and _HTML_START.match(line):
+            maybe_html = True
     return found
+
+
+Segment = tuple[int, int, list[InlineBlock] | None]  # lines [lo, hi): fast blocks, or None
+
+
+def body_plan(lines: Sequence[str], start: int) -> list[Segment] | None:
+    """The body split into fast regions and regions for markdown-it, in document order.
+
+    ``None`` when a line could be a link reference definition: those are document-wide, so
+    the whole body goes to markdown-it. A markdown-it region runs from the last cut before
+    the block the fast scanner could not model to the first cut after it.
+    """
+    line_max = body_end(lines)
+    if any("]:" in line for line in lines[start:line_max]):
+        return None
+    kinds = block_kinds(lines, start, line_max)
+    found = cuts(lines, kinds, start, line_max)
+    plan: list[Segment] = []
+    index = start
+    while index < line_max:
+        blocks, stop = scan_blocks(lines, kinds, index, line_max)
+        if stop == line_max:
+            plan.append((index, line_max, blocks))
+            break
+        at = bisect_right(found, stop)
+        cut = found[at - 1]
+        end = found[at] if at < len(found) else len(lines)
+        if cut > index:
+            kept = [block for block in blocks if block[1].map and block[1].map[0] < cut]
+            plan.append((index, cut, kept))
+        if plan and plan[-1][2] is None and plan[-1][1] == cut:
+            cut = plan.pop()[0]
+        plan.append((cut, end, None))
+        index = end
+    return plan
 
 
 # --------------------------------------------------------------------------- inline level

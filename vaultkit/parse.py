@@ -16,7 +16,7 @@ import yaml
 from markdown_it.token import Token as MdToken
 from yaml.constructor import SafeConstructor
 
-from vaultkit.fastparse import inline_blocks, simple_yaml
+from vaultkit.fastparse import Segment, body_plan, simple_yaml
 from vaultkit.model import Finding, Heading, Link, LinkKind, Note, Severity
 from vaultkit.wikilink import get_parser, split_wikilink
 
@@ -584,14 +584,25 @@ def _link_label(siblings: Sequence[Token], index: int) -> list[Token]:
 # --------------------------------------------------------------------------- entry point
 
 
-def _body_source(lines: Sequence[str], skip: int) -> str:
-    """The file with its frontmatter lines blanked, so markdown-it line maps match the file."""
-    return "\n" * skip + "\n".join(lines[skip:])
+def _body_source(lines: Sequence[str], skip: int, stop: int | None = None) -> str:
+    """``lines[skip:stop]`` with the lines before ``skip`` blanked (the frontmatter, or the
+    regions parsed apart), so markdown-it line maps match the file."""
+    return "\n" * skip + "\n".join(lines[skip:stop])
+
+
+def _walk_plan(body: _Body, lines: Sequence[str], plan: Sequence[Segment]) -> None:
+    """Walk each fast region's blocks and each markdown-it region's tokens, in order."""
+    for low, high, blocks in plan:
+        if blocks is None:
+            body.walk(get_parser().parse(_body_source(lines, low, high), {}))
+        else:
+            for level, token in blocks:
+                body.inline(token, level, False)
 
 
 def _parse(path: str, data: bytes, mode: str = "auto") -> Note | None:
-    """``mode``: "auto" (fast path when sure, else markdown-it), "slow" (markdown-it and
-    PyYAML only) or "fast" (``None`` unless the body takes the fast path)."""
+    """``mode``: "auto" (fast regions where sure, markdown-it for the rest), "slow"
+    (markdown-it and PyYAML only) or "fast" (``None`` unless some region is fast)."""
     decoded = _decode(path, data)
     if decoded.text is None:
         return None if mode == "fast" else Note(path=path, findings=decoded.findings)
@@ -599,14 +610,13 @@ def _parse(path: str, data: bytes, mode: str = "auto") -> Note | None:
     lines = text.split("\n")
     front = _parse_frontmatter(path, lines, fast=mode != "slow")
     body = _Body(path, _Locator(lines))
-    blocks = None if mode == "slow" else inline_blocks(lines, front.lines)
-    if blocks is None:
+    plan = None if mode == "slow" else body_plan(lines, front.lines)
+    if plan is None or (len(plan) == 1 and plan[0][2] is None):
         if mode == "fast":
             return None
         body.walk(get_parser().parse(_body_source(lines, front.lines), {}))
     else:
-        for level, token in blocks:
-            body.inline(token, level, False)
+        _walk_plan(body, lines, plan)
     links = sorted([*front.links, *body.links], key=lambda link: (link.line, link.col))
     findings = sorted([*decoded.findings, *front.findings, *body.findings], key=Finding.sort_key)
     return Note(
@@ -635,6 +645,7 @@ def parse_note(path: str, data: bytes) -> Note:
 
 
 def parse_note_with(path: str, data: bytes, *, fast: bool) -> Note | None:
-    """For differential tests: ``fast=True`` gives the fast path's Note or ``None`` when it
-    declines the body; ``fast=False`` gives the markdown-it + PyYAML result. May raise."""
+    """For differential tests: ``fast=True`` gives the hybrid path's Note or ``None`` when it
+    takes the whole body to markdown-it; ``fast=False`` gives the markdown-it + PyYAML
+    result. May raise."""
     return _parse(path, data, "fast" if fast else "slow")
