@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from markdown_it.rules_inline.escape import _ESCAPED
 
 from benchmarks.generate import write_vault
-from vaultkit.fastparse import ESCAPABLE, inline_blocks, simple_yaml
+from vaultkit.fastparse import ESCAPABLE, body_plan, inline_blocks, simple_yaml
 from vaultkit.parse import _Loader, _parse_frontmatter, parse_note, parse_note_with
 
 REPO = Path(__file__).resolve().parent.parent
@@ -223,3 +223,98 @@ def test_simple_yaml_property(body: list[str]) -> None:
         assert fast == _yaml_data(body)
         loaded = yaml.load("\n".join(body) + "\n", Loader=_Loader)
         assert list(fast) == list(loaded)
+
+
+# --------------------------------------------------------------------------- hybrid plan
+
+MODELLED = [
+    "para [[a]] #t", "# Heading [[h]]", "## H2 ^no", "- bullet [[b]]\n- two #x", "Text `c` ^id",
+    "```\ncode [[z]]\n```", "Line one\nline two ^id", "see [t](x.md) and [x] and [foo bar]",
+    "~~~\n\n# not [[h]]\n\n~~~", "````\n```\n\n# h\n````", "text %%c%% [[v]]",
+]  # fmt: skip
+FOREIGN = [  # blocks markdown-it must parse, which end at the next blank line
+    "| a | b |\n|---|---|\n| [[x]] | y \\| z |", "> [!note] Title\n> text [[a]]\n> more #q",
+    "> [!note]\n> - item [[i]]\n> ```\n> code", "> quote\nlazy [[l]]", "- [ ] task [[k]]",
+    "1. one [[a]]\n2. two\n   - nested [[b]]", "- a\n  - b [[c]]\n- d", "    code [[x]]\n    more",
+    "<div>\n[[x]]\n</div>", "<div>\n```\n</div>", "Title [[a]]\n===", "Sub\n---", "---", "***",
+    "> ```\n> [[a]]", "1. x\n   ```\n\n   [[y]]\n   ```", "- a\n\n  continued [[b]]",
+    "- a\n\nafter [[c]]", "  indented para [[x]]", "``` a`b\n# h\n```", "- ```\n```\n\n# h",
+    "\t```\n\n# h\n```", "Text <b>x</b> [[t]]", "<https://a.b> [[u]]", "> q\n\n> r [[r]]",
+]  # fmt: skip
+RUNNING = [  # blocks that can run on over blank lines, or define references for the whole note
+    "[x]: y.md", "[foo\nbar]: z.md", "> [x]: r.md", "<!-- c\n\n[[x]]\n\n-->", "<!--\n\n# h [[o]]",
+    "<?\n\n# pi\n", "<script>\n\n[[a]]\n</script>", "<pre>\n\n```\n</pre>", "%% one\n\n[[w]] %%",
+    "%%\n\n# h [[a]]\n\n%%", "text %%\n\nmore [[m]]\n\n%% end", "- item %%\n\n# h\n\n%%",
+    "- ```\n  code\n\n# h [[f]]\n  ```", "   ```\n# h\n\n[[g]]\n```", "```\n\n# unclosed [[u]]",
+]  # fmt: skip
+PLAIN_BLOCKS = st.one_of(st.sampled_from(MODELLED), st.sampled_from(MODELLED), inline_text)
+OTHER_BLOCKS = st.one_of(
+    st.sampled_from(FOREIGN), st.sampled_from(FOREIGN), st.sampled_from(RUNNING)
+)
+GAPS = st.sampled_from(["\n", "\n\n", "\n\n", "\n \n", "\n\n\n"])
+
+
+@st.composite
+def mixed_notes(draw: st.DrawFn) -> str:
+    """Modelled blocks and blocks the fast path leaves to markdown-it, in turn."""
+    text = ""
+    for pair in draw(st.lists(st.tuples(PLAIN_BLOCKS, OTHER_BLOCKS), min_size=1, max_size=5)):
+        first, second = pair if draw(st.booleans()) else pair[::-1]
+        text += first + draw(GAPS) + second + draw(GAPS)
+    if draw(st.booleans()):
+        head = draw(st.lists(st.sampled_from(FRONTMATTER), max_size=2))
+        text = "\n".join(["---", *head, "---", text])
+    return text
+
+
+def _mixes(text: str) -> bool:
+    """True when the hybrid plan has both a fast block and a markdown-it region."""
+    lines = text.split("\n")
+    plan = body_plan(lines, _parse_frontmatter("n.md", lines).lines)
+    if plan is None:
+        return False
+    return any(blocks for _lo, _hi, blocks in plan) and any(b is None for _lo, _hi, b in plan)
+
+
+def test_mixed_notes_match_markdown_it_and_often_mix() -> None:
+    """Unmodelled blocks between modelled ones: the hybrid equals markdown-it alone."""
+    seen = {"all": 0, "mixed": 0}
+
+    @SETTINGS
+    @given(mixed_notes())
+    def check(text: str) -> None:
+        seen["all"] += 1
+        _check("n.md", text.encode("utf-8"))
+        seen["mixed"] += _mixes(text)
+
+    check()
+    assert seen["mixed"] >= 0.2 * seen["all"], seen  # about a third mix both kinds
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("a\n\n> q\n\nb\n", [(0, 2, 1), (2, 4, None), (4, 5, 1)]),
+        ("a\n\n1. x\n2. y\n\n# h\n", [(0, 2, 1), (2, 5, None), (5, 6, 1)]),
+        ("a\nb\n- x\n  - y\n\nc\n", [(0, 2, 1), (2, 5, None), (5, 6, 1)]),  # "a b" is closed
+        ("a\n\n- x\n\n  more\n\nc\n", [(0, 6, None), (6, 7, 1)]),  # backs up to the last cut
+        ("- x\n\n> q\n\nb\n", [(0, 2, 1), (2, 4, None), (4, 5, 1)]),  # the list is surely over
+        ("- x\n\n1. y\n\nb\n", [(0, 4, None), (4, 5, 1)]),  # a list marker: maybe not over
+        ("a\nb\n---\n\nc\n", [(0, 4, None), (4, 5, 1)]),  # a setext heading
+        ("a\n\n> q\n\n> r\n\nb\n", [(0, 2, 1), (2, 6, None), (6, 7, 1)]),  # regions merge
+        ("a\n\n[x]: y\n\nb\n", None),  # reference definitions are document-wide
+        ("```\n\n> q\n\n```\n\nb\n", [(0, 7, 1)]),
+        ("a\n\n<!--\n\nb\n\n-->\n\nc\n", [(0, 2, 1), (2, 10, None)]),
+        ("- ```\n\n> q\n\nb\n", [(0, 4, None), (4, 5, 1)]),  # a fence in a list item ends with it
+        ("   ```\n\n> q\n\nb\n\n```\n\nc\n", [(0, 10, None)]),  # indented fence: no cuts after
+        ("a %%\n\n> q\n\nb %%\n\nc\n", [(0, 7, 2)]),  # the fast path models the comment
+        ("> a %%\n\n# h\n\n> q %%\n\nc\n", [(0, 8, None)]),  # no cut after an open "%%"
+        ("> a %% b %%\n\n# h\n", [(0, 2, None), (2, 3, 1)]),  # closed on its line: cut
+        ("> a `%%\n\n# h\n", [(0, 4, None)]),  # a backtick: unsure
+    ],
+)
+def test_body_plan_cuts(text: str, expected: list[tuple[int, int, int | None]] | None) -> None:
+    plan = body_plan(text.split("\n"), 0)
+    shape = None if plan is None else [(lo, hi, b if b is None else len(b)) for lo, hi, b in plan]
+    assert shape == expected
+    _check("n.md", text.encode("utf-8"))

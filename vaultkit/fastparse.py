@@ -304,8 +304,11 @@ def cuts(lines: Sequence[str], kinds: Sequence[int | None], start: int, line_max
 
     A cut is ``start`` or a column-0 paragraph or ATX heading line after a blank line, with
     nothing before it that can run on over blank lines: no open top-level fence, and no cut
-    at all after an HTML block of types 1-5, a ``%%`` outside a fence, or a fence line whose
-    container we cannot tell (indented 1-3 spaces, or right under a possible HTML block).
+    at all after an HTML block of types 1-5, a fence line whose container we cannot tell
+    (indented 1-3 spaces, or right under a possible HTML block), or a line outside a fence
+    with an odd number of ``%%`` or with ``%%`` and a backtick. (When every ``%%`` line has
+    an even count and no backtick, a code span holds whole lines of them, so no paragraph
+    can leave a comment open.)
     """
     found = [start]
     fence: tuple[str, int] | None = None
@@ -326,7 +329,9 @@ def cuts(lines: Sequence[str], kinds: Sequence[int | None], start: int, line_max
         if blank_before and index > start and kind in (TEXT, HEADING) and _starts_paragraph(line):
             found.append(index)
         blank_before = False
-        if COMMENT in line or ("<" in line and _RAW_HTML.search(line)):
+        if COMMENT in line and ("`" in line or line.count(COMMENT) % 2):
+            break  # a paragraph here may leave a comment open, which runs on to its "%%"
+        if "<" in line and _RAW_HTML.search(line):
             break
         if "`" in line or "~" in line:
             opening = _fence_opening(line)
@@ -341,6 +346,27 @@ def cuts(lines: Sequence[str], kinds: Sequence[int | None], start: int, line_max
     return found
 
 
+def _fresh(
+    lines: Sequence[str], kinds: Sequence[int | None], blocks: list[InlineBlock], stop: int
+) -> bool:
+    """True when markdown-it surely starts a top-level block at ``stop``, where the fast
+    scanner stopped after ``blocks``: every block before it was closed (a paragraph, a
+    heading, a fence), or a bullet list is surely over (a blank line, then column 0 and no
+    list marker). The scanner starts at a cut, so with no block only blanks and fences lie
+    between."""
+    if not blocks:
+        return True
+    last = blocks[-1][1].map
+    if last is None or kinds[last[0]] != BULLET:
+        return True
+    first = lines[stop][:1]
+    return (
+        kinds[stop - 1] == BLANK
+        and first not in ("", " ", "\t", "-", "*", "+")
+        and not first.isdigit()
+    )
+
+
 Segment = tuple[int, int, list[InlineBlock] | None]  # lines [lo, hi): fast blocks, or None
 
 
@@ -348,8 +374,9 @@ def body_plan(lines: Sequence[str], start: int) -> list[Segment] | None:
     """The body split into fast regions and regions for markdown-it, in document order.
 
     ``None`` when a line could be a link reference definition: those are document-wide, so
-    the whole body goes to markdown-it. A markdown-it region runs from the last cut before
-    the block the fast scanner could not model to the first cut after it.
+    the whole body goes to markdown-it. A markdown-it region runs from the block the fast
+    scanner could not model (or, when the scanner cannot prove markdown-it starts afresh
+    there, from the last cut before it) to the first cut after it.
     """
     line_max = body_end(lines)
     if any("]:" in line for line in lines[start:line_max]):
@@ -364,7 +391,7 @@ def body_plan(lines: Sequence[str], start: int) -> list[Segment] | None:
             plan.append((index, line_max, blocks))
             break
         at = bisect_right(found, stop)
-        cut = found[at - 1]
+        cut = stop if _fresh(lines, kinds, blocks, stop) else found[at - 1]
         end = found[at] if at < len(found) else len(lines)
         if cut > index:
             kept = [block for block in blocks if block[1].map and block[1].map[0] < cut]
