@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 LinkKind = Literal["wikilink", "embed", "markdown", "frontmatter"]
 Severity = Literal["error", "warning", "info"]
@@ -12,8 +12,7 @@ Severity = Literal["error", "warning", "info"]
 NOTE_SUFFIX = ".md"
 
 
-@dataclass(frozen=True, slots=True)
-class Link:
+class Link(NamedTuple):
     """One outgoing reference found in a note.
 
     ``target`` is the path part as written (trimmed; percent-decoded for Markdown links) and is
@@ -21,6 +20,9 @@ class Link:
     (``"Heading"``, ``"Heading#Sub"`` or ``"^block"``), or ``""``. ``display`` is the text after
     ``|`` (for embeds that may be a size such as ``"100"``) or a Markdown link's text. ``line`` and
     ``col`` are 1-based positions of the link's first character in the original file.
+
+    A named tuple rather than a frozen dataclass: a vault of 100,000 notes has a million links,
+    and a tuple is built about seven times faster (immutable and hashable all the same).
     """
 
     kind: LinkKind

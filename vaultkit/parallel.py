@@ -88,7 +88,7 @@ def note_from_record(record: Record) -> Note:
     return Note(
         path,
         front,
-        tuple([Link(*x) for x in links]),
+        tuple(map(Link._make, links)),
         tuple([Heading(*x) for x in heads]),
         blocks,
         tags,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from vaultkit.model import NOTE_SUFFIX, Link, Note
 
@@ -146,9 +147,9 @@ class Resolution:
         return len(self.candidates) > 1 and not self.exact
 
 
-@dataclass(frozen=True, slots=True)
-class ResolvedLink:
-    """One link of one note together with where it resolved."""
+class ResolvedLink(NamedTuple):
+    """One link of one note together with where it resolved (a named tuple, like
+    :class:`~vaultkit.model.Link`: there is one per link)."""
 
     source: str
     link: Link
