@@ -71,7 +71,7 @@ def note_record(note: Note) -> Record:
     return (
         note.path,
         dict(note.frontmatter),
-        tuple((x.kind, x.target, x.subpath, x.display, x.line, x.col, x.embed) for x in note.links),
+        tuple([(*x,) for x in note.links]),  # a Link is a named tuple: a plain copy for marshal
         tuple((h.text, h.level, h.line) for h in note.headings),
         note.block_ids,
         note.tags,
