@@ -379,14 +379,16 @@ def body_plan(lines: Sequence[str], start: int) -> list[Segment] | None:
     there, from the last cut before it) to the first cut after it.
     """
     line_max = body_end(lines)
-    if any("]:" in line for line in lines[start:line_max]):
-        return None
     kinds = block_kinds(lines, start, line_max)
+    blocks, stop = scan_blocks(lines, kinds, start, line_max)
+    if stop == line_max:
+        return [(start, line_max, blocks)]  # no block the scanner accepts defines a reference
+    if "]:" in "\n".join(lines[start:line_max]):
+        return None
     found = cuts(lines, kinds, start, line_max)
     plan: list[Segment] = []
     index = start
-    while index < line_max:
-        blocks, stop = scan_blocks(lines, kinds, index, line_max)
+    while True:
         if stop == line_max:
             plan.append((index, line_max, blocks))
             break
@@ -400,6 +402,9 @@ def body_plan(lines: Sequence[str], start: int) -> list[Segment] | None:
             cut = plan.pop()[0]
         plan.append((cut, end, None))
         index = end
+        if index >= line_max:
+            break
+        blocks, stop = scan_blocks(lines, kinds, index, line_max)
     return plan
 
 

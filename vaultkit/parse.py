@@ -584,17 +584,27 @@ def _link_label(siblings: Sequence[Token], index: int) -> list[Token]:
 # --------------------------------------------------------------------------- entry point
 
 
-def _body_source(lines: Sequence[str], skip: int, stop: int | None = None) -> str:
-    """``lines[skip:stop]`` with the lines before ``skip`` blanked (the frontmatter, or the
-    regions parsed apart), so markdown-it line maps match the file."""
-    return "\n" * skip + "\n".join(lines[skip:stop])
+def _body_source(lines: Sequence[str], skip: int) -> str:
+    """The file with its frontmatter lines blanked, so markdown-it line maps match the file."""
+    return "\n" * skip + "\n".join(lines[skip:])
+
+
+def _region_tokens(lines: Sequence[str], low: int, high: int) -> list[MdToken]:
+    """markdown-it's tokens for ``lines[low:high]``, their line maps moved to file lines
+    (the same tokens as with the lines before ``low`` blanked, without scanning them)."""
+    tokens = get_parser().parse("\n".join(lines[low:high]), {})
+    if low:
+        for token in tokens:
+            if token.map is not None:
+                token.map = [token.map[0] + low, token.map[1] + low]
+    return tokens
 
 
 def _walk_plan(body: _Body, lines: Sequence[str], plan: Sequence[Segment]) -> None:
     """Walk each fast region's blocks and each markdown-it region's tokens, in order."""
     for low, high, blocks in plan:
         if blocks is None:
-            body.walk(get_parser().parse(_body_source(lines, low, high), {}))
+            body.walk(_region_tokens(lines, low, high))
         else:
             for level, token in blocks:
                 body.inline(token, level, False)
