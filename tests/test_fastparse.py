@@ -242,7 +242,8 @@ FOREIGN = [  # blocks markdown-it must parse, which end at the next blank line
     "\t```\n\n# h\n```", "Text <b>x</b> [[t]]", "<https://a.b> [[u]]", "> q\n\n> r [[r]]",
 ]  # fmt: skip
 RUNNING = [  # blocks that can run on over blank lines, or define references for the whole note
-    "[x]: y.md", "[foo\nbar]: z.md", "> [x]: r.md", "<!-- c\n\n[[x]]\n\n-->", "<!--\n\n# h [[o]]",
+    "[x]: y.md", "[foo\nbar]: z.md", "> [x]: r.md",
+    "[a\\]]: y.md\n\n[a\\]]", "[[a]]: b", "<!-- c\n\n[[x]]\n\n-->", "<!--\n\n# h [[o]]",
     "<?\n\n# pi\n", "<script>\n\n[[a]]\n</script>", "<pre>\n\n```\n</pre>", "%% one\n\n[[w]] %%",
     "%%\n\n# h [[a]]\n\n%%", "text %%\n\nmore [[m]]\n\n%% end", "- item %%\n\n# h\n\n%%",
     "- ```\n  code\n\n# h [[f]]\n  ```", "   ```\n# h\n\n[[g]]\n```", "```\n\n# unclosed [[u]]",
@@ -303,6 +304,8 @@ def test_mixed_notes_match_markdown_it_and_often_mix() -> None:
         ("a\nb\n---\n\nc\n", [(0, 4, None), (4, 5, 1)]),  # a setext heading
         ("a\n\n> q\n\n> r\n\nb\n", [(0, 2, 1), (2, 6, None), (6, 7, 1)]),  # regions merge
         ("a\n\n[x]: y\n\nb\n", None),  # reference definitions are document-wide
+        ("a\n\n> [x\\]]: y\n\n[x\\]]\n", None),
+        ("a [[b]]:\n\n> q\n", [(0, 2, 1), (2, 4, None)]),  # a wikilink before a colon
         ("```\n\n> q\n\n```\n\nb\n", [(0, 7, 1)]),
         ("a\n\n<!--\n\nb\n\n-->\n\nc\n", [(0, 2, 1), (2, 10, None)]),
         ("- ```\n\n> q\n\nb\n", [(0, 4, None), (4, 5, 1)]),  # a fence in a list item ends with it

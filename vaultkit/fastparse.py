@@ -275,6 +275,9 @@ def inline_blocks(lines: Sequence[str], start: int) -> list[InlineBlock] | None:
 
 _FENCE_LINE = re.compile(r"( {0,3})(`{3,}|~{3,})(.*)")  # a fence line, before any container
 _RAW_HTML = re.compile(r"<(?:script|pre|style|textarea|!|\?)", re.IGNORECASE)  # types 1-5
+# Where a link reference definition could end its label: "]:", except the "]]:" of a
+# wikilink before a colon (a label cannot hold an unescaped "]", so only "\]]:" may be one).
+_REFERENCE = re.compile(r"(?<!\])\]:|\\\]\]:")
 _HTML_START = re.compile(r"[ \t>]*(?:(?:[-*+]|[0-9]+[.)])[ \t]+[ \t>]*)*<")  # maybe types 6-7
 
 
@@ -383,7 +386,7 @@ def body_plan(lines: Sequence[str], start: int) -> list[Segment] | None:
     blocks, stop = scan_blocks(lines, kinds, start, line_max)
     if stop == line_max:
         return [(start, line_max, blocks)]  # no block the scanner accepts defines a reference
-    if "]:" in "\n".join(lines[start:line_max]):
+    if _REFERENCE.search("\n".join(lines[start:line_max])):
         return None
     found = cuts(lines, kinds, start, line_max)
     plan: list[Segment] = []
