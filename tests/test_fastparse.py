@@ -321,3 +321,18 @@ def test_body_plan_cuts(text: str, expected: list[tuple[int, int, int | None]] |
     shape = None if plan is None else [(lo, hi, b if b is None else len(b)) for lo, hi, b in plan]
     assert shape == expected
     _check("n.md", text.encode("utf-8"))
+
+
+SOUP = [
+    "a [[x]]", "# h [[y]]", "- b", "  - c", "   ```", "```", "````", "~~~", "  ```", "    ```",
+    "\t```", "> ```", "- ```", "1. ```", "> q", "<div>", "</div>", "<!--", "-->", "<pre>",
+    "%%", "a %%", "%% b %%", "`%%`", "a `", "` %%", "| a |", "|-|", "---", "===", "    code",
+    "  para", "[[l]]:", "text <b>", "b ^id", "", "", "", "", " ",
+]  # fmt: skip
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(SOUP), max_size=30).map("\n".join))
+def test_line_soup_matches(text: str) -> None:
+    """Fences, containers, HTML and comments in any order: cuts never change the result."""
+    _check("n.md", text.encode("utf-8"))
