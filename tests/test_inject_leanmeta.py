@@ -69,6 +69,10 @@ def test_a_value_ending_in_dashes_is_not_the_closing_fence() -> None:
     assert read_meta("---\na: 0---\n---\nbody\n")[0] == {"a": "0---"}
 
 
+def test_a_no_break_space_value_is_text_not_separator() -> None:
+    assert read_meta("---\na: \xa0\n---\nbody\n")[0] == {"a": "\xa0"}  # Hypothesis found it
+
+
 def test_seed_style_and_hand_written_frontmatter() -> None:
     text = "---\ntitle: 파서 작업\ntags: [a, 'b c']\nquality: Degraded\n---\n# 요약\n"
     meta, body = read_meta(text)

@@ -12,7 +12,8 @@ import re
 
 Meta = dict[str, object]
 
-_KEY = re.compile(r"^('(?:[^']|'')*'|\"[^\"]*\"|[A-Za-z_][\w-]*)\s*:(?:\s+(.*))?$")
+# YAML separates a key from its value with spaces or tabs only: ``\s`` would also take U+00A0.
+_KEY = re.compile(r"^('(?:[^']|'')*'|\"[^\"]*\"|[A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*))?$")
 _BOOLS = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
 _ESCAPES = {
     "n": "\n", "t": "\t", "r": "\r", "a": "\x07", "b": "\b", "e": "\x1b", "f": "\f",
