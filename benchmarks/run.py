@@ -68,10 +68,10 @@ class Series:
         }
 
 
-def run_task(name: str, vault: Path) -> dict[str, Any]:
-    """One fresh child process running one task once."""
+def _child_json(argv: list[str], what: str) -> dict[str, Any]:
+    """Run ``python argv...`` in the repository; its stdout is one JSON object."""
     done = subprocess.run(
-        [sys.executable, "-m", "benchmarks.task", name, str(vault)],
+        [sys.executable, *argv],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -79,9 +79,14 @@ def run_task(name: str, vault: Path) -> dict[str, Any]:
         check=False,
     )
     if done.returncode != 0:
-        raise SystemExit(f"task {name} on {vault} failed:\n{done.stderr}")
+        raise SystemExit(f"{what} failed:\n{done.stderr}")
     result: dict[str, Any] = json.loads(done.stdout)
     return result
+
+
+def run_task(name: str, vault: Path) -> dict[str, Any]:
+    """One fresh child process running one task once."""
+    return _child_json(["-m", "benchmarks.task", name, str(vault)], f"task {name} on {vault}")
 
 
 def side_by_side(names: Sequence[str], vault: Path, runs: int) -> dict[str, Series]:
@@ -202,17 +207,8 @@ def graph_counts(vault: Path, with_otools: bool) -> dict[str, Any]:
     """Nodes and edges each contender's graph has (one untimed child process, a sanity check)."""
     code = "import json,sys; from benchmarks import baselines; from pathlib import Path; "
     code += "print(json.dumps(baselines.graph_sizes(Path(sys.argv[1]), sys.argv[2] == '1')))"
-    done = subprocess.run(
-        [sys.executable, "-c", code, str(vault), "1" if with_otools else "0"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=TASK_TIMEOUT_S,
-        check=False,
-    )
-    if done.returncode != 0:
-        raise SystemExit(f"counting the graphs of {vault} failed:\n{done.stderr}")
-    counts: dict[str, Any] = json.loads(done.stdout)
+    argv = ["-c", code, str(vault), "1" if with_otools else "0"]
+    counts = _child_json(argv, f"counting the graphs of {vault}")
     for name, sizes in counts.items():
         detail = ", ".join(f"{key} {value:,}" for key, value in sizes.items())
         print(f"  {name:<14} {detail}")

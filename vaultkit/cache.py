@@ -118,31 +118,8 @@ class NoteCache:
         """Open (creating, emptying or rebuilding as needed) the cache of ``root``; None when the
         state folder cannot be written."""
         path = cache_path(root)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError:
-            return None
-        try:
-            return cls._open_checked(path)
-        except sqlite3.DatabaseError as exc:
-            _log(path, f"cache: {path} is unreadable ({exc}); rebuilt")
-            _delete(path)
-        try:
-            return cls._open_checked(path)
-        except sqlite3.Error:
-            return None
-
-    @classmethod
-    def _open_checked(cls, path: Path) -> NoteCache:
-        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-        try:
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
-            _ensure_schema(path, conn)
-        except BaseException:
-            conn.close()
-            raise
-        return cls(path, conn)
+        conn = open_database(path, lambda c: _ensure_schema(path, c), "cache")
+        return None if conn is None else cls(path, conn)
 
     def close(self) -> None:
         with contextlib.suppress(sqlite3.Error):
@@ -231,7 +208,7 @@ class NoteCache:
     def _broken(self, exc: sqlite3.Error) -> None:
         _log(self.path, f"cache: {self.path} is unreadable ({exc}); rebuilt")
         self.close()
-        _delete(self.path)
+        delete_database(self.path)
 
 
 def _ensure_schema(path: Path, conn: sqlite3.Connection) -> None:
@@ -255,10 +232,47 @@ def _ensure_schema(path: Path, conn: sqlite3.Connection) -> None:
         _log(path, f"cache: {path} was written by another parser version; emptied")
 
 
-def _delete(path: Path) -> None:
+def delete_database(path: Path) -> None:
+    """Remove a SQLite file and its side files (a damaged cache is rebuilt from nothing)."""
     for name in (path.name, *(path.name + side for side in _SIDE_FILES)):
         with contextlib.suppress(OSError):
             (path.parent / name).unlink()
+
+
+def _connect(path: Path, check: Callable[[sqlite3.Connection], None]) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        check(conn)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def open_database(
+    path: Path, check: Callable[[sqlite3.Connection], None], label: str
+) -> sqlite3.Connection | None:
+    """A WAL connection to the cache database at ``path`` (folder created as needed).
+
+    ``check`` creates the schema in a new file and raises ``sqlite3.DatabaseError`` for a
+    foreign one; an unreadable or foreign file is deleted, logged as ``label`` and made anew.
+    None when the folder cannot be written or the new file cannot be opened either.
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    try:
+        return _connect(path, check)
+    except sqlite3.DatabaseError as exc:
+        _log(path, f"{label}: {path} is unreadable ({exc}); rebuilt")
+        delete_database(path)
+    try:
+        return _connect(path, check)
+    except sqlite3.Error:
+        return None
 
 
 def _log(path: Path, message: str) -> None:

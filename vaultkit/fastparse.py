@@ -24,7 +24,14 @@ from datetime import date
 from functools import partial
 from typing import Any, NamedTuple
 
-from vaultkit.wikilink import COMMENT, comment_left_open, link_href, md_trim, split_wikilink
+from vaultkit.wikilink import (
+    COMMENT,
+    comment_left_open,
+    link_href,
+    md_trim,
+    split_wikilink,
+    wikilink_meta,
+)
 
 ESCAPABLE = frozenset(string.punctuation)  # what markdown-it's escape rule unescapes
 _SPECIAL = re.compile(r"[\n!\[\]\\`<%]")  # characters where an enabled inline rule may start
@@ -505,14 +512,7 @@ def _wikilink(src: str, pos: int, embed: bool) -> Found | None:
     parts = split_wikilink(src[inner:close])
     if parts is None:
         return None
-    meta = {
-        "target": parts.target,
-        "subpath": parts.subpath,
-        "display": parts.display,
-        "embed": embed,
-        "pos": pos,
-    }
-    return (Piece("wikilink", "", meta),), close + 2
+    return (Piece("wikilink", "", wikilink_meta(parts, embed, pos)),), close + 2
 
 
 def _link(src: str, pos: int, image: bool) -> Found | None:

@@ -233,40 +233,8 @@ class LintStore:
     @classmethod
     def open(cls, root: Path) -> LintStore | None:
         path = lint_cache_path(root)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError:
-            return None
-        try:
-            return cls._open_checked(root, path)
-        except sqlite3.DatabaseError as exc:
-            _log(root, f"lint cache: {path} is unreadable ({exc}); rebuilt")
-            delete(path)
-        try:
-            return cls._open_checked(root, path)
-        except sqlite3.Error:
-            return None
-
-    @classmethod
-    def _open_checked(cls, root: Path, path: Path) -> LintStore:
-        conn = sqlite3.connect(path, timeout=notecache.BUSY_TIMEOUT_S, isolation_level=None)
-        try:
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
-            tables = {
-                r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
-            }
-            if tables and not tables >= _TABLES:
-                raise sqlite3.DatabaseError("not a vaultkit lint cache")
-            if not tables:
-                conn.execute("BEGIN IMMEDIATE")
-                for statement in _SCHEMA:
-                    conn.execute(statement)
-                conn.execute("COMMIT")
-        except BaseException:
-            conn.close()
-            raise
-        return cls(root, path, conn)
+        conn = notecache.open_database(path, _ensure_schema, "lint cache")
+        return None if conn is None else cls(root, path, conn)
 
     def close(self) -> None:
         with contextlib.suppress(sqlite3.Error):
@@ -351,13 +319,18 @@ class LintStore:
         except sqlite3.Error as exc:
             _log(self.root, f"lint cache: {self.path} is unreadable ({exc}); rebuilt")
             self.close()
-            delete(self.path)
+            notecache.delete_database(self.path)
 
 
-def delete(path: Path) -> None:
-    for name in (path.name, *(path.name + side for side in ("-wal", "-shm", "-journal"))):
-        with contextlib.suppress(OSError):
-            (path.parent / name).unlink()
+def _ensure_schema(conn: sqlite3.Connection) -> None:
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if tables and not tables >= _TABLES:
+        raise sqlite3.DatabaseError("not a vaultkit lint cache")
+    if not tables:
+        conn.execute("BEGIN IMMEDIATE")
+        for statement in _SCHEMA:
+            conn.execute(statement)
+        conn.execute("COMMIT")
 
 
 AliasRow = tuple[str, str, str]  # alias key, note path, alias as written

@@ -72,6 +72,17 @@ class WikiParts(NamedTuple):
 _new_parts = tuple.__new__  # WikiParts without the Python-level __new__ (a hot path)
 
 
+def wikilink_meta(parts: WikiParts, embed: bool, pos: int) -> dict[str, Any]:
+    """The ``meta`` of a ``wikilink`` token (see the module docstring)."""
+    return {
+        "target": parts.target,
+        "subpath": parts.subpath,
+        "display": parts.display,
+        "embed": embed,
+        "pos": pos,
+    }
+
+
 def split_wikilink(inner: str) -> WikiParts | None:
     """Split the text between ``[[`` and ``]]``; ``None`` when it names nothing.
 
@@ -204,14 +215,7 @@ def wikilink_rule(state: StateInline, silent: bool) -> bool:
     if parts is None or close + 2 > state.posMax:
         return False
     if not silent:
-        meta = {
-            "target": parts.target,
-            "subpath": parts.subpath,
-            "display": parts.display,
-            "embed": embed,
-            "pos": pos,
-        }
-        _push_meta(state, "wikilink", meta)
+        _push_meta(state, "wikilink", wikilink_meta(parts, embed, pos))
     state.pos = close + 2
     return True
 
