@@ -190,25 +190,39 @@ class NoteCache:
                         [("link_state_digest", state[0]), ("link_state", state[1])],
                     )
 
-    @contextlib.contextmanager
-    def _writing(self) -> Iterator[None]:
-        """One write transaction: committed when the block ends; a busy or locked database is
-        rolled back and logged (the cache is only an accelerator), a broken one is rebuilt."""
-        try:
-            self.conn.execute("BEGIN IMMEDIATE")
-            yield
-            self.conn.execute("COMMIT")
-        except sqlite3.OperationalError as exc:
-            with contextlib.suppress(sqlite3.Error):
-                self.conn.execute("ROLLBACK")
-            _log(self.path, f"cache: {self.path} not updated ({exc})")
-        except sqlite3.Error as exc:
-            self._broken(exc)
+    def _writing(self) -> contextlib.AbstractContextManager[None]:
+        return write_transaction(self.conn, self.path, "cache", self._broken)
 
     def _broken(self, exc: sqlite3.Error) -> None:
         _log(self.path, f"cache: {self.path} is unreadable ({exc}); rebuilt")
         self.close()
         delete_database(self.path)
+
+
+class Superseded(Exception):
+    """Raised inside :func:`write_transaction` to roll back quietly (another run wrote first)."""
+
+
+@contextlib.contextmanager
+def write_transaction(
+    conn: sqlite3.Connection, path: Path, label: str, broken: Callable[[sqlite3.Error], None]
+) -> Iterator[None]:
+    """One write transaction, committed when the block ends. :class:`Superseded` rolls it back
+    quietly; a busy or locked database is rolled back and logged (a cache is only an
+    accelerator); any other SQLite error goes to ``broken`` (which rebuilds the file)."""
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        yield
+        conn.execute("COMMIT")
+    except Superseded:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+    except sqlite3.OperationalError as exc:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        _log(path, f"{label}: {path} not updated ({exc})")
+    except sqlite3.Error as exc:
+        broken(exc)
 
 
 def _ensure_schema(path: Path, conn: sqlite3.Connection) -> None:

@@ -304,22 +304,16 @@ class LintStore:
     def write(self, expected: object, update: Update) -> None:
         """Apply ``update`` when the stored generation is still ``expected``; a busy database
         is left as it is (logged), a broken one is deleted."""
-        try:
-            self.conn.execute("BEGIN IMMEDIATE")
+        with notecache.write_transaction(self.conn, self.path, "lint cache", self._broken):
             current = self.conn.execute("SELECT value FROM meta WHERE key='generation'").fetchone()
             if (current[0] if current else None) != expected:
-                self.conn.execute("ROLLBACK")
-                return
+                raise notecache.Superseded
             update.apply(self.conn, 0 if not isinstance(expected, int) else expected + 1)
-            self.conn.execute("COMMIT")
-        except sqlite3.OperationalError as exc:
-            with contextlib.suppress(sqlite3.Error):
-                self.conn.execute("ROLLBACK")
-            _log(self.root, f"lint cache: {self.path} not updated ({exc})")
-        except sqlite3.Error as exc:
-            _log(self.root, f"lint cache: {self.path} is unreadable ({exc}); rebuilt")
-            self.close()
-            notecache.delete_database(self.path)
+
+    def _broken(self, exc: sqlite3.Error) -> None:
+        _log(self.root, f"lint cache: {self.path} is unreadable ({exc}); rebuilt")
+        self.close()
+        notecache.delete_database(self.path)
 
 
 def _ensure_schema(conn: sqlite3.Connection) -> None:
