@@ -66,7 +66,6 @@ def _prepare_modules(name: str) -> None:
         import vaultkit.graph
         import vaultkit.lint.runner
         import vaultkit.lintcache
-        import vaultkit.parse  # imported on first parse; pool workers fork with it loaded
         import vaultkit.vault  # noqa: F401
     elif name == "regex":
         import networkx  # noqa: F401

@@ -164,14 +164,3 @@ def test_the_slow_stdlib_check_would_notice_a_slow_import() -> None:
     )
     rows = {line.split("|")[-1].strip() for line in done.stderr.decode().splitlines()}
     assert {"dataclasses", "inspect", "pathlib", "urllib"} <= set(_slow(rows))
-
-
-def test_a_warm_lint_loads_no_parser() -> None:
-    """An unchanged vault lints from the lint cache: the parser (markdown-it, PyYAML) is loaded
-    only when a note has to be parsed."""
-    code = (
-        "import sys, vaultkit.lintcache;"
-        "print(sorted(m for m in ('markdown_it', 'yaml', 'vaultkit.parse') if m in sys.modules))"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "[]"

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from itertools import repeat
 
 from vaultkit.model import Finding, Heading, Link, LinkKind, Note, Severity
+from vaultkit.parse import parse_note
 
 PARALLEL_MIN_FILES = 300  # below this a pool costs more than it saves (see benchmarks/README)
 CHUNK_FILES = 250  # at most; smaller batches keep every worker busy on small loads
@@ -111,8 +112,6 @@ def read_one(root: str, job: Job) -> Parsed:
     digest = digest_of(data)
     if digest == known:
         return Parsed(path, info.st_size, info.st_mtime_ns, digest, None)
-    from vaultkit.parse import parse_note  # only a parse pays for the parser's imports
-
     record = marshal.dumps(note_record(parse_note(path, data)))
     return Parsed(path, info.st_size, info.st_mtime_ns, digest, record)
 
