@@ -90,12 +90,19 @@ def _library_version(name: str) -> str:
 @cache
 def cache_version() -> str:
     """A digest of everything a cached record depends on: schema, parser code, libraries."""
-    digest = hashlib.blake2b(digest_size=12)
     parts = (SCHEMA_VERSION, sys.version_info[:2], marshal.version)
     libs = (_library_version("markdown_it"), _library_version("yaml"))
-    digest.update(repr((parts, libs)).encode())
+    modules = ("model.py", "parse.py", "fastparse.py", "wikilink.py", "parallel.py")
+    return source_digest((parts, libs), modules)
+
+
+def source_digest(values: object, modules: Iterable[str]) -> str:
+    """A short digest of ``repr(values)`` and the source of the named vaultkit modules: what
+    a cache's stored results depend on besides its inputs (a change empties the cache)."""
+    digest = hashlib.blake2b(digest_size=12)
+    digest.update(repr(values).encode())
     package = Path(model.__file__).parent
-    for name in ("model.py", "parse.py", "fastparse.py", "wikilink.py", "parallel.py"):
+    for name in modules:
         with contextlib.suppress(OSError):
             digest.update((package / name).read_bytes())
     return digest.hexdigest()

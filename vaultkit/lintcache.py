@@ -154,13 +154,9 @@ def lint_cache_path(root: Path) -> Path:
 @cache
 def lint_version() -> str:
     """A digest of everything stored findings depend on besides the vault and its settings."""
-    digest = hashlib.blake2b(digest_size=12)
-    digest.update(repr((SCHEMA, notecache.cache_version(), sys.version_info[:2])).encode())
-    package = Path(__file__).parent
-    for name in _CODE_FILES:
-        with contextlib.suppress(OSError):
-            digest.update((package / name).read_bytes())
-    return digest.hexdigest()
+    return notecache.source_digest(
+        (SCHEMA, notecache.cache_version(), sys.version_info[:2]), _CODE_FILES
+    )
 
 
 def _log(root: Path, message: str) -> None:
