@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 
+from vaultkit.record import Record
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
@@ -57,29 +59,14 @@ def _path(text: str) -> Path:
     return Path(text)
 
 
-class Store:
-    """Paths of one project's session store. Nothing here touches the disk."""
+class Store(Record):
+    """Paths of one project's session store (an immutable value). Nothing here touches the
+    disk."""
 
-    __slots__ = ("top",)
     top: str  # the ``sessions/`` folder itself, as a string
 
     def __init__(self, root: str | os.PathLike[str]) -> None:
-        object.__setattr__(self, "top", os.fspath(root))
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("a Store is immutable")
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Store) and other.top == self.top
-
-    def __hash__(self) -> int:
-        return hash(self.top)
-
-    def __repr__(self) -> str:
-        return f"Store(root={self.top!r})"
-
-    def __reduce__(self) -> tuple[type[Store], tuple[str]]:
-        return (Store, (self.top,))
+        super().__init__(os.fspath(root))
 
     def at(self, place: Place) -> str:
         """The path of ``place`` as a string (lean: for the hooks)."""
