@@ -227,11 +227,11 @@ def load_cached(path: str | os.PathLike[str], cache: str) -> Config:
         return seen[1]
     where = os.fspath(path)
     data = _cached_data(cache, text)
-    if data is not None:
-        config = build_config(data, where)
-    else:
+    parsed = data is None
+    if data is None:
         data = _toml(text, where)
-        config = build_config(data, where)
+    config = build_config(data, where)
+    if parsed:  # only a valid file is cached: build_config has accepted it
         _save(cache, text, data)
     _SEEN[cache] = (text, config)
     return config
