@@ -64,8 +64,8 @@ def graph_sizes(root: Path, with_otools: bool) -> dict[str, dict[str, int]]:
     ``notes`` is what each one took for a note; obsidiantools' ``ghosts`` are its
     ``nonexistent_notes``, vaultkit's are its ``ghost`` nodes (missing link targets).
     """
-    from vaultkit.graph import build_graph
-    from vaultkit.vault import load_vault
+    from vaultkit.vault.graph import build_graph
+    from vaultkit.vault.load import load_vault
 
     vault = load_vault(root, cache=False)
     graph = build_graph(vault)

@@ -22,24 +22,24 @@ EDIT_MARK = "<!-- bench edit -->"
 
 
 def _vk_cold(root: Path) -> int:
-    from vaultkit.graph import build_graph
-    from vaultkit.vault import load_vault
+    from vaultkit.vault.graph import build_graph
+    from vaultkit.vault.load import load_vault
 
     return int(build_graph(load_vault(root, cache=False)).number_of_edges())
 
 
 def _vk_graph(root: Path) -> int:
-    from vaultkit.graph import build_graph
-    from vaultkit.vault import load_vault
+    from vaultkit.vault.graph import build_graph
+    from vaultkit.vault.load import load_vault
 
     return int(build_graph(load_vault(root)).number_of_edges())
 
 
 def _vk_lint(root: Path) -> int:
     """What ``vaultkit lint`` runs (minus printing): settings, then the cached lint."""
-    from vaultkit.config import load_config
-    from vaultkit.lintcache import lint_vault
-    from vaultkit.store import config_file_for_vault
+    from vaultkit.base.config import load_config
+    from vaultkit.base.store import config_file_for_vault
+    from vaultkit.lint.cache.run import lint_vault
 
     return len(lint_vault(root, config=load_config(config_file_for_vault(root))).findings)
 
@@ -63,10 +63,10 @@ def edit_one_note(root: Path) -> Path:
 def _prepare_modules(name: str) -> None:
     """Import what the task needs before the clock starts (import time is not the work)."""
     if name.startswith("vk"):
-        import vaultkit.graph
+        import vaultkit.lint.cache.run
         import vaultkit.lint.runner
-        import vaultkit.lintcache
-        import vaultkit.vault  # noqa: F401
+        import vaultkit.vault.graph
+        import vaultkit.vault.load  # noqa: F401
     elif name == "regex":
         import networkx  # noqa: F401
     elif name == "obsidiantools":

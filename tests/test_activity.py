@@ -7,8 +7,8 @@ from pathlib import Path
 
 from test_baton_support import project
 
-from vaultkit import activity
-from vaultkit.store import Store
+from vaultkit.base.store import Store
+from vaultkit.continuity import activity
 
 
 def test_append_writes_one_line_per_entry_in_the_day_file(tmp_path: Path) -> None:

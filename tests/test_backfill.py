@@ -8,10 +8,9 @@ from pathlib import Path
 
 from test_hook_start_support import add_session, make_project, transcript
 
-from vaultkit import backfill
-from vaultkit.hooks.session_start import compose
-from vaultkit.session import jobs
-from vaultkit.store import Store
+from vaultkit.base.store import Store
+from vaultkit.continuity.startup import compose
+from vaultkit.session import backfill, jobs
 
 OLD = time.time() - 3600  # idle for an hour
 

@@ -25,8 +25,8 @@ from test_baton_support import (
     write_jsonl,
 )
 
-from vaultkit import baton, resume
-from vaultkit.store import Store
+from vaultkit.base.store import Store
+from vaultkit.continuity import baton, resume
 
 HOUR = timedelta(hours=1)
 NOW = datetime(2026, 11, 30, 10, 0, 0).astimezone()
@@ -87,8 +87,8 @@ TAKER = textwrap.dedent(
     import sys, time
     from datetime import timedelta
     from pathlib import Path
-    from vaultkit import baton
-    from vaultkit.store import Store
+    from vaultkit.continuity import baton
+    from vaultkit.base.store import Store
     go = float(sys.argv[3])
     while time.time() < go:
         time.sleep(0.001)
@@ -139,7 +139,7 @@ def test_agent_pid_finds_the_claude_process_above_a_shell(tmp_path: Path) -> Non
     """A stand-in ``claude`` runs a shell that runs Python, as the agent's Bash tool does."""
     agent = tmp_path / "bin" / "claude"
     agent.parent.mkdir()
-    probe = "from vaultkit.baton import agent_pid; print(agent_pid())"
+    probe = "from vaultkit.continuity.baton import agent_pid; print(agent_pid())"
     agent.write_text(
         f"#!{sys.executable}\nimport os, subprocess, sys\nprint(os.getpid())\nsys.stdout.flush()\n"
         f"subprocess.run(['sh', '-c', {json.dumps(sys.executable)} + ' -c \"{probe}\"'])\n"

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from vaultkit.store import Store
+from vaultkit.base.store import Store
 
 VAULTKIT = [sys.executable, "-m", "vaultkit"]
 

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from benchmarks import baselines, generate
-from vaultkit.vault import load_vault
+from vaultkit.vault.load import load_vault
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from vaultkit import cache, parallel
-from vaultkit.vault import Vault, load_vault
+from vaultkit.vault import cache, parallel
+from vaultkit.vault.load import Vault, load_vault
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "vaults"
 FIXTURE_NAMES = sorted(p.name for p in FIXTURES.iterdir() if (p / "vault").is_dir())
@@ -229,7 +229,7 @@ def _record(parsed: parallel.Parsed) -> object:
 _LOADER = """
 import hashlib, sys
 from pathlib import Path
-from vaultkit.vault import load_vault
+from vaultkit.vault.load import load_vault
 v = load_vault(Path(sys.argv[1]), cache=True)
 print(len(v.notes), len(v.links), hashlib.sha256(repr((v.notes, v.links)).encode()).hexdigest())
 """

@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vaultkit.model import Link, Note
-from vaultkit.relink import Affected, affected, link_state, relink
-from vaultkit.resolve import FileIndex, build_file_index, resolve_all
+from vaultkit.vault.model import Link, Note
+from vaultkit.vault.relink import Affected, affected, link_state, relink
+from vaultkit.vault.resolve import FileIndex, build_file_index, resolve_all
 
 NAMES = ("Plan", "plan", "Café", "CAFÉ", "Idea", "pic.png", "Notes.md", "x")
 FOLDERS = ("", "a/", "a/b/", "B/")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vaultkit.config import Config, DistillConfig
+from vaultkit.base.config import Config, DistillConfig
 from vaultkit.session.backends import child_env
 from vaultkit.session.spawn import worker_env
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from vaultkit import config
-from vaultkit.config import Config, load_cached, load_config, store_config
+from vaultkit.base import config
+from vaultkit.base.config import Config, load_cached, load_config, store_config
+from vaultkit.base.store import Store
 from vaultkit.errors import VaultkitError
-from vaultkit.store import Store
 
 TEXT = '[distill]\nbackend = "offline"\nmax_attempts = 2\n\n[lint]\nselect = ["VK101"]\n'
 

@@ -17,14 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from vaultkit.config import Config, DistillConfig
+from vaultkit.base.config import Config, DistillConfig
+from vaultkit.base.store import Store
+from vaultkit.base.templates import template_path
 from vaultkit.errors import VaultkitError
 from vaultkit.session.backends import classify
 from vaultkit.session.distill import InfraError, SessionInfo, distill_session
 from vaultkit.session.jobs import pid_alive
 from vaultkit.session.notes import read_frontmatter
-from vaultkit.store import Store
-from vaultkit.templates import template_path
 
 SID = "5e55a0b1-1111-2222-3333-444455556666"
 WHEN = datetime(2026, 11, 30, 9, 5, tzinfo=timezone(timedelta(hours=9)))

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from test_hook_start_support import add_session, make_project
 
+from vaultkit.base.store import Store
 from vaultkit.session import jobs
-from vaultkit.store import Store
 
 HOOK = str(Path(sys.executable).parent / "vaultkit-hook")
 

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from markdown_it.rules_inline.escape import _ESCAPED
 
 from benchmarks.generate import write_vault
-from vaultkit.fastparse import ESCAPABLE, body_plan, inline_blocks, simple_yaml
-from vaultkit.parse import _Loader, _parse_frontmatter, parse_note, parse_note_with
+from vaultkit.vault.fastparse import ESCAPABLE, body_plan, inline_blocks, simple_yaml
+from vaultkit.vault.parse import _Loader, _parse_frontmatter, parse_note, parse_note_with
 
 REPO = Path(__file__).resolve().parent.parent
 SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])

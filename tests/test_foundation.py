@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from vaultkit import __version__
-from vaultkit.config import load_config, parse_config
+from vaultkit.base.config import load_config, parse_config
+from vaultkit.base.fsio import atomic_write_text, write_if_changed
+from vaultkit.base.log import append_log
+from vaultkit.base.store import find_store, state_dir_for_vault
 from vaultkit.errors import VaultkitError
-from vaultkit.fsio import atomic_write_text, write_if_changed
-from vaultkit.log import append_log
-from vaultkit.store import find_store, state_dir_for_vault
 
 
 def test_cli_version_runs_as_a_real_process() -> None:
@@ -45,7 +45,7 @@ def test_atomic_write_keeps_mode_and_write_if_changed_is_quiet(tmp_path: Path) -
 
 def test_log_rotates_instead_of_growing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     log = tmp_path / ".vaultkit" / "vaultkit.log"
-    monkeypatch.setattr("vaultkit.log.MAX_LOG_BYTES", 200)
+    monkeypatch.setattr("vaultkit.base.log.MAX_LOG_BYTES", 200)
     for i in range(50):
         append_log(log, f"entry {i}")
     assert log.stat().st_size <= 200

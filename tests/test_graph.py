@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vaultkit import analysis
-from vaultkit.graph import (
+from vaultkit.vault import analysis
+from vaultkit.vault.graph import (
     build_graph,
     dot_quote,
     export,
@@ -23,9 +23,9 @@ from vaultkit.graph import (
     to_graphml,
     to_json,
 )
-from vaultkit.model import Heading, Link, Note
-from vaultkit.resolve import build_file_index, resolve_all
-from vaultkit.vault import Vault
+from vaultkit.vault.load import Vault
+from vaultkit.vault.model import Heading, Link, Note
+from vaultkit.vault.resolve import build_file_index, resolve_all
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "sessions" / "wiki"
 HOSTILE = 'say "hi" \\ 한글 {x} -> [y];'
@@ -137,7 +137,7 @@ def test_json_is_node_link_and_loads_back(small: Vault) -> None:
 
 @pytest.mark.parametrize("fmt", ["graphml", "gexf"])
 def test_graphml_and_gexf_round_trip_the_example(fmt: str) -> None:
-    from vaultkit.vault import load_vault
+    from vaultkit.vault.load import load_vault
 
     graph = build_graph(load_vault(EXAMPLE))
     text = export(graph, fmt)
@@ -215,7 +215,7 @@ def test_dot_quote_round_trips_through_graphviz_lexer_rules(text: str) -> None:
 
 
 def test_a_note_that_vanished_is_an_unreadable_node(tmp_path: Path) -> None:
-    from vaultkit.vault import load_vault
+    from vaultkit.vault.load import load_vault
 
     (tmp_path / "a.md").write_text("[[b]]", encoding="utf-8")
     doomed = tmp_path / "b.md"
@@ -251,7 +251,7 @@ def _public_api_graph(graph: nx.MultiDiGraph, vault: Vault) -> nx.MultiDiGraph:
     """The graph networkx's own ``add_nodes_from`` and ``add_edge`` build from the same links.
 
     Node attributes are copied from ``graph`` (the golden-file tests check them); every edge
-    attribute is spelt out here, independently of ``vaultkit.graph``.
+    attribute is spelt out here, independently of ``vaultkit.vault.graph``.
     """
     ref = nx.MultiDiGraph()
     ref.add_nodes_from((node, dict(attrs)) for node, attrs in graph.nodes(data=True))
@@ -288,7 +288,7 @@ def _assert_same_structure(graph: nx.MultiDiGraph, ref: nx.MultiDiGraph) -> None
 
 def _example_and_generated(tmp_path: Path) -> list[Vault]:
     from benchmarks.generate import write_vault
-    from vaultkit.vault import load_vault
+    from vaultkit.vault.load import load_vault
 
     return [load_vault(EXAMPLE), load_vault(write_vault(tmp_path / "v", 300, 3), cache=False)]
 

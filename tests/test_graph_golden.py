@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from benchmarks.generate import write_vault
-from vaultkit.graph import FORMATS, build_graph, export
-from vaultkit.vault import load_vault
+from vaultkit.vault.graph import FORMATS, build_graph, export
+from vaultkit.vault.load import load_vault
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "fixtures" / "graph_golden"

@@ -30,9 +30,9 @@ from test_worker_support import (
     write_transcript,
 )
 
+from vaultkit.base.store import Store
 from vaultkit.hookentry import handler_module
 from vaultkit.session import jobs
-from vaultkit.store import Store
 
 REASONS = ["clear", "resume", "logout", "prompt_input_exit", "other"]
 

@@ -24,8 +24,8 @@ from test_worker_support import (
     write_transcript,
 )
 
+from vaultkit.base.store import Store
 from vaultkit.session import jobs
-from vaultkit.store import Store
 
 HOOK = Path(sys.executable).parent / "vaultkit-hook"
 FIXTURE = "session_end_clear.json"

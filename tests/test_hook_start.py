@@ -11,9 +11,10 @@ from pathlib import Path
 
 from test_hook_start_support import add_session, make_project, write_index, write_note
 
-from vaultkit.hooks.session_start import compose, run
+from vaultkit.base.store import Store
+from vaultkit.continuity.startup import compose
+from vaultkit.hooks.session_start import run
 from vaultkit.session import jobs
-from vaultkit.store import Store
 
 HOOK = str(Path(sys.executable).parent / "vaultkit-hook")
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from vaultkit.store import Store
+from vaultkit.base.store import Store
 
 
 def make_project(root: Path, branch: str = "main") -> Path:

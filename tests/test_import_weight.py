@@ -28,7 +28,7 @@ from test_worker_support import (
     write_transcript,
 )
 
-from vaultkit.store import Store
+from vaultkit.base.store import Store
 
 FORBIDDEN = {"typer", "click", "networkx", "markdown_it", "yaml", "frontmatter", "rich"}
 # Standard-library modules a lean hook process does without (each costs milliseconds, most of
@@ -115,7 +115,7 @@ def _slow(modules: set[str]) -> list[str]:
 
 
 # The first hook run after vaultkit.toml changed parses it: tomllib and what it imports. Every
-# later run reads the parse from the hooks' cache (vaultkit.config.load_cached).
+# later run reads the parse from the hooks' cache (vaultkit.base.config.load_cached).
 TOML_PARSE = ["contextlib", "datetime", "tomllib", "typing"]
 
 
@@ -149,7 +149,7 @@ def test_session_start_process_loads_no_slow_stdlib_module(tmp_path: Path) -> No
     for _ in range(2):
         modules = imported_modules("SessionStart", stdin, project, entry=(str(SCRIPT),))
         assert "vaultkit.hooks.session_start" in modules
-        assert "vaultkit.inject" in modules, "the injection was built"
+        assert "vaultkit.continuity.inject" in modules, "the injection was built"
         seen.append(_slow(modules))
     assert seen == [TOML_PARSE, []]
 

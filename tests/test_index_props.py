@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vaultkit.index import INDEX_NAME, IndexEntry, build_entries, plan_index, vault_index_plan
-from vaultkit.model import Note
-from vaultkit.parse import parse_note
-from vaultkit.resolve import build_file_index, resolve_all
-from vaultkit.vault import Vault
+from vaultkit.vault.index import INDEX_NAME, IndexEntry, build_entries, plan_index, vault_index_plan
+from vaultkit.vault.load import Vault
+from vaultkit.vault.model import Note
+from vaultkit.vault.parse import parse_note
+from vaultkit.vault.resolve import build_file_index, resolve_all
 
 NAMES = st.text(alphabet="abcdefgh xyz위키", min_size=1, max_size=8).map(str.strip).filter(bool)
 DATES = st.one_of(st.none(), st.dates().map(lambda d: d.isoformat()))

@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 
 from vaultkit.errors import VaultkitError
-from vaultkit.index import (
+from vaultkit.vault.index import (
     END_MARKER,
     START_MARKER,
     IndexEntry,
@@ -18,7 +18,7 @@ from vaultkit.index import (
     one_line,
     plan_index,
 )
-from vaultkit.model import Heading, Note
+from vaultkit.vault.model import Heading, Note
 
 
 def _note(path: str, **frontmatter: object) -> Note:

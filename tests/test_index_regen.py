@@ -9,8 +9,8 @@ from pathlib import Path
 
 from conftest import EXAMPLES
 
-from vaultkit.index import END_MARKER, START_MARKER
-from vaultkit.indexer import regenerate_index
+from vaultkit.vault.index import END_MARKER, START_MARKER
+from vaultkit.vault.indexer import regenerate_index
 
 SEED_INDEX = (
     "# 위키 인덱스\n\n"

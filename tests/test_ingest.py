@@ -17,7 +17,7 @@ from test_worker_support import (
     write_transcript,
 )
 
-from vaultkit.store import Store
+from vaultkit.base.store import Store
 
 SID = "9b2f4d6e-1a3c-4e5f-8a7b-0c9d8e7f6a5b"
 

@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vaultkit.inject import (
+from vaultkit.continuity.inject import (
     MAX_BUDGET,
     Material,
     NoteText,

@@ -9,7 +9,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vaultkit.leanmeta import is_degraded, meta_str, read_meta, split_frontmatter
+from vaultkit.base.leanmeta import is_degraded, meta_str, read_meta, split_frontmatter
 
 WRITER_FIELDS = {
     "title": "Parser: tokens, \"quotes\" and 'apostrophes' — 한국어 제목 " * 3,
@@ -92,7 +92,7 @@ def test_quality_is_read_from_frontmatter_only() -> None:
 
 def test_session_start_path_never_imports_yaml_or_heavy_libraries() -> None:
     code = (
-        "import sys, vaultkit.hooks.session_start as s, vaultkit.leanmeta;"
+        "import sys, vaultkit.continuity.startup as s, vaultkit.base.leanmeta;"
         "s.compose({'source': 'startup', 'cwd': '.'}, {}, spawn=None);"
         "heavy = [m for m in ('yaml', 'frontmatter', 'typer', 'networkx', 'markdown_it')"
         " if m in sys.modules]; print(heavy)"

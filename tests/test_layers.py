@@ -11,22 +11,48 @@ PACKAGE = Path(__file__).resolve().parent.parent / "vaultkit"
 HEAVY: dict[str, tuple[str, ...]] = {
     "typer": ("vaultkit.cli",),
     "click": ("vaultkit.cli",),
-    "networkx": ("vaultkit.graph", "vaultkit.api"),
-    "markdown_it": ("vaultkit.wikilink", "vaultkit.parse"),
+    "networkx": ("vaultkit.vault.graph", "vaultkit.api"),
+    "markdown_it": ("vaultkit.vault.wikilink", "vaultkit.vault.parse"),
 }
 
-# The pure core must not import the I/O edge or the surfaces.
+# The layers, bottom to top: each package may import only the packages listed for it (and
+# itself). ``errors`` and ``base`` sit under everything; the vault engine and lint stand apart
+# from the session side; the surfaces (hooks, cli) sit on top and nothing imports them.
+LAYERS: dict[str, frozenset[str]] = {
+    "errors": frozenset(),
+    "base": frozenset({"errors"}),
+    "vault": frozenset({"errors", "base"}),
+    "lint": frozenset({"errors", "base", "vault"}),
+    "agents": frozenset({"errors", "base"}),
+    "session": frozenset({"errors", "base", "vault", "agents"}),
+    "continuity": frozenset({"errors", "base", "agents", "session"}),
+    "hooks": frozenset({"errors", "base", "agents", "session", "continuity"}),
+    "api": frozenset({"errors", "base", "vault"}),
+    "hookentry": frozenset({"errors", "base", "agents", "hooks"}),
+    "cli": frozenset({"errors", "base", "vault", "lint", "agents", "session", "continuity"}),
+    "__main__": frozenset({"cli"}),
+}
+# The pure core of the vault engine does no I/O: it never imports the store, config or files.
 CORE = (
-    "vaultkit.model",
-    "vaultkit.gcpause",
-    "vaultkit.fastparse",
-    "vaultkit.wikilink",
-    "vaultkit.parse",
-    "vaultkit.resolve",
-    "vaultkit.analysis",
-    "vaultkit.index",
-    "vaultkit.inject",
-    "vaultkit.settings",
+    "vaultkit.vault.model",
+    "vaultkit.vault.fastparse",
+    "vaultkit.vault.wikilink",
+    "vaultkit.vault.parse",
+    "vaultkit.vault.resolve",
+    "vaultkit.vault.relink",
+    "vaultkit.vault.analysis",
+    "vaultkit.vault.index",
+    "vaultkit.vault.value",
+    "vaultkit.continuity.inject",
+    "vaultkit.agents.settings",
+)
+IO_EDGE = (
+    "vaultkit.base.store",
+    "vaultkit.base.config",
+    "vaultkit.base.fsio",
+    "vaultkit.base.log",
+    "vaultkit.vault.load",
+    "vaultkit.vault.cache",
 )
 UPPER = ("vaultkit.cli", "vaultkit.hooks", "vaultkit.hookentry", "vaultkit.session.worker")
 
@@ -69,13 +95,40 @@ def test_heavy_libraries_stay_in_their_modules() -> None:
     assert offences == []
 
 
-def test_core_never_imports_upward() -> None:
+def _layer(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "(package)"
+
+
+def test_every_package_has_a_layer_and_a_one_line_purpose() -> None:
+    modules = _all_modules()
+    assert {_layer(m) for m in modules} - {"(package)", "__init__"} <= set(LAYERS)
+    for init in sorted(PACKAGE.rglob("__init__.py")):
+        doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8")))
+        first = doc.splitlines()[0] if doc else ""
+        assert first.endswith("."), f"{init}: needs a docstring whose first line says its purpose"
+
+
+def test_imports_point_down_the_layers() -> None:
+    offences = [
+        f"{module} imports {imported}"
+        for module, imports in _all_modules().items()
+        if _layer(module) in LAYERS
+        for imported in imports
+        if imported.startswith("vaultkit.")
+        and _layer(imported) != _layer(module)
+        and _layer(imported) not in LAYERS[_layer(module)]
+    ]
+    assert offences == []
+
+
+def test_core_never_imports_upward_or_does_io() -> None:
     offences = [
         f"{module} imports {imported}"
         for module, imports in _all_modules().items()
         if _under(module, CORE)
         for imported in imports
-        if _under(imported, UPPER)
+        if _under(imported, UPPER + IO_EDGE)
     ]
     assert offences == []
 
@@ -96,8 +149,8 @@ def test_lint_rules_never_import_the_lint_cache() -> None:
     offences = [
         f"{module} imports {imported}"
         for module, imports in _all_modules().items()
-        if _under(module, ("vaultkit.lint",))
+        if _under(module, ("vaultkit.lint",)) and not _under(module, ("vaultkit.lint.cache",))
         for imported in imports
-        if _under(imported, ("vaultkit.lintcache", "vaultkit.cache"))
+        if _under(imported, ("vaultkit.lint.cache", "vaultkit.vault.cache"))
     ]
     assert offences == []

@@ -20,14 +20,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from benchmarks.generate import write_vault
-from vaultkit.config import load_config
-from vaultkit.indexer import regenerate_index
+from vaultkit.base.config import load_config
+from vaultkit.base.store import config_file_for_vault, state_dir_for_vault
+from vaultkit.lint.cache.run import LintResult, lint_cache_path, lint_vault
 from vaultkit.lint.context import LintContext
 from vaultkit.lint.runner import collect, read_index_text
-from vaultkit.lintcache import LintResult, lint_cache_path, lint_vault
-from vaultkit.model import Finding
-from vaultkit.store import config_file_for_vault, state_dir_for_vault
-from vaultkit.vault import list_vault_files, load_vault
+from vaultkit.vault.indexer import regenerate_index
+from vaultkit.vault.load import list_vault_files, load_vault
+from vaultkit.vault.model import Finding
 
 WORDS = ("Plan", "Idea", "café", "Notes", "Draft", "Ghost", "Alias one", "x")
 
@@ -348,8 +348,8 @@ def test_no_cache_for_small_vaults_unless_asked(tmp_path: Path) -> None:
 _CHILD = """
 import sys
 from pathlib import Path
-from vaultkit.lintcache import lint_vault
-from vaultkit.model import Finding
+from vaultkit.lint.cache.run import lint_vault
+from vaultkit.vault.model import Finding
 result = lint_vault(Path(sys.argv[1]), cache=True)
 print("\\n".join(f.render() for f in result.findings))
 """

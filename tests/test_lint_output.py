@@ -7,7 +7,7 @@ import json
 from vaultkit.lint.codes import RULES
 from vaultkit.lint.fix import Edit, apply_edits
 from vaultkit.lint.output import render_github, render_json, render_text, summary_line
-from vaultkit.model import Finding
+from vaultkit.vault.model import Finding
 
 ERR = Finding("a b.md", 3, 7, "VK101", "error", "[[x]]: no note named 'x'")
 WARN = Finding("sub/c.md", 1, 1, "VK301", "warning", "50% done,\nsecond: line")

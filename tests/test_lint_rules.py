@@ -9,7 +9,7 @@ import pytest
 from vaultkit.errors import VaultkitError
 from vaultkit.lint.runner import Selection, choose, collect, exit_code, load_context
 from vaultkit.lint.runner import select_findings as select
-from vaultkit.model import Finding
+from vaultkit.vault.model import Finding
 
 
 def make_vault(root: Path, files: dict[str, str | bytes]) -> Path:

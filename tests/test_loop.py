@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from test_baton_support import project
 
-from vaultkit import loop
+from vaultkit.base.store import Store
+from vaultkit.continuity import loop
 from vaultkit.session import jobs
-from vaultkit.store import Store
 
 VAULTKIT_BIN = Path(sys.executable).parent / "vaultkit"
 SIZE = ("-x", "150", "-y", "40")
@@ -28,7 +28,7 @@ AGENT = """\
 import os, subprocess, sys, time
 from pathlib import Path
 from vaultkit.session import jobs
-from vaultkit.store import find_store
+from vaultkit.base.store import find_store
 store = find_store(Path.cwd())
 runs = Path(sys.argv[1])
 n = len(runs.read_text().splitlines()) // 2 + 1 if runs.exists() else 1
@@ -44,7 +44,7 @@ WORKER = """\
 import sys, time
 from pathlib import Path
 from vaultkit.session import jobs
-from vaultkit.store import Store
+from vaultkit.base.store import Store
 store, sid, runs = Store(Path(sys.argv[1])), sys.argv[2], Path(sys.argv[3])
 jobs.mark_running(store, sid, "now")
 time.sleep(2)

@@ -7,6 +7,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+from vaultkit.base.store import Store
 from vaultkit.session.naming import note_stem
 from vaultkit.session.notes import (
     NoteMeta,
@@ -14,7 +15,6 @@ from vaultkit.session.notes import (
     read_frontmatter,
     write_session_notes,
 )
-from vaultkit.store import Store
 
 SID = "c0ffee00-1234-5678-9abc-def012345678"
 WHEN = datetime(2026, 11, 30, 22, 15, tzinfo=timezone(timedelta(hours=9)))

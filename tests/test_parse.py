@@ -7,9 +7,15 @@ import time
 
 import pytest
 
-from vaultkit.model import Link
-from vaultkit.parse import parse_note
-from vaultkit.wikilink import BLOCK_RULES, INLINE_RULES, get_parser, make_parser, split_wikilink
+from vaultkit.vault.model import Link
+from vaultkit.vault.parse import parse_note
+from vaultkit.vault.wikilink import (
+    BLOCK_RULES,
+    INLINE_RULES,
+    get_parser,
+    make_parser,
+    split_wikilink,
+)
 
 
 def _targets(text: str) -> list[str]:

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from vaultkit.model import Note
-from vaultkit.parse import parse_note
+from vaultkit.vault.model import Note
+from vaultkit.vault.parse import parse_note
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "parse"
 CASES = sorted(FIXTURES.glob("*.md"))

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from vaultkit.model import Note
-from vaultkit.parse import parse_note
+from vaultkit.vault.model import Note
+from vaultkit.vault.parse import parse_note
 
 PIECES = [
     "[[", "]]", "![[", "[", "]", "(", ")", "|", "\\|", "#", "^", "%%", "`", "``", "```", "~~~",

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from test_baton_support import assistant, project, text, user, write_jsonl
 
+from vaultkit.base.store import Store
 from vaultkit.hooks import user_prompt_submit as hook
-from vaultkit.store import Store
 
 
 def usage(total_input: int, output: int = 0) -> dict[str, int]:

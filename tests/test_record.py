@@ -8,7 +8,7 @@ import pickle
 
 import pytest
 
-from vaultkit.record import Record, field
+from vaultkit.base.record import Record, field
 
 
 class Point(Record):

@@ -6,8 +6,8 @@ import unicodedata
 
 import pytest
 
-from vaultkit.model import Link, Note
-from vaultkit.resolve import (
+from vaultkit.vault.model import Link, Note
+from vaultkit.vault.resolve import (
     Resolution,
     ResolvedLink,
     build_file_index,

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from vaultkit.model import Link, Note
-from vaultkit.resolve import Memo, build_file_index, match_key, resolve_all, resolve_target
+from vaultkit.vault.model import Link, Note
+from vaultkit.vault.resolve import Memo, build_file_index, match_key, resolve_all, resolve_target
 
 # Few distinct letters so names collide often; "." and ".." and dot-folders appear too.
 SEGMENT = st.sampled_from(

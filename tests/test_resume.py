@@ -7,9 +7,9 @@ from pathlib import Path
 
 from test_baton_support import project, vk
 
-from vaultkit import activity, resume
-from vaultkit.config import Config, ResumeConfig
-from vaultkit.store import Store
+from vaultkit.base.config import Config, ResumeConfig
+from vaultkit.base.store import Store
+from vaultkit.continuity import activity, resume
 
 BASE = datetime(2026, 11, 30, 9, 0, 0)
 

@@ -24,8 +24,7 @@ from test_baton_support import (
     write_jsonl,
 )
 
-from vaultkit import render
-from vaultkit.session import jobs
+from vaultkit.session import jobs, render
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "claude" / "transcripts"
 CODE = "Use this:\n\n```python\ndef f(x):\n    return x * 2\n```\n\nDone."

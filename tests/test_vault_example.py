@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from vaultkit import analysis
-from vaultkit.vault import Vault, load_vault
+from vaultkit.vault import analysis
+from vaultkit.vault.load import Vault, load_vault
 
 STORE = Path(__file__).resolve().parent.parent / "examples" / "sessions"
 WIKI = STORE / "wiki"

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from vaultkit import analysis
-from vaultkit.graph import build_graph, ghost_key
-from vaultkit.vault import Vault, list_vault_files, load_vault
+from vaultkit.vault import analysis
+from vaultkit.vault.graph import build_graph, ghost_key
+from vaultkit.vault.load import Vault, list_vault_files, load_vault
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "vaults"
 NAMES = sorted(p.name for p in FIXTURES.iterdir() if (p / "expected.json").is_file())

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from vaultkit.cli.watch_cmd import describe
-from vaultkit.watch import Update, update, vault_paths
+from vaultkit.vault.watch import Update, update, vault_paths
 
 BIN = Path(sys.executable).parent
 WAIT_S = 30.0

@@ -24,7 +24,8 @@ from test_worker_support import (
     write_transcript,
 )
 
-from vaultkit.config import Config
+from vaultkit.base.config import Config
+from vaultkit.base.store import Store
 from vaultkit.session import jobs, rawcopy
 from vaultkit.session.distill import DistillOutcome, InfraError, SessionInfo
 from vaultkit.session.worker import (
@@ -34,7 +35,6 @@ from vaultkit.session.worker import (
     remove_if_unchanged,
     run_worker,
 )
-from vaultkit.store import Store
 
 FAST = rawcopy.Settle(window=0.05, max_wait=5)
 

@@ -23,8 +23,8 @@ from test_worker_support import (
     write_transcript,
 )
 
+from vaultkit.base.store import Store
 from vaultkit.session import jobs
-from vaultkit.store import Store
 
 SESSIONS = 20
 

@@ -27,8 +27,8 @@ from test_worker_support import (
     wait_for,
 )
 
+from vaultkit.base.store import Store
 from vaultkit.session import jobs
-from vaultkit.store import Store
 
 SID = "7d1e0c55-2b3a-4c1d-9e8f-00000000c0de"
 

@@ -24,8 +24,8 @@ from test_worker_support import (
     write_transcript,
 )
 
+from vaultkit.base.store import Store
 from vaultkit.session.spawn import worker_command, worker_env
-from vaultkit.store import Store
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 

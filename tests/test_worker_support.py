@@ -11,10 +11,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from vaultkit.config import Config
+from vaultkit.base.config import Config
+from vaultkit.base.store import Store
 from vaultkit.session import jobs
 from vaultkit.session.distill import DistillOutcome, SessionInfo
-from vaultkit.store import Store
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "hooks"
 FAKE_LLM = """\

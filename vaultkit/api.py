@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from vaultkit.analysis import backlinks, dead_ends, degraded, ghosts, isolated, orphans
-from vaultkit.model import Finding, Link, Note
-from vaultkit.parse import parse_note
-from vaultkit.resolve import resolve_target
-from vaultkit.vault import Vault, load_vault
+from vaultkit.vault.analysis import backlinks, dead_ends, degraded, ghosts, isolated, orphans
+from vaultkit.vault.load import Vault, load_vault
+from vaultkit.vault.model import Finding, Link, Note
+from vaultkit.vault.parse import parse_note
+from vaultkit.vault.resolve import resolve_target
 
 __all__ = [
     "Finding",
@@ -40,7 +40,7 @@ __all__ = [
 
 
 def build_graph(vault: Vault) -> Any:
-    """The vault as a ``networkx.MultiDiGraph`` (see :func:`vaultkit.graph.build_graph`)."""
-    from vaultkit.graph import build_graph as _build
+    """The vault as a ``networkx.MultiDiGraph`` (see :func:`vaultkit.vault.graph.build_graph`)."""
+    from vaultkit.vault.graph import build_graph as _build
 
     return _build(vault)

@@ -16,7 +16,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
 
-    from vaultkit.store import Store
+    from vaultkit.base.store import Store
 
     Handler = Callable[[common.Payload, Mapping[str, str]], "str | None"]
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from vaultkit.store import Store
+from vaultkit.base.store import Store
 
 from .harness import Sandbox, hooks_settings, read_jsonl
 from .mockapi import Dynamic, Recorded, Reply, distillation

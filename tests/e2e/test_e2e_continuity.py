@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from vaultkit import baton
-from vaultkit.store import Store
+from vaultkit.base.store import Store
+from vaultkit.continuity import baton
 
 from .harness import Sandbox
 from .mockapi import Dynamic, Reply, Text, ToolUse

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from vaultkit.base.store import Store
 from vaultkit.session import jobs
-from vaultkit.store import Store
 
 from .capture_fixtures import EVENTS as DUMP_EVENTS
 from .capture_fixtures import HOOK as DUMP_HOOK

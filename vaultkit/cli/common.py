@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from vaultkit.base.store import find_store
 from vaultkit.errors import VaultkitError
-from vaultkit.store import find_store
 
 
 def resolve_vault(arg: Path | None) -> Path:

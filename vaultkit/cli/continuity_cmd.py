@@ -13,16 +13,17 @@ from typing import Annotated
 
 import typer
 
-from vaultkit import activity, baton, loop, render, resume, shellinit
+from vaultkit.base.config import Config, load_config
+from vaultkit.base.fsio import atomic_write_text
+from vaultkit.base.store import Store, find_store
 from vaultkit.cli.app import app
-from vaultkit.config import Config, load_config
+from vaultkit.continuity import activity, baton, loop, resume, shellinit
+from vaultkit.continuity.startup import current_branch
 from vaultkit.errors import VaultkitError
-from vaultkit.fsio import atomic_write_text
-from vaultkit.hooks.session_start import current_branch
+from vaultkit.session import render
 from vaultkit.session.naming import safe_title, stamp
 from vaultkit.session.notes import NoteMeta, frontmatter, render_note
 from vaultkit.session.redact import redact
-from vaultkit.store import Store, find_store
 
 CONTRACT = ("Current state", "Key decisions", "Modified files", "Open issues", "Next tasks")
 CONTRACT_KO = ("현재 상태", "주요 결정사항", "수정된 파일", "미해결 이슈", "다음 작업")

@@ -10,21 +10,21 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from vaultkit import analysis
+from vaultkit.base.fsio import atomic_write_text
 from vaultkit.cli.app import app
 from vaultkit.cli.common import resolve_vault
 from vaultkit.errors import VaultkitError
-from vaultkit.fsio import atomic_write_text
-from vaultkit.model import NOTE_SUFFIX
-from vaultkit.resolve import ResolvedLink, resolve_target
+from vaultkit.vault import analysis
+from vaultkit.vault.model import NOTE_SUFFIX
+from vaultkit.vault.resolve import ResolvedLink, resolve_target
 
 if TYPE_CHECKING:
-    from vaultkit.vault import Vault
+    from vaultkit.vault.load import Vault
 
 
 def _load(vault: Path | None) -> Vault:
     """Load the vault a command names; the engine is imported only when a command runs."""
-    from vaultkit.vault import load_vault
+    from vaultkit.vault.load import load_vault
 
     return load_vault(resolve_vault(vault))
 
@@ -67,7 +67,7 @@ def graph(
       vaultkit graph examples/sessions/wiki --format dot -o vault.dot
       vaultkit graph --format graphml -o wiki.graphml   # this project's sessions/wiki
     """
-    from vaultkit.graph import build_graph, export
+    from vaultkit.vault.graph import build_graph, export
 
     text = export(build_graph(_load(vault)), fmt.value)
     if output is None:

@@ -15,11 +15,11 @@ from typing import Annotated
 
 import typer
 
-from vaultkit import settings, slashcmds
+from vaultkit.agents import settings, slashcmds
+from vaultkit.base.fsio import atomic_write_text
+from vaultkit.base.store import git_root
 from vaultkit.cli.app import app
 from vaultkit.errors import VaultkitError
-from vaultkit.fsio import atomic_write_text
-from vaultkit.store import git_root
 
 BACKUP_SUFFIX = ".vaultkit.bak"
 

@@ -13,7 +13,7 @@ from vaultkit.cli.common import resolve_vault
 from vaultkit.cli.lint_cmd import display_root
 
 if TYPE_CHECKING:  # the vault engine is imported when the command runs, not at CLI start-up
-    from vaultkit.indexer import IndexOutcome
+    from vaultkit.vault.indexer import IndexOutcome
 
 VaultArg = Annotated[
     Path | None,
@@ -55,7 +55,7 @@ def index(
       vaultkit index --check          # CI / pre-commit: exit 1 when INDEX.md is stale
       vaultkit index --dry-run        # show what would change
     """
-    from vaultkit.indexer import regenerate_index
+    from vaultkit.vault.indexer import regenerate_index
 
     root = resolve_vault(vault)
     outcome = regenerate_index(root, dry_run=dry_run, check=check)

@@ -13,14 +13,14 @@ from typing import Annotated
 
 import typer
 
+from vaultkit.base.log import append_log
+from vaultkit.base.store import Store, find_store
 from vaultkit.cli.app import app
 from vaultkit.errors import VaultkitError
-from vaultkit.log import append_log
 from vaultkit.session import jobs
 from vaultkit.session.facts import transcript_facts
 from vaultkit.session.rawcopy import Settle
 from vaultkit.session.worker import Result, Status, process_job
-from vaultkit.store import Store, find_store
 
 
 class IngestFormat(StrEnum):

@@ -14,7 +14,7 @@ from vaultkit.cli.app import app
 from vaultkit.cli.common import resolve_vault
 from vaultkit.cli.progress import progress_for
 from vaultkit.lint.output import render_github, render_json, render_text, summary_line
-from vaultkit.model import Finding
+from vaultkit.vault.model import Finding
 
 if TYPE_CHECKING:  # the vault engine is imported when the command runs, not at CLI start-up
     from vaultkit.lint.context import LintContext
@@ -118,10 +118,10 @@ def lint(
       vaultkit lint --select VK1 --ignore VK104 my-vault
       vaultkit lint --fix --dry-run my-vault        # show the safe fixes as a diff
     """
-    from vaultkit.config import load_config
+    from vaultkit.base.config import load_config
+    from vaultkit.base.store import config_file_for_vault
+    from vaultkit.lint.cache.run import lint_vault
     from vaultkit.lint.runner import choose, collect, exit_code, load_context, select_findings
-    from vaultkit.lintcache import lint_vault
-    from vaultkit.store import config_file_for_vault
 
     root = resolve_vault(vault)
     cache = False if no_cache else None

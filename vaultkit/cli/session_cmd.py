@@ -13,6 +13,8 @@ from typing import Annotated, Literal
 
 import typer
 
+from vaultkit.base.config import Config, load_config
+from vaultkit.base.store import Store, find_store
 from vaultkit.cli.app import app
 from vaultkit.cli.hooks_cmd import (
     FormatOpt,
@@ -22,11 +24,9 @@ from vaultkit.cli.hooks_cmd import (
     project_dir,
     scope_status,
 )
-from vaultkit.config import Config, load_config
+from vaultkit.continuity import startup
 from vaultkit.errors import VaultkitError
-from vaultkit.hooks import session_start
 from vaultkit.session import jobs
-from vaultkit.store import Store, find_store
 
 Status = Literal["ok", "warn", "fail"]
 LOG_TAIL_BYTES = 64 * 1024
@@ -72,11 +72,11 @@ def restore(
         "cwd": str(project_dir(project)),
         "session_id": session,
     }
-    text = session_start.compose(payload, os.environ, spawn=None)
+    text = startup.compose(payload, os.environ, spawn=None)
     if not text:
         typer.echo(f"nothing would be injected for source {source.value!r}", err=True)
         return
-    typer.echo(session_start.envelope(text) if fmt is OutputFormat.json else text)
+    typer.echo(startup.envelope(text) if fmt is OutputFormat.json else text)
 
 
 @app.command()

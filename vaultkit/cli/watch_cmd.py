@@ -15,7 +15,7 @@ from vaultkit.cli.common import resolve_vault
 from vaultkit.cli.lint_cmd import display_root
 
 if TYPE_CHECKING:  # watchdog and the vault engine load when the command runs
-    from vaultkit.watch import Update
+    from vaultkit.vault.watch import Update
 
 VaultArg = Annotated[
     Path | None,
@@ -61,7 +61,7 @@ def watch(
       vaultkit watch                      # this project's sessions/wiki
       vaultkit watch ~/Notes --debounce 1
     """
-    from vaultkit.watch import watch as run_watch
+    from vaultkit.vault.watch import watch as run_watch
 
     root = resolve_vault(vault)
     shown = "/".join(p for p in (display_root(root), "INDEX.md") if p)

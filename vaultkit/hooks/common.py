@@ -1,95 +1,40 @@
-"""What every hook handler shares: the guard, payload fields read defensively, store lookup, log."""
+"""What every hook handler shares: the payload helpers, store lookup and the log."""
 
 from __future__ import annotations
 
-import json
-import os
-
-from vaultkit.log import append_log, iso_now
-from vaultkit.record import Record
-from vaultkit.session.childenv import GUARD_VARS
-from vaultkit.store import Store, find_store
+from vaultkit.agents.payload import (
+    SESSION_END_REASONS,
+    SESSION_START_SOURCES,
+    HookFields,
+    Payload,
+    decode_payload,
+    guarded,
+    payload_cwd,
+)
+from vaultkit.base.log import append_log, iso_now
+from vaultkit.base.store import Store, find_store
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-SESSION_END_REASONS = frozenset(
-    {"clear", "resume", "logout", "prompt_input_exit", "bypass_permissions_disabled", "other"}
-)
-SESSION_START_SOURCES = frozenset({"startup", "resume", "clear", "compact", "fork"})
-
-Payload = dict[str, object]
-
-
-def guarded(env: Mapping[str, str]) -> bool:
-    """True when this process was started by vaultkit itself (or the seed), so hooks must no-op."""
-    return any(env.get(name) for name in GUARD_VARS)
-
-
-def decode_payload(raw: bytes) -> tuple[Payload, str | None]:
-    """Parse hook stdin: UTF-8 bytes (never the locale's code page) holding one JSON object.
-
-    Returns the object (empty when unusable) and a problem description, or ``None`` when fine.
-    """
-    text = raw.decode("utf-8", errors="replace").lstrip("\ufeff").strip()
-    if not text:
-        return {}, "empty stdin"
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        return {}, f"stdin is not JSON ({exc})"
-    if not isinstance(data, dict):
-        return {}, f"stdin JSON is a {type(data).__name__}, not an object"
-    return data, None
-
-
-def _text(payload: Mapping[str, object], key: str) -> str:
-    value = payload.get(key)
-    return value.strip() if isinstance(value, str) else ""
-
-
-class HookFields(Record):
-    """The common payload fields, each ``""`` when missing or not a string."""
-
-    session_id: str
-    transcript_path: str
-    cwd: str
-    hook_event_name: str
-    reason: str
-    source: str
-
-    @classmethod
-    def of(cls, payload: Payload) -> HookFields:
-        return cls(
-            session_id=_text(payload, "session_id"),
-            transcript_path=_text(payload, "transcript_path"),
-            cwd=_text(payload, "cwd"),
-            hook_event_name=_text(payload, "hook_event_name"),
-            reason=_text(payload, "reason"),
-            source=_text(payload, "source"),
-        )
-
-    @property
-    def end_reason(self) -> str:
-        """``reason`` with unknown or missing values read as ``"other"`` (SPEC §4)."""
-        return self.reason if self.reason in SESSION_END_REASONS else "other"
-
-    @property
-    def start_source(self) -> str:
-        """``source`` with unknown or missing values read as ``"startup"``."""
-        return self.source if self.source in SESSION_START_SOURCES else "startup"
+__all__ = [
+    "SESSION_END_REASONS",
+    "SESSION_START_SOURCES",
+    "HookFields",
+    "Payload",
+    "decode_payload",
+    "guarded",
+    "log",
+    "now_iso",
+    "payload_cwd",
+    "store_for",
+]
 
 
 def store_for(payload: Payload, env: Mapping[str, str]) -> Store:
     """The store of the payload's ``cwd`` (an existing folder), else of the process cwd."""
     return find_store(payload_cwd(payload), env=env)
-
-
-def payload_cwd(payload: Mapping[str, object]) -> str:
-    """The payload's ``cwd`` when it is an existing folder, else the process's working folder."""
-    cwd = _text(payload, "cwd")
-    return cwd if cwd and os.path.isdir(cwd) else os.getcwd()
 
 
 def log(store: Store, message: str) -> None:

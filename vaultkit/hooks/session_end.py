@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from vaultkit import activity
+from vaultkit.continuity import activity
 from vaultkit.hooks import common
 from vaultkit.session import jobs
 from vaultkit.session.spawn import spawn_worker
@@ -17,7 +17,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from vaultkit.store import Store
+    from vaultkit.base.store import Store
 
 
 def _stem(path: str) -> str:

@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 import os
 
-from vaultkit import activity
-from vaultkit.config import Config, store_config
+from vaultkit.base.config import Config, store_config
+from vaultkit.base.fsio import atomic_write_text
+from vaultkit.continuity import activity
 from vaultkit.errors import VaultkitError
-from vaultkit.fsio import atomic_write_text
 from vaultkit.hooks import common
 from vaultkit.session.jobs import safe_id
 
@@ -22,7 +22,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from vaultkit.store import Store
+    from vaultkit.base.store import Store
 
 TAIL_STEPS = (64 * 1024, 1024 * 1024, 8 * 1024 * 1024)
 USAGE_KEYS = (

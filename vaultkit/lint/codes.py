@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from vaultkit.model import Finding, Severity
+from vaultkit.vault.model import Finding, Severity
 
 
 @dataclass(frozen=True, slots=True)

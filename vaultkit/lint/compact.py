@@ -21,8 +21,10 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from vaultkit.analysis import is_root_index
-from vaultkit.index import (
+from vaultkit.lint.links import link_name
+from vaultkit.lint.notes import duplicate_findings, orphan_finding
+from vaultkit.vault.analysis import is_root_index
+from vaultkit.vault.index import (
     IndexEntry,
     _degraded_reason,
     _fold,
@@ -30,10 +32,8 @@ from vaultkit.index import (
     is_index_path,
     note_stamp,
 )
-from vaultkit.lint.links import link_name
-from vaultkit.lint.notes import duplicate_findings, orphan_finding
-from vaultkit.model import NOTE_SUFFIX, Finding, Note, Severity
-from vaultkit.resolve import ResolvedLink, build_file_index, match_key
+from vaultkit.vault.model import NOTE_SUFFIX, Finding, Note, Severity
+from vaultkit.vault.resolve import ResolvedLink, build_file_index, match_key
 
 GLOBAL_CODES = frozenset({"VK301", "VK303", "VK401", "VK402"})
 _DOT_SEGMENTS = frozenset({".", ".."})

@@ -6,11 +6,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from vaultkit.config import Config
-from vaultkit.model import Finding
+from vaultkit.base.config import Config
+from vaultkit.vault.model import Finding
 
 if TYPE_CHECKING:
-    from vaultkit.vault import Vault
+    from vaultkit.vault.value import Vault
 
 
 @dataclass(frozen=True, slots=True)

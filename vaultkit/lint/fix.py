@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from vaultkit.fsio import write_if_changed
-from vaultkit.index import INDEX_NAME, vault_index_plan
-from vaultkit.indexer import regenerate_index, unified_diff
+from vaultkit.base.fsio import write_if_changed
 from vaultkit.lint.context import LintContext
 from vaultkit.lint.links import alias_fix
+from vaultkit.vault.index import INDEX_NAME, vault_index_plan
+from vaultkit.vault.indexer import regenerate_index, unified_diff
 
 UNPARSEABLE = frozenset({"VK201", "VK202"})
 BOM = "\ufeff"

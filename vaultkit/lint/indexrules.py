@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from vaultkit.errors import VaultkitError
-from vaultkit.index import (
+from vaultkit.lint.codes import finding
+from vaultkit.lint.context import LintContext
+from vaultkit.vault.index import (
     INDEX_NAME,
     IndexEntry,
     LineLink,
@@ -20,9 +22,7 @@ from vaultkit.index import (
     listed_targets,
     plan_index,
 )
-from vaultkit.lint.codes import finding
-from vaultkit.lint.context import LintContext
-from vaultkit.model import Finding
+from vaultkit.vault.model import Finding
 
 
 def index_findings(

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 from vaultkit.lint.codes import finding
 from vaultkit.lint.context import LintContext
-from vaultkit.model import NOTE_SUFFIX, Finding, Link, Note
-from vaultkit.resolve import FileIndex, ResolvedLink, resolve_target
+from vaultkit.vault.model import NOTE_SUFFIX, Finding, Link, Note
+from vaultkit.vault.resolve import FileIndex, ResolvedLink, resolve_target
 
 # Formats Obsidian opens itself; a ghost with one of these suffixes is a missing attachment.
 _IMAGES = ("avif", "bmp", "gif", "jpeg", "jpg", "png", "svg", "webp")

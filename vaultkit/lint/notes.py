@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 
-from vaultkit.analysis import orphans
 from vaultkit.lint.codes import finding
 from vaultkit.lint.context import LintContext
 from vaultkit.lint.links import link_name
-from vaultkit.model import Finding
+from vaultkit.vault.analysis import orphans
+from vaultkit.vault.model import Finding
 
 
 def orphan_finding(path: str) -> Finding:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from vaultkit.lint.codes import rule_name
-from vaultkit.model import Finding
+from vaultkit.vault.model import Finding
 
 Format = Literal["text", "json", "github"]
 SCHEMA_VERSION = 1

@@ -11,17 +11,17 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from vaultkit.config import Config, load_config
+from vaultkit.base.config import Config, load_config
+from vaultkit.base.store import config_file_for_vault
 from vaultkit.errors import VaultkitError
-from vaultkit.index import INDEX_NAME
 from vaultkit.lint.codes import RULES
 from vaultkit.lint.context import LintContext, RuleFn
 from vaultkit.lint.indexrules import index_rules
 from vaultkit.lint.links import link_rules
 from vaultkit.lint.notes import degraded_rule, duplicate_name_rule, orphan_rule
-from vaultkit.model import Finding
-from vaultkit.store import config_file_for_vault
-from vaultkit.vault import load_vault
+from vaultkit.vault.index import INDEX_NAME
+from vaultkit.vault.load import load_vault
+from vaultkit.vault.model import Finding
 
 _CODE = re.compile(r"VK\d{0,3}")
 
@@ -109,7 +109,7 @@ def load_context(
     root: Path, *, progress: Callable[[int, int], None] | None = None, cache: bool | None = None
 ) -> LintContext:
     """Load the vault at ``root``, its settings and its INDEX.md text (``cache``: as for
-    :func:`vaultkit.vault.load_vault`)."""
+    :func:`vaultkit.vault.load.load_vault`)."""
     config = load_config(config_file_for_vault(root))
     vault = load_vault(root, progress=progress, cache=cache)
     return LintContext(vault=vault, config=config, index_text=read_index_text(root))

@@ -21,13 +21,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from vaultkit.config import Config
-from vaultkit.session.childenv import GUARD_VARS, child_environment
+from vaultkit.agents.childenv import GUARD_VARS, child_environment
+from vaultkit.base.config import Config
+from vaultkit.base.store import STORE_DIR, git_root
 from vaultkit.session.markers import Parsed, parse_markers
 from vaultkit.session.naming import short_id
 from vaultkit.session.redact import redact
 from vaultkit.session.transcript import Digest
-from vaultkit.store import STORE_DIR, git_root
 
 Status = Literal["ok", "empty-output", "no-markers", "timeout", "llm-error", "infra"]
 

@@ -14,9 +14,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Literal
 
-from vaultkit.config import Config
+from vaultkit.base.config import Config
+from vaultkit.base.log import append_log
+from vaultkit.base.store import Store
+from vaultkit.base.templates import read_template
 from vaultkit.errors import VaultkitError
-from vaultkit.log import append_log
 from vaultkit.session.backends import (
     BackendResult,
     OfflineFacts,
@@ -29,8 +31,6 @@ from vaultkit.session.naming import parse_name, short_id
 from vaultkit.session.notes import NoteMeta, write_session_notes
 from vaultkit.session.redact import redact
 from vaultkit.session.transcript import Digest, condense
-from vaultkit.store import Store
-from vaultkit.templates import read_template
 
 PROMPT_TEMPLATE = "distill-prompt.md"
 EXISTING_NOTES_MAX = 80

@@ -8,7 +8,7 @@ Layout under ``sessions/.vaultkit/``:
 - ``done/<session_id>.json``     the outcome of the last successful distillation (:class:`Done`)
 
 Every write is atomic. A session id becomes a file name only through :func:`safe_id`.
-Lean (``os.path`` strings, :class:`~vaultkit.record.Record` values): the hooks queue jobs here;
+Lean (``os.path`` strings, :class:`~vaultkit.base.record.Record` values): the hooks queue jobs here;
 the folder helpers and :func:`list_jobs` also give :class:`~pathlib.Path` objects for the rest.
 """
 
@@ -17,9 +17,9 @@ from __future__ import annotations
 import json
 import os
 
-from vaultkit.fsio import atomic_write_text
-from vaultkit.record import Record
-from vaultkit.store import Store
+from vaultkit.base.fsio import atomic_write_text
+from vaultkit.base.record import Record
+from vaultkit.base.store import Store
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from vaultkit.record import Record
+from vaultkit.base.record import Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

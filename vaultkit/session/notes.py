@@ -14,10 +14,10 @@ from typing import Any
 
 import yaml
 
-from vaultkit.fsio import atomic_write_text
+from vaultkit.base.fsio import atomic_write_text
+from vaultkit.base.store import Store
 from vaultkit.session.naming import note_stem, parse_name, short_id
 from vaultkit.session.redact import redact
-from vaultkit.store import Store
 
 FRONTMATTER_READ_BYTES = 64 * 1024
 

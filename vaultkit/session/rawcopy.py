@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from vaultkit.fsio import atomic_file
+from vaultkit.base.fsio import atomic_file
 from vaultkit.session.jobs import safe_id
 
 CHUNK = 1 << 20

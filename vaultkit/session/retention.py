@@ -10,10 +10,10 @@ import os
 from datetime import UTC, date, datetime, time
 from pathlib import Path
 
+from vaultkit.base.store import Store
 from vaultkit.errors import VaultkitError
 from vaultkit.session.naming import parse_name
 from vaultkit.session.notes import read_frontmatter
-from vaultkit.store import Store
 
 _OLDEST = datetime.min.replace(tzinfo=UTC)
 

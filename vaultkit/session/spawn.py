@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 import sys
 
-from vaultkit.session.childenv import child_environment
-from vaultkit.store import Store
+from vaultkit.agents.childenv import child_environment
+from vaultkit.base.store import Store
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

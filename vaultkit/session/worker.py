@@ -23,11 +23,11 @@ from typing import TYPE_CHECKING
 
 from filelock import FileLock, Timeout
 
-from vaultkit.config import Config, load_config
+from vaultkit.base.config import Config, load_config
+from vaultkit.base.log import append_log
+from vaultkit.base.store import Store
 from vaultkit.errors import VaultkitError
-from vaultkit.log import append_log
 from vaultkit.session import jobs, rawcopy
-from vaultkit.store import Store
 
 if TYPE_CHECKING:
     from vaultkit.session.distill import DistillOutcome, SessionInfo
@@ -143,8 +143,8 @@ def finish_store(store: Store, config: Config, say: Progress) -> None:
     A failure here is logged, not raised: the notes are written, and the next worker (or
     ``vaultkit index``) redoes this step, so the session is not distilled — and paid for — twice.
     """
-    from vaultkit.indexer import regenerate_index
     from vaultkit.session.retention import apply_retention
+    from vaultkit.vault.indexer import regenerate_index
 
     store.locks.mkdir(parents=True, exist_ok=True)
     try:
@@ -268,7 +268,7 @@ def _write_readable(store: Store, config: Config, job: jobs.Job, raw: Path, say:
     """The readable Markdown rendering in ``transcripts/`` (SPEC §6); never fails the job."""
     if not config.transcripts.enabled:
         return
-    from vaultkit.render import for_worker
+    from vaultkit.session.render import for_worker
 
     try:
         path = for_worker(store.transcripts, raw, job.session_id, _ended_at(job))

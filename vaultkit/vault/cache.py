@@ -2,7 +2,7 @@
 
 One database per vault, ``state_dir_for_vault(root) / "cache.sqlite"`` (WAL, busy timeout, so
 concurrent runs are safe). Each row holds a note's path, size, mtime (ns), blake2b digest and its
-marshalled record (see :mod:`vaultkit.parallel`). A file whose size and mtime match its row is
+marshalled record (see :mod:`vaultkit.vault.parallel`). A file whose size and mtime match its row is
 not opened; when they differ the file is read and hashed, and parsed only if the hash differs. A
 row written less than ``RACY_NS`` after its file's mtime is "racy" (the file may change again
 within the same timestamp) and is verified by hash on the next run.
@@ -26,14 +26,14 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from vaultkit import model, parallel
-from vaultkit.gcpause import gc_paused
-from vaultkit.log import append_log
-from vaultkit.model import Finding, Note
-from vaultkit.parallel import Job, Parsed, note_from_record
-from vaultkit.relink import Affected, LinkState, affected, link_state, relink
-from vaultkit.resolve import FileIndex, ResolvedLink, build_file_index, resolve_all
-from vaultkit.store import state_dir_for_vault
+from vaultkit.base.gcpause import gc_paused
+from vaultkit.base.log import append_log
+from vaultkit.base.store import state_dir_for_vault
+from vaultkit.vault import model, parallel
+from vaultkit.vault.model import Finding, Note
+from vaultkit.vault.parallel import Job, Parsed, note_from_record
+from vaultkit.vault.relink import Affected, LinkState, affected, link_state, relink
+from vaultkit.vault.resolve import FileIndex, ResolvedLink, build_file_index, resolve_all
 
 CACHE_NAME = "cache.sqlite"
 LOG_NAME = "vaultkit.log"
@@ -92,19 +92,21 @@ def cache_version() -> str:
     """A digest of everything a cached record depends on: schema, parser code, libraries."""
     parts = (SCHEMA_VERSION, sys.version_info[:2], marshal.version)
     libs = (_library_version("markdown_it"), _library_version("yaml"))
-    modules = ("model.py", "parse.py", "fastparse.py", "wikilink.py", "parallel.py")
+    modules = tuple(
+        f"vault/{name}.py" for name in ("model", "parse", "fastparse", "wikilink", "parallel")
+    )
     return source_digest((parts, libs), modules)
 
 
 def source_digest(values: object, modules: Iterable[str]) -> str:
-    """A short digest of ``repr(values)`` and the source of the named vaultkit modules: what
-    a cache's stored results depend on besides its inputs (a change empties the cache)."""
+    """A short digest of ``repr(values)`` and the source of the named vaultkit modules (paths
+    below ``vaultkit/``): what a cache's stored results depend on besides its inputs (a change
+    empties the cache)."""
     digest = hashlib.blake2b(digest_size=12)
     digest.update(repr(values).encode())
-    package = Path(model.__file__).parent
+    package = Path(model.__file__).parent.parent  # the vaultkit package; names are relative to it
     for name in modules:
-        with contextlib.suppress(OSError):
-            digest.update((package / name).read_bytes())
+        digest.update((package / name).read_bytes())  # a missing module is a bug: let it raise
     return digest.hexdigest()
 
 

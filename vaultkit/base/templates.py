@@ -7,7 +7,7 @@ from pathlib import Path
 
 from vaultkit.errors import VaultkitError
 
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parent.parent  # vaultkit/, beside the repository's templates/
 
 
 def template_dirs() -> tuple[Path, ...]:

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from vaultkit.model import NOTE_SUFFIX, Link, Note
+from vaultkit.vault.model import NOTE_SUFFIX, Link, Note
 
 _SEP = "/"
 
@@ -149,7 +149,7 @@ class Resolution:
 
 class ResolvedLink(NamedTuple):
     """One link of one note together with where it resolved (a named tuple, like
-    :class:`~vaultkit.model.Link`: there is one per link)."""
+    :class:`~vaultkit.vault.model.Link`: there is one per link)."""
 
     source: str
     link: Link

@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
-from vaultkit.gcpause import gc_paused
-from vaultkit.model import Note
+from vaultkit.base.gcpause import gc_paused
+from vaultkit.vault.model import Note
 
 if TYPE_CHECKING:
-    from vaultkit.resolve import ResolvedLink
-    from vaultkit.vault import Vault
+    from vaultkit.vault.resolve import ResolvedLink
+    from vaultkit.vault.value import Vault
 
 FORMATS = ("json", "graphml", "gexf", "dot")
 

@@ -9,7 +9,7 @@ The log folder gets its own ``.gitignore``; global git configuration is never to
 
 from __future__ import annotations
 
-from vaultkit.activity import IGNORE_TEXT
+from vaultkit.continuity.activity import IGNORE_TEXT
 from vaultkit.errors import VaultkitError
 
 SHELLS = ("bash", "zsh", "pwsh")

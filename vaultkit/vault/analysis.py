@@ -6,8 +6,8 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from vaultkit.resolve import ResolvedLink
-    from vaultkit.vault import Vault
+    from vaultkit.vault.resolve import ResolvedLink
+    from vaultkit.vault.value import Vault
 
 INDEX_NAME = "INDEX.md"
 

@@ -14,10 +14,10 @@ import json
 import os
 import re
 
-from vaultkit.fsio import atomic_write_text
-from vaultkit.record import Record
+from vaultkit.base.fsio import atomic_write_text
+from vaultkit.base.record import Record
+from vaultkit.base.store import Store
 from vaultkit.session.jobs import pid_alive, safe_id
-from vaultkit.store import Store
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

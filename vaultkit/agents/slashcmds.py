@@ -15,11 +15,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from vaultkit.config import Config, load_config
+from vaultkit.base.config import Config, load_config
+from vaultkit.base.fsio import atomic_write_text
+from vaultkit.base.store import find_store
+from vaultkit.base.templates import read_template
 from vaultkit.errors import VaultkitError
-from vaultkit.fsio import atomic_write_text
-from vaultkit.store import find_store
-from vaultkit.templates import read_template
 
 MARKER = "<!-- vaultkit:command"
 TEMPLATES = {"baton": "commands/handoff.md", "save": "commands/save-handoff.md"}

@@ -25,8 +25,8 @@ from watchdog.events import (
 from watchdog.observers import Observer
 
 from vaultkit.errors import VaultkitError
-from vaultkit.index import INDEX_NAME
-from vaultkit.indexer import IndexOutcome, regenerate_index
+from vaultkit.vault.index import INDEX_NAME
+from vaultkit.vault.indexer import IndexOutcome, regenerate_index
 
 DEBOUNCE_S = 0.5
 _QUIET_TYPES = frozenset({EVENT_TYPE_OPENED, EVENT_TYPE_CLOSED_NO_WRITE})

@@ -16,9 +16,9 @@ import yaml
 from markdown_it.token import Token as MdToken
 from yaml.constructor import SafeConstructor
 
-from vaultkit.fastparse import Segment, body_plan, simple_yaml
-from vaultkit.model import Finding, Heading, Link, LinkKind, Note, Severity
-from vaultkit.wikilink import get_parser, split_wikilink
+from vaultkit.vault.fastparse import Segment, body_plan, simple_yaml
+from vaultkit.vault.model import Finding, Heading, Link, LinkKind, Note, Severity
+from vaultkit.vault.wikilink import get_parser, split_wikilink
 
 BOM = "\ufeff"
 FENCE = "---"

@@ -3,39 +3,16 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from vaultkit.cache import load_parts
-from vaultkit.model import NOTE_SUFFIX, Finding, Note
-from vaultkit.resolve import FileIndex, ResolvedLink
+from vaultkit.vault.cache import load_parts
+from vaultkit.vault.model import NOTE_SUFFIX, Finding
+from vaultkit.vault.value import Vault
 
 Progress = Callable[[int, int], None]
 
-
-@dataclass(frozen=True, slots=True)
-class Vault:
-    """Everything known about one vault folder. Paths are vault-relative POSIX strings.
-
-    ``notes`` are sorted by path; ``links`` holds every link of every note, resolved, in note
-    then line order; ``findings`` are the parse findings of all notes plus unreadable files.
-    """
-
-    root: Path
-    notes: tuple[Note, ...]
-    attachments: tuple[str, ...]
-    index: FileIndex
-    links: tuple[ResolvedLink, ...]
-    findings: tuple[Finding, ...]
-    _by_path: Mapping[str, Note] = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_by_path", {note.path: note for note in self.notes})
-
-    def note(self, path: str) -> Note | None:
-        """The note at ``path`` (exact vault-relative path), or None."""
-        return self._by_path.get(path)
+__all__ = ["Progress", "Vault", "is_note_path", "list_vault_files", "load_vault"]
 
 
 def is_note_path(path: str) -> bool:
@@ -84,8 +61,8 @@ def load_vault(root: Path, *, progress: Progress | None = None, cache: bool | No
     A note that cannot be read (permissions, removed while walking) becomes a VK202 finding
     and is left out of ``notes``; it never stops the load. ``progress(done, total)`` is called
     as notes are read (cached notes are reported at once). ``cache``: see
-    :func:`vaultkit.cache.load_parts` (None: automatic; False: never read or write the cache).
-    Large cold loads parse on every core (:mod:`vaultkit.parallel`).
+    :func:`vaultkit.vault.cache.load_parts` (None: automatic; False: never read or write the cache).
+    Large cold loads parse on every core (:mod:`vaultkit.vault.parallel`).
     """
     files = list_vault_files(root)
     note_paths = [p for p in files if is_note_path(p)]

@@ -6,14 +6,14 @@ import difflib
 from dataclasses import dataclass
 from pathlib import Path
 
-from vaultkit.analysis import degraded, orphans
-from vaultkit.config import load_config
+from vaultkit.base.config import load_config
+from vaultkit.base.fsio import write_if_changed
+from vaultkit.base.log import append_log
+from vaultkit.base.store import config_file_for_vault, state_dir_for_vault
 from vaultkit.errors import VaultkitError
-from vaultkit.fsio import write_if_changed
-from vaultkit.index import INDEX_NAME, vault_index_plan
-from vaultkit.log import append_log
-from vaultkit.store import config_file_for_vault, state_dir_for_vault
-from vaultkit.vault import Vault, load_vault
+from vaultkit.vault.analysis import degraded, orphans
+from vaultkit.vault.index import INDEX_NAME, vault_index_plan
+from vaultkit.vault.load import Vault, load_vault
 
 LOG_NAME = "vaultkit.log"
 LOG_NAMES_MAX = 20  # names listed per category in one log line; the count is always complete

@@ -1,7 +1,7 @@
 """Exact fast path for plain notes: the tokens vaultkit reads from markdown-it, or None if unsure.
 
 :func:`inline_blocks` reproduces, for a subset of Markdown, the ``inline`` tokens (and their
-children) that the markdown-it parser of :mod:`vaultkit.wikilink` produces: ATX headings,
+children) that the markdown-it parser of :mod:`vaultkit.vault.wikilink` produces: ATX headings,
 paragraphs, one-line ``-``/``*``/``+`` bullet items, fenced code, and inline code spans,
 escapes, wikilinks, embeds, simple ``[text](dest)`` links and images, and ``%%comments%%``
 (including a paragraph extended over the lines of a comment it leaves open). Anything outside
@@ -24,7 +24,7 @@ from datetime import date
 from functools import partial
 from typing import Any, NamedTuple
 
-from vaultkit.wikilink import (
+from vaultkit.vault.wikilink import (
     COMMENT,
     comment_left_open,
     link_href,
@@ -54,7 +54,7 @@ _NONE: dict[str, Any] = {}  # shared by every Piece without meta or attrs; never
 
 
 class Piece(NamedTuple):
-    """The fields of a markdown-it ``Token`` that :mod:`vaultkit.parse` reads."""
+    """The fields of a markdown-it ``Token`` that :mod:`vaultkit.vault.parse` reads."""
 
     type: str
     content: str = ""

@@ -11,10 +11,10 @@ import os
 import re
 import time
 
-from vaultkit.config import store_config
+from vaultkit.base.config import store_config
+from vaultkit.base.record import Record
+from vaultkit.base.store import Store
 from vaultkit.errors import VaultkitError
-from vaultkit.record import Record
-from vaultkit.store import Store
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -12,13 +12,13 @@ from __future__ import annotations
 import os
 import re
 
-from vaultkit import activity, baton
-from vaultkit.config import Config, store_config
+from vaultkit.base.config import Config, store_config
+from vaultkit.base.leanmeta import meta_str, read_meta
+from vaultkit.base.log import append_log
+from vaultkit.base.record import Record
+from vaultkit.base.store import Store, find_store
+from vaultkit.continuity import activity, baton
 from vaultkit.errors import VaultkitError
-from vaultkit.leanmeta import meta_str, read_meta
-from vaultkit.log import append_log
-from vaultkit.record import Record
-from vaultkit.store import Store, find_store
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

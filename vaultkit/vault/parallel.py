@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 
-from vaultkit.model import Finding, Heading, Link, LinkKind, Note, Severity
-from vaultkit.parse import parse_note
+from vaultkit.vault.model import Finding, Heading, Link, LinkKind, Note, Severity
+from vaultkit.vault.parse import parse_note
 
 PARALLEL_MIN_FILES = 300  # below this a pool costs more than it saves (see benchmarks/README)
 CHUNK_FILES = 250  # at most; smaller batches keep every worker busy on small loads

@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 import os
 
-from vaultkit.log import iso_now
-from vaultkit.record import Record
+from vaultkit.base.log import iso_now
+from vaultkit.base.record import Record
+from vaultkit.base.store import Store, find_store
 from vaultkit.session import jobs
-from vaultkit.store import Store, find_store
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -4,7 +4,7 @@ A link's resolution depends only on its source folder, its target, the set of va
 name matches the target's last segment, and (for ghosts) the notes carrying the target as an
 alias. So after files are created, renamed or deleted, or aliases edited, only links whose
 target names an affected file name or alias key are resolved again; the results are identical
-to :func:`vaultkit.resolve.resolve_all` (a test compares them).
+to :func:`vaultkit.vault.resolve.resolve_all` (a test compares them).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import marshal
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from vaultkit.model import NOTE_SUFFIX, Link, Note
-from vaultkit.resolve import FileIndex, Memo, Resolution, ResolvedLink, match_key
+from vaultkit.vault.model import NOTE_SUFFIX, Link, Note
+from vaultkit.vault.resolve import FileIndex, Memo, Resolution, ResolvedLink, match_key
 
 ResolutionRow = tuple[str | None, tuple[str, ...], tuple[str, ...], bool]
 _DOT_SEGMENTS = frozenset({".", ".."})
@@ -112,7 +112,7 @@ class Relinked:
 
 
 class _Resolver:
-    """A resolution :class:`~vaultkit.resolve.Memo` plus interned cached rows."""
+    """A resolution :class:`~vaultkit.vault.resolve.Memo` plus interned cached rows."""
 
     def __init__(self, index: FileIndex) -> None:
         self.memo = Memo(index)

@@ -16,7 +16,7 @@ Something changed: per note the database keeps :class:`vaultkit.lint.compact.Not
 local findings and the little the global rules need) and an index of dependency keys. Notes
 whose stat differs are read and hashed (parsed only when the hash differs). The notes linted
 again are those whose content changed, those with a link a created/deleted/renamed file or a
-changed alias can affect (:func:`vaultkit.relink.affected`, looked up by dependency key) and
+changed alias can affect (:func:`vaultkit.vault.relink.affected`, looked up by dependency key) and
 those with ``#heading``/``#^block`` links into a note whose headings or block ids changed. Only
 they become Note values (from the note cache when it is current, else parsed); their links are
 resolved against an index of just the files they could match. Orphans are recounted from
@@ -47,10 +47,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from vaultkit import cache as notecache
-from vaultkit import parallel
-from vaultkit.config import Config, load_config
-from vaultkit.index import INDEX_NAME, LineLink
+from vaultkit.base.config import Config, load_config
+from vaultkit.base.log import append_log
+from vaultkit.base.store import config_file_for_vault, state_dir_for_vault
 from vaultkit.lint.compact import (
     GLOBAL_CODES,
     EntryRow,
@@ -69,19 +68,20 @@ from vaultkit.lint.indexrules import index_findings
 from vaultkit.lint.links import link_name, link_rules
 from vaultkit.lint.notes import degraded_rule
 from vaultkit.lint.runner import collect, read_index_text
-from vaultkit.log import append_log
-from vaultkit.model import NOTE_SUFFIX, Finding, Heading, Note
-from vaultkit.parallel import note_from_record
-from vaultkit.relink import LinkState, affected
-from vaultkit.resolve import (
+from vaultkit.vault import cache as notecache
+from vaultkit.vault import parallel
+from vaultkit.vault.index import INDEX_NAME, LineLink
+from vaultkit.vault.load import Vault, list_vault_files, load_vault
+from vaultkit.vault.model import NOTE_SUFFIX, Finding, Heading, Note
+from vaultkit.vault.parallel import note_from_record
+from vaultkit.vault.relink import LinkState, affected
+from vaultkit.vault.resolve import (
     FileIndex,
     ResolvedLink,
     build_file_index,
     match_key,
     resolve_all,
 )
-from vaultkit.store import config_file_for_vault, state_dir_for_vault
-from vaultkit.vault import Vault, list_vault_files, load_vault
 
 LINT_CACHE_NAME = "lint.sqlite"
 _DEPS_INDEX = "CREATE INDEX IF NOT EXISTS deps_key ON deps (key, path)"
@@ -104,13 +104,13 @@ _SCHEMA = (
 )
 _TABLES = frozenset({"meta", "notes", "deps", "folders", "names", "aliases"})
 _CODE_FILES = (
-    "lintcache.py",
-    "cache.py",
-    "index.py",
-    "resolve.py",
-    "relink.py",
-    "analysis.py",
-    "vault.py",
+    "lint/cache/run.py",
+    "vault/cache.py",
+    "vault/index.py",
+    "vault/resolve.py",
+    "vault/relink.py",
+    "vault/analysis.py",
+    "vault/load.py",
     "lint/codes.py",
     "lint/compact.py",
     "lint/context.py",
@@ -410,7 +410,7 @@ def lint_vault(
     cache: bool | None = None,
 ) -> LintResult:
     """Every lint finding of the vault at ``root`` (all codes, sorted), through the lint cache
-    when it is wanted (``cache``: as for :func:`vaultkit.vault.load_vault`)."""
+    when it is wanted (``cache``: as for :func:`vaultkit.vault.load.load_vault`)."""
     config = config if config is not None else load_config(config_file_for_vault(root))
     started_ns = time.time_ns()
     files, stats = walk(root)

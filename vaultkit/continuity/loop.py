@@ -18,9 +18,9 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from vaultkit.base.store import Store
 from vaultkit.errors import VaultkitError
 from vaultkit.session import jobs
-from vaultkit.store import Store
 
 Say = Callable[[str], None]
 

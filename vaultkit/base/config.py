@@ -14,14 +14,14 @@ from __future__ import annotations
 import json
 import os
 
+from vaultkit.base.record import Record, field
 from vaultkit.errors import VaultkitError
-from vaultkit.record import Record, field
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from vaultkit.store import Store
+    from vaultkit.base.store import Store
 
 CACHE_VERSION = 1
 CACHE_NAME = "config-cache.json"  # in the store's .vaultkit/ folder
@@ -203,7 +203,7 @@ def _cached_data(cache: str, text: str) -> dict[str, Any] | None:
 
 
 def _save(cache: str, text: str, data: dict[str, Any]) -> None:
-    from vaultkit.fsio import atomic_write_text
+    from vaultkit.base.fsio import atomic_write_text
 
     payload = {"version": CACHE_VERSION, "source": text, "data": data}
     try:  # noqa: SIM105  (contextlib would cost every hook an import)

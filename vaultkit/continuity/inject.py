@@ -9,7 +9,7 @@ budget, and the budget never exceeds :data:`MAX_BUDGET` (Claude Code replaces ho
 
 from __future__ import annotations
 
-from vaultkit.record import Record
+from vaultkit.base.record import Record
 
 MAX_BUDGET = 9_000
 MIN_BUDGET = 400

@@ -1,0 +1,1 @@
+"""Agent integration: hook settings merge and install, slash commands, config-dir paths."""

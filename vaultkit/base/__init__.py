@@ -1,0 +1,1 @@
+"""Foundations for every layer: records, atomic files, log, config, store, templates (stdlib)."""

@@ -1,0 +1,1 @@
+"""Continuity between sessions: baton, resume, activity log, injection, restart loop, shell."""

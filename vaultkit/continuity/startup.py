@@ -1,0 +1,359 @@
+"""The SessionStart composition: the latest summary, wiki note and INDEX head; backfill.
+
+Lean (stdlib + lean vaultkit modules). Reads only what it shows: the names in ``summary/``, the
+heads of the newest few summaries, the chosen summary and wiki note, and INDEX.md.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+
+from vaultkit.agents.payload import payload_cwd
+from vaultkit.base.config import Config, store_config
+from vaultkit.base.leanmeta import Meta, is_degraded, meta_str, read_meta
+from vaultkit.base.log import append_log
+from vaultkit.base.record import Record
+from vaultkit.base.store import Store, find_git_root, find_store
+from vaultkit.continuity import inject
+from vaultkit.errors import VaultkitError
+from vaultkit.session import backfill, jobs
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+    Spawner = Callable[[Store], object]
+
+CANDIDATES = 10
+HEAD_BYTES = 4096
+NOTE_MAX_BYTES = 256 * 1024
+INDEX_MAX_BYTES = 1024 * 1024
+INDEX_HEAD = 12
+INDEX_START = "<!-- vaultkit:index:start"
+INDEX_END = "<!-- vaultkit:index:end"
+
+_DIGITS = re.compile(r"\d")
+_NAME_STAMP = re.compile(r"(\d{4})[-_](\d{2})[-_](\d{2})__?(\d{2})\.?(\d{2})_")
+_ENTRY = re.compile(r"^\s{0,3}[-*+]\s+.*\[\[")
+
+
+class Summary(Record):
+    """One summary file as seen from its name and the head of its frontmatter."""
+
+    path: str
+    key: str  # sortable date key: frontmatter date digits, else the name's stamp
+    meta: Meta
+    head: str
+
+    @property
+    def name(self) -> str:
+        return os.path.basename(self.path)
+
+    @property
+    def degraded(self) -> bool:
+        return is_degraded(self.meta)
+
+    @property
+    def session_id(self) -> str:
+        return meta_str(self.meta, "session_id")
+
+
+def envelope(text: str) -> str:
+    """The ``additionalContext`` JSON form of the injection."""
+    output = {"hookEventName": "SessionStart", "additionalContext": text}
+    return json.dumps({"hookSpecificOutput": output}, ensure_ascii=False)
+
+
+def compose(payload: Mapping[str, object], env: Mapping[str, str], *, spawn: Spawner | None) -> str:
+    """The injection text for a payload; ``spawn=None`` means look only (no backfill)."""
+    source = _field(payload, "source") or "startup"
+    if source in ("resume", "fork"):
+        return ""
+    store = find_store(payload_cwd(payload), env=env)
+    if not os.path.isdir(store.top):
+        return ""
+    config = _config(store)
+    if source == "clear" and not config.inject.on_clear:
+        return ""
+    if source == "compact":
+        return compact_text(store, config, _field(payload, "session_id"))
+    started = _backfill(store, payload, env, config, spawn) if spawn is not None else 0
+    return startup_text(store, config, payload_cwd(payload), backfilled=started)
+
+
+def _field(payload: Mapping[str, object], key: str) -> str:
+    value = payload.get(key)
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _config(store: Store) -> Config:
+    try:
+        return store_config(store)
+    except VaultkitError as exc:
+        append_log(store.at("log"), f"session-start: {exc.message}; using default settings")
+        return Config()
+
+
+def _backfill(
+    store: Store,
+    payload: Mapping[str, object],
+    env: Mapping[str, str],
+    config: Config,
+    spawn: Spawner,
+) -> int:
+    try:
+        found = backfill.plan(
+            store,
+            _field(payload, "transcript_path"),
+            _field(payload, "session_id"),
+            max_attempts=config.distill.max_attempts,
+            now=time.time(),
+            env=env,
+        )
+        started = backfill.apply(store, found, spawn)
+    except OSError as exc:
+        append_log(store.at("log"), f"session-start: backfill failed: {exc}")
+        return 0
+    if found.count:
+        ids = ", ".join(j.session_id for j in (*found.orphaned, *found.missed))
+        outcome = "started a worker" if started else "queued them, but no worker could start"
+        append_log(store.at("log"), f"session-start: backfill {outcome} for {ids}")
+    return started
+
+
+# --- reading the store -------------------------------------------------------------------------
+
+
+def _date_key(meta: Meta, name: str) -> str:
+    digits = "".join(_DIGITS.findall(meta_str(meta, "date")))[:12]
+    if len(digits) == 12:
+        return digits
+    return _name_key(name)
+
+
+def _name_key(name: str) -> str:
+    """``YYYYMMDDHHMM`` from a vaultkit or seed note name (cheap: no datetime), else ``""``."""
+    match = _NAME_STAMP.match(name)
+    return "".join(match.groups()) if match is not None else ""
+
+
+def _read_head(path: str, limit: int) -> str:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(limit)
+    except OSError:
+        return ""
+    return data.decode("utf-8", errors="replace")
+
+
+def note_files(folder: str, limit: int | None = None) -> list[str]:
+    """``*.md`` files directly in ``folder`` (not INDEX.md), newest name stamp first."""
+    try:
+        with os.scandir(folder) as found:
+            names = [e.name for e in found if e.name.endswith(".md") and e.is_file()]
+    except OSError:
+        return []
+    keyed = sorted(((_name_key(n), n) for n in names if n.lower() != "index.md"), reverse=True)
+    return [os.path.join(folder, n) for _, n in keyed[:limit]]
+
+
+def recent_summaries(store: Store, limit: int = CANDIDATES) -> list[Summary]:
+    """The newest summaries (by frontmatter date, else name stamp), newest first."""
+    found = []
+    for path in note_files(store.at("summary"), limit):
+        head = _read_head(path, HEAD_BYTES)
+        meta, _ = read_meta(head)
+        found.append(Summary(path, _date_key(meta, os.path.basename(path)), meta, head))
+    found.sort(key=lambda s: (s.key, s.name), reverse=True)
+    return found
+
+
+def current_branch(cwd: str | os.PathLike[str]) -> str:
+    """The checked-out branch, read from ``.git/HEAD`` (worktree files followed); ``""`` if none."""
+    root = find_git_root(os.path.realpath(cwd))
+    if root is None:
+        return ""
+    git = os.path.join(root, ".git")
+    if os.path.isfile(git):
+        pointer = _read_head(git, 4096).strip()
+        if not pointer.startswith("gitdir:"):
+            return ""
+        git = os.path.realpath(os.path.join(root, pointer[len("gitdir:") :].strip()))
+    head = _read_head(os.path.join(git, "HEAD"), 4096).strip()
+    prefix = "ref: refs/heads/"
+    return head[len(prefix) :] if head.startswith(prefix) else ""
+
+
+def choose(summaries: list[Summary], branch: str) -> Summary | None:
+    """Prefer the current branch, then non-degraded, then the newest."""
+    if not summaries:
+        return None
+
+    def rank(s: Summary) -> tuple[bool, bool, str, str]:
+        on_branch = bool(branch) and meta_str(s.meta, "git_branch") == branch
+        return (on_branch, not s.degraded, s.key, s.name)
+
+    return max(summaries, key=rank)
+
+
+def _rel(store: Store, path: str) -> str:
+    """``path`` relative to the project folder, with ``/`` separators (else as it is)."""
+    project = os.path.dirname(store.top)
+    prefix = project if project.endswith(os.sep) else project + os.sep
+    rel = path[len(prefix) :] if path.startswith(prefix) else path
+    return rel.replace(os.sep, "/")
+
+
+def _note(store: Store, path: str) -> inject.NoteText | None:
+    text = _read_head(path, NOTE_MAX_BYTES)
+    if not text:
+        return None
+    _, body = read_meta(text)
+    return inject.NoteText(path=_rel(store, path), body=body)
+
+
+def wiki_for(store: Store, summary: str) -> str | None:
+    """The same session's wiki note (same stem; seed ``_요약`` → ``_위키``), else the newest."""
+    stem = os.path.splitext(os.path.basename(summary))[0]
+    names = [stem, stem[: -len("_요약")] + "_위키"] if stem.endswith("_요약") else [stem]
+    wiki = store.at("wiki")
+    for name in names:
+        candidate = os.path.join(wiki, f"{name}.md")
+        if os.path.isfile(candidate):
+            return candidate
+    notes = note_files(wiki, 1)
+    return notes[0] if notes else None
+
+
+def index_head(store: Store) -> tuple[tuple[str, ...], int]:
+    """The first entry lines of INDEX.md's generated region (whole file for old indexes)."""
+    text = _read_head(store.at("index"), INDEX_MAX_BYTES)
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith(INDEX_START)), -1)
+    if start >= 0:
+        end = next((i for i, ln in enumerate(lines) if ln.startswith(INDEX_END)), len(lines))
+        lines = lines[start + 1 : end]
+    entries = [line.strip() for line in lines if _ENTRY.match(line)]
+    return tuple(entries[:INDEX_HEAD]), len(entries)
+
+
+def _newest_mtime(folder: str, suffix: str) -> float:
+    try:
+        with os.scandir(folder) as found:
+            times = [e.stat().st_mtime for e in found if e.name.endswith(suffix)]
+    except OSError:
+        return 0.0
+    return max(times, default=0.0)
+
+
+def is_stale(store: Store) -> bool:
+    """True when the newest raw copy is newer than the newest summary."""
+    raw = _newest_mtime(store.at("raw"), ".jsonl")
+    return raw > 0 and raw > _newest_mtime(store.at("summary"), ".md")
+
+
+def raw_path_for(store: Store, session_id: str) -> str:
+    """Where the raw transcript of a session is (done record, else a name match in raw/)."""
+    if not session_id:
+        return ""
+    done = jobs.read_done(store, session_id)
+    if done is not None and done.raw_path:
+        return _rel(store, os.path.normpath(done.raw_path))
+    safe, raw = jobs.safe_id(session_id), store.at("raw")
+    try:
+        names = os.listdir(raw)
+    except OSError:
+        return ""
+    matches = sorted(n for n in names if n.endswith(".jsonl") and safe in n[: -len(".jsonl")])
+    return _rel(store, os.path.join(raw, matches[-1])) if matches else ""
+
+
+def _title(summary: Summary) -> str:
+    title = meta_str(summary.meta, "title")
+    if not title:  # the name's title, for notes without one in their frontmatter
+        from vaultkit.session.naming import parse_name
+
+        parsed = parse_name(summary.name)
+        title = parsed.title if parsed is not None else ""
+    if not title:
+        title = _first_line(read_meta(summary.head)[1]) or os.path.splitext(summary.name)[0]
+    return " ".join(title.split())[:120]
+
+
+def _first_line(body: str) -> str:
+    """The first line of content that is not a heading (seed notes have no title)."""
+    for line in body.splitlines():
+        text = line.strip().lstrip("-*+ ").strip()
+        if text and not line.lstrip().startswith("#"):
+            return text
+    return ""
+
+
+def _recent_rows(others: list[Summary], count: int) -> tuple[inject.Recent, ...]:
+    rows = []
+    for s in others[: max(0, count)]:
+        key = s.key
+        stamp = f"{key[:4]}-{key[4:6]}-{key[6:8]} {key[8:10]}:{key[10:12]}" if key else "?"
+        rows.append(inject.Recent(stamp=stamp, title=_title(s), degraded=s.degraded))
+    return tuple(rows)
+
+
+def gather(
+    store: Store, config: Config, cwd: str | os.PathLike[str], *, backfilled: int = 0
+) -> inject.Material:
+    """Read what the startup injection shows."""
+    summaries = recent_summaries(store, max(CANDIDATES, config.inject.recent + 1))
+    chosen = choose(summaries, current_branch(cwd))
+    note = _note(store, chosen.path) if chosen is not None else None
+    wiki_path = wiki_for(store, chosen.path) if chosen is not None else None
+    wiki = _note(store, wiki_path) if wiki_path is not None else None
+    lines, total = index_head(store)
+    others = [s for s in summaries if chosen is None or s.path != chosen.path]
+    newest = summaries[0] if summaries else None
+    chosen_name = chosen.name if chosen is not None else ""
+    sample = "".join(
+        (note.body[:4000] if note else "", wiki.body[:2000] if wiki else "", chosen_name)
+    )
+    return inject.Material(
+        korean=inject.has_hangul(sample),
+        running=bool(jobs.live_running(store)),
+        stale=is_stale(store),
+        backfilled=backfilled,
+        summary=note,
+        degraded=chosen is not None and chosen.degraded,
+        degraded_reason=meta_str(chosen.meta, "degraded_reason") if chosen else "",
+        raw_path=raw_path_for(store, chosen.session_id) if chosen and chosen.degraded else "",
+        newer_skipped=newest.name if newest is not None and newest is not chosen else "",
+        wiki=wiki,
+        index_path=_rel(store, store.at("index")),
+        index_lines=lines,
+        index_total=total,
+        recent=_recent_rows(others, config.inject.recent),
+    )
+
+
+def startup_text(
+    store: Store, config: Config, cwd: str | os.PathLike[str], *, backfilled: int = 0
+) -> str:
+    """The ``startup`` injection text within ``config.inject.budget`` (never above 9,000)."""
+    return inject.build(gather(store, config, cwd, backfilled=backfilled), config.inject.budget)
+
+
+def compact_text(store: Store, config: Config, session_id: str) -> str:
+    """After compaction: this session's own handoff, when the worker already wrote one."""
+    if not session_id:
+        return ""
+    short = re.sub(r"[^A-Za-z0-9-]", "", session_id)[:8]
+    for path in note_files(store.at("summary")):
+        if short and short not in os.path.basename(path):
+            continue
+        meta, _ = read_meta(_read_head(path, HEAD_BYTES))
+        if meta_str(meta, "session_id") in ("", session_id):
+            note = _note(store, path)
+            if note is not None:
+                korean = inject.has_hangul(note.body[:4000] + os.path.basename(path))
+                return inject.build_handoff(note, config.inject.budget, korean=korean)
+    return ""

@@ -1,0 +1,1 @@
+"""The lint cache: stored state, the stat walk and the plan that re-lints only what changed."""
