@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +12,9 @@ from vaultkit.session.naming import note_stem
 from vaultkit.session.notes import (
     NoteMeta,
     find_session_notes,
+    frontmatter,
     read_frontmatter,
+    render_note,
     write_session_notes,
 )
 
@@ -118,3 +120,87 @@ def test_same_stem_in_both_folders(tmp_path: Path) -> None:
     summary, wiki = write_session_notes(store, meta(), "../../escape", "h", "w")
     assert summary.stem == wiki.stem == note_stem(WHEN, SID, "../../escape")
     assert summary.parent == store.summary and wiki.parent == store.wiki
+
+
+# The exact bytes a note is written with. Written while notes were serialised with yaml.safe_dump
+# and kept when python-frontmatter took over, so the switch changed no note on disk.
+GOLDEN_DEGRADED = """\
+---
+title: 'Title: with "quotes", --- and 한국어 #tag'
+date: '2026-11-30T22:15:00+09:00'
+project: 'my: project'
+type: handoff-summary
+source: raw/2026-11-30_2215_c0ffee00-1234-5678-9abc-def012345678.jsonl
+session_id: c0ffee00-1234-5678-9abc-def012345678
+git_branch: null
+tags:
+- session
+- handoff
+auto_saved: false
+quality: degraded
+degraded_reason: no-markers
+distill_retries: 2
+---
+
+# Title: with "quotes", --- and 한국어 #tag
+
+body line
+
+---
+more
+"""
+
+
+def test_note_bytes_are_stable() -> None:
+    title = 'Title: with "quotes", --- and 한국어 #tag'
+    degraded = meta(
+        git_branch=None,
+        auto_saved=False,
+        quality="degraded",
+        degraded_reason="no-markers",
+        retries=2,
+    )
+    data = frontmatter(degraded, title, "handoff-summary", ["session", "handoff"])
+    assert render_note(data, title, "\n\nbody line\n\n---\nmore\n\n\n") == GOLDEN_DEGRADED
+
+
+def test_a_note_with_an_empty_body_ends_at_its_heading() -> None:
+    # The one change python-frontmatter made: yaml.safe_dump plus string formatting left two
+    # blank lines after the heading of a note without a body; the post format strips them.
+    data = frontmatter(meta(), "T", "handoff-summary", [])
+    assert render_note(data, "T", " \n").endswith("---\n\n# T\n")
+
+
+def test_long_values_are_not_wrapped_and_multiline_values_round_trip(tmp_path: Path) -> None:
+    title = "A long title " + "word " * 60 + "end"
+    data = frontmatter(meta(project="line one\nline two"), title, "session-wiki", ["session"])
+    text = render_note(data, title, "body")
+    head = text.split("\n---\n", 1)[0].splitlines()
+    assert head[1] == f"title: {title}"  # width=1000: a long title is never folded
+    assert head[3:6] == ["project: 'line one", "", "  line two'"]
+    assert text.endswith(f"\n# {title}\n\nbody\n")
+    note = tmp_path / "n.md"
+    note.write_text(text, encoding="utf-8")
+    assert read_frontmatter(note)["project"] == "line one\nline two"
+
+
+def test_read_frontmatter_is_empty_for_what_is_not_a_mapping(tmp_path: Path) -> None:
+    cases = {
+        "none.md": "# no frontmatter\n\n---\nkey: value\n---\n",
+        "invalid.md": "---\ntitle: [oops\n---\nbody\n",
+        "list.md": "---\n- a\n- b\n---\nbody\n",
+        "unclosed.md": "---\ntitle: x\nbody\n",
+        "empty.md": "---\n---\nbody\n",
+        "late.md": "\n---\ntitle: x\n---\n",
+    }
+    for name, text in cases.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        assert read_frontmatter(tmp_path / name) == {}, name
+    assert read_frontmatter(tmp_path / "missing.md") == {}
+
+
+def test_read_frontmatter_reads_crlf_dates_and_a_large_body(tmp_path: Path) -> None:
+    note = tmp_path / "n.md"
+    body = "x" * (200 * 1024)
+    note.write_bytes(f"---\r\ndate: 2026-11-30\r\nsession_id: {SID}\r\n---\r\n{body}".encode())
+    assert read_frontmatter(note) == {"date": date(2026, 11, 30), "session_id": SID}

@@ -1,5 +1,8 @@
 """Write a session's summary and wiki notes: YAML frontmatter, safe names, atomic replacement.
 
+Notes are written and read back with python-frontmatter (its YAML handler, PyYAML's pure-Python
+SafeDumper with the options below, so the bytes are those of ``yaml.safe_dump``).
+
 Re-distilling a session replaces its earlier notes (found by the session id in the file name,
 confirmed by frontmatter), so one session never has two summaries or two wiki notes.
 """
@@ -12,7 +15,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import frontmatter as python_frontmatter
 import yaml
+from frontmatter.default_handlers import YAMLHandler
 
 from vaultkit.base.fsio import atomic_write_text
 from vaultkit.base.store import Store
@@ -20,6 +25,9 @@ from vaultkit.session.naming import note_stem, parse_name, short_id
 from vaultkit.session.redact import redact
 
 FRONTMATTER_READ_BYTES = 64 * 1024
+_YAML = YAMLHandler()
+# yaml.safe_dump's serializer, in the key order given, never folding a long title.
+_DUMP_OPTIONS: dict[str, object] = {"Dumper": yaml.SafeDumper, "sort_keys": False, "width": 1000}
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,9 +66,10 @@ def frontmatter(meta: NoteMeta, title: str, kind: str, tags: list[str]) -> dict[
 
 
 def render_note(data: dict[str, Any], title: str, body: str) -> str:
-    """Frontmatter (serialised by PyYAML) + ``# title`` + body."""
-    head = yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=1000)
-    return f"---\n{head}---\n\n# {title}\n\n{body.strip()}\n"
+    """Frontmatter + ``# title`` + body, as python-frontmatter serialises a post."""
+    post = python_frontmatter.Post(f"# {title}\n\n{body.strip()}")
+    post.metadata.update(data)  # not as keywords: a key may not clash with Post's parameters
+    return python_frontmatter.dumps(post, _YAML, **_DUMP_OPTIONS) + "\n"
 
 
 def read_frontmatter(path: Path) -> dict[str, Any]:
@@ -71,16 +80,13 @@ def read_frontmatter(path: Path) -> dict[str, Any]:
     except OSError:
         return {}
     head = head.replace("\r\n", "\n")
-    if not head.startswith("---\n"):
-        return {}
-    end = head.find("\n---", 3)
-    if end < 0:
+    if not head.startswith("---\n"):  # a fence on the first line, as Obsidian requires
         return {}
     try:
-        data = yaml.safe_load(head[4:end])
+        data, _ = python_frontmatter.parse(head, handler=_YAML)
     except yaml.YAMLError:
         return {}
-    return data if isinstance(data, dict) else {}
+    return data
 
 
 def _belongs_to(path: Path, session_id: str) -> bool:
