@@ -1,0 +1,261 @@
+"""The documents say what the code does: rule tables, the layer picture, shown output and paths."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import typer.main
+from test_layers import CORE, HEAVY, IO_EDGE, LAYERS
+
+from vaultkit.cli import app
+from vaultkit.lint.codes import RULES, markdown_table
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+LINT_DOC = ROOT / "docs" / "lint.md"
+ARCHITECTURE = ROOT / "docs" / "ARCHITECTURE.md"
+# Every document a reader follows to the code (CHANGELOG.md records history, old paths included).
+GUIDES = (
+    README,
+    LINT_DOC,
+    ARCHITECTURE,
+    ROOT / "benchmarks" / "README.md",
+    ROOT / "hooks" / "README.md",
+    ROOT / "examples" / "README.md",
+    ROOT / "tests" / "e2e" / "README.md",
+)
+REGENERATE = "python -m vaultkit.lint.codes prints the table to paste"
+
+
+def _text(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+def _cells(line: str) -> tuple[str, ...]:
+    """A GFM table row's cells; ``\\|`` is a pipe inside a cell."""
+    cells = re.split(r"(?<!\\)\|", line.strip())[1:-1]
+    return tuple(cell.strip().replace("\\|", "|") for cell in cells)
+
+
+def _rule_tables(text: str) -> list[list[tuple[str, ...]]]:
+    """Every table whose header starts with ``code | name``, as rows of cells (no header)."""
+    tables: list[list[tuple[str, ...]]] = []
+    lines = text.splitlines()
+    for index, line in enumerate(lines):
+        if not (line.startswith("|") and _cells(line)[:2] == ("code", "name")):
+            continue
+        rows = []
+        for row in lines[index + 2 :]:
+            if not row.startswith("|"):
+                break
+            rows.append(_cells(row))
+        tables.append(rows)
+    return tables
+
+
+# --------------------------------------------------------------------------- the rule table
+
+
+def test_the_rule_table_renders_every_rule_once() -> None:
+    lines = markdown_table().splitlines()
+    assert _cells(lines[0]) == ("code", "name", "severity", "meaning")
+    assert [_cells(line) for line in lines[2:]] == [
+        (r.code, r.name, r.severity, r.summary) for r in RULES.values()
+    ]
+
+
+@pytest.mark.parametrize("doc", [README, LINT_DOC], ids=lambda p: p.name)
+def test_each_documented_rule_table_is_the_codes_table(doc: Path) -> None:
+    tables = _rule_tables(_text(doc))
+    assert len(tables) == 1, f"{doc.name}: one rule table expected"
+    expected = [(r.code, r.name, r.severity, r.summary) for r in RULES.values()]
+    assert tables[0] == expected, f"{doc.name} drifted from vaultkit/lint/codes.py; {REGENERATE}"
+    assert markdown_table() in _text(doc), f"{doc.name}: {REGENERATE}"
+
+
+def test_the_architecture_page_points_to_the_table_instead_of_copying_it() -> None:
+    text = _text(ARCHITECTURE)
+    assert _rule_tables(text) == []
+    assert "vaultkit/lint/codes.py" in text
+
+
+def test_lint_md_has_a_section_with_an_example_for_every_rule() -> None:
+    sections = re.findall(r"^### (VK\d{3}) (\S+)$", _text(LINT_DOC), flags=re.MULTILINE)
+    assert sections == [(r.code, r.name) for r in RULES.values()]
+
+
+# --------------------------------------------------------------------------- the layers
+
+
+def _drawn_layers(text: str) -> set[tuple[str, str]]:
+    blocks = re.findall(r"```mermaid\n(.*?)```", text, flags=re.DOTALL)
+    assert len(blocks) == 1, "ARCHITECTURE.md: one Mermaid picture of the layers expected"
+    return set(re.findall(r"^\s*(\w+) --> (\w+)\s*$", blocks[0], flags=re.MULTILINE))
+
+
+def test_the_layer_picture_is_the_layer_table() -> None:
+    drawn = _drawn_layers(_text(ARCHITECTURE))
+    floor = {"errors", "base"}
+    # The page's premise: everything above the floor may import all of it.
+    for package, allowed in LAYERS.items():
+        if package not in floor and package != "__main__":
+            assert floor <= allowed, f"{package}: the picture's note on base/errors is wrong now"
+    allowed_edges = {(a, b) for a, targets in LAYERS.items() for b in targets}
+    upper = {(a, b) for a, b in allowed_edges if b not in floor}
+    bare = {a for a in LAYERS if LAYERS[a] and a not in {a for a, _ in upper}}
+    anchors = {(a, "base" if "base" in LAYERS[a] else "errors") for a in bare}
+    assert drawn - allowed_edges == set(), "arrows the layer table forbids"
+    assert drawn == upper | anchors
+    assert {name for edge in drawn for name in edge} == set(LAYERS)
+
+
+def test_the_architecture_page_names_the_modules_the_layer_rules_name() -> None:
+    text = _text(ARCHITECTURE)
+    for module in (*CORE, *IO_EDGE):
+        assert f"`{module.removeprefix('vaultkit.')}`" in text, module
+    for library in HEAVY:
+        assert f"`{library}`" in text, library
+
+
+# --------------------------------------------------------------------------- commands and output
+
+
+def _command_paths() -> list[str]:
+    found: list[str] = []
+
+    def walk(command: object, prefix: str) -> None:
+        subcommands = getattr(command, "commands", None)
+        if not subcommands:
+            found.append(prefix)
+            return
+        for name, sub in sorted(subcommands.items()):
+            walk(sub, f"{prefix} {name}")
+
+    walk(typer.main.get_command(app), "vaultkit")
+    return found
+
+
+def test_every_command_appears_in_the_readme() -> None:
+    commands = _command_paths()
+    assert "vaultkit lint" in commands and "vaultkit hooks install" in commands
+    text = _text(README)
+    assert [c for c in commands if c not in text] == []
+
+
+def _code_blocks(text: str) -> list[list[str]]:
+    """The lines of each fenced code block whose info string is empty or ``console``."""
+    blocks: list[list[str]] = []
+    fence: str | None = None  # the info string of the open fence
+    for line in text.splitlines():
+        if not line.startswith("```"):
+            if fence in ("", "console"):
+                blocks[-1].append(line)
+        elif fence is None:
+            fence = line[3:].strip()
+            blocks.append([])
+        else:
+            fence = None
+    return blocks
+
+
+Shown = tuple[str, list[str], list[str]]  # command, its output lines, the `echo $?` line
+
+
+def _shown_sessions(text: str) -> list[Shown]:
+    """Each ``$ vaultkit ...`` line of a code block that reads the bundled example (and writes
+    nothing), with the output shown under it and the exit code a following ``$ echo $?`` shows."""
+    found: list[Shown] = []
+    for block in _code_blocks(text):
+        target: list[str] | None = None  # where the lines under the current command go
+        for line in block:
+            if not line.startswith("$ "):
+                if target is not None:
+                    target.append(re.sub(r"\s+<- on stderr$", "", line))
+                continue
+            command = line[2:]
+            if command == "echo $?" and target is not None and target is found[-1][1]:
+                target = found[-1][2]
+            elif (
+                command.startswith("vaultkit ") and "examples/" in command and " -o " not in command
+            ):
+                found.append((command, [], []))
+                target = found[-1][1]
+            else:
+                target = None
+    return found
+
+
+def _run(command: str) -> tuple[list[str], int]:
+    """Run a shown command in the repository; stdout then stderr (``; echo $?`` adds the code)."""
+    argv = shlex.split(command.removesuffix("; echo $?"))
+    script = Path(sys.executable).parent / "vaultkit"
+    entry = [str(script)] if script.exists() else [sys.executable, "-m", "vaultkit"]
+    done = subprocess.run(
+        [*entry, *argv[1:]], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
+    )
+    lines = [*done.stdout.splitlines(), *done.stderr.splitlines()]
+    if command.endswith("; echo $?"):
+        lines.append(str(done.returncode))
+    return lines, done.returncode
+
+
+SHOWN = [(doc.name, *shown) for doc in (README, LINT_DOC) for shown in _shown_sessions(_text(doc))]
+
+
+def test_the_shown_example_sessions_are_found() -> None:
+    commands = [command for _, command, _, _ in SHOWN]
+    assert "vaultkit lint examples/sessions/wiki" in commands
+    assert "vaultkit lint --fix --dry-run examples/sessions/wiki" in commands
+    assert "vaultkit index --check examples/sessions/wiki; echo $?" in commands
+    assert ("README.md", "vaultkit lint examples/sessions/wiki") in {(d, c) for d, c, _, _ in SHOWN}
+    assert any(code == ["1"] for _, _, _, code in SHOWN)  # the README's `$ echo $?`
+
+
+@pytest.mark.parametrize(
+    ("doc", "command", "shown", "code"), SHOWN, ids=[f"{s[0]}: {s[1]}" for s in SHOWN]
+)
+def test_shown_output_is_what_the_command_prints(
+    doc: str, command: str, shown: list[str], code: list[str]
+) -> None:
+    lines, returncode = _run(command)
+    # A document cannot keep trailing blanks (a diff's empty context line is one space).
+    lines, shown = [line.rstrip() for line in lines], [line.rstrip() for line in shown]
+    assert lines == shown, f"{doc}: `{command}` prints something else than the document shows"
+    if code:
+        assert code == [str(returncode)], f"{doc}: `{command}` exits with another code"
+
+
+# --------------------------------------------------------------------------- paths
+
+
+_PACKAGE_PATH = re.compile(r"(?<![\w./-])vaultkit/[\w./]*")
+_DOMAIN_PATH = re.compile(
+    r"(?<![\w./-])(?:base|vault|lint|agents|session|continuity|hooks|cli)/[\w./]*\w"
+)
+_MODULE = re.compile(r"(?<![\w./-])(\w+\.py)\b")
+
+
+def _repo_files() -> set[str]:
+    listed = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True, timeout=30
+    ).stdout.splitlines()
+    return set(listed)
+
+
+@pytest.mark.parametrize("doc", GUIDES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_source_path_a_guide_names_exists(doc: Path) -> None:
+    text = _text(doc)
+    names = {Path(f).name for f in _repo_files()}
+    missing = [p for p in _PACKAGE_PATH.findall(text) if not (ROOT / p.rstrip(".")).exists()]
+    missing += [
+        p
+        for p in _DOMAIN_PATH.findall(text)
+        if not (ROOT / "vaultkit" / p).exists() and not (ROOT / p).exists()
+    ]
+    missing += [m for m in _MODULE.findall(text) if m not in names]
+    assert missing == [], f"{doc.relative_to(ROOT)} names files that do not exist"
