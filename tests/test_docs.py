@@ -1,16 +1,19 @@
-"""The documents say what the code does: rule tables, the layer picture, shown output and paths."""
+"""The documents say what the code does: rule tables, layers, shown output, paths, dependencies."""
 
 from __future__ import annotations
 
+import ast
+import importlib.metadata
 import re
 import shlex
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 import typer.main
-from test_layers import CORE, HEAVY, IO_EDGE, LAYERS
+from test_layers import CORE, HEAVY, IO_EDGE, LAYERS, PACKAGE
 
 from vaultkit.cli import app
 from vaultkit.lint.codes import RULES, markdown_table
@@ -259,3 +262,31 @@ def test_every_source_path_a_guide_names_exists(doc: Path) -> None:
     ]
     missing += [m for m in _MODULE.findall(text) if m not in names]
     assert missing == [], f"{doc.relative_to(ROOT)} names files that do not exist"
+
+
+# --------------------------------------------------------------------------- declared dependencies
+
+
+def _normalised(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def test_every_declared_dependency_is_imported_by_vaultkit() -> None:
+    """pyproject.toml's dependency list is part of the documentation: nothing in it is unused."""
+    project = tomllib.loads(_text(ROOT / "pyproject.toml"))["project"]
+    declared = {
+        _normalised(m.group(0))
+        for spec in project["dependencies"]
+        if (m := re.match(r"[A-Za-z0-9_.-]+", spec))
+    }
+    imported: set[str] = set()
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                imported.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                imported.add(node.module.split(".")[0])
+    distributions = importlib.metadata.packages_distributions()
+    used = {_normalised(d) for name in imported for d in distributions.get(name, [])}
+    assert "python-frontmatter" in declared
+    assert sorted(declared - used) == []
