@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import importlib.metadata
+import importlib.util
 import re
 import shlex
 import subprocess
@@ -252,6 +253,8 @@ _DOMAIN_PATH = re.compile(
     r"(?<![\w./-])(?:base|vault|lint|agents|session|continuity|hooks|cli)/[\w./]*\w"
 )
 _MODULE = re.compile(r"(?<![\w./-])(\w+\.py)\b")
+_DOTTED = re.compile(r"(?<![\w./-])vaultkit(?:\.[a-z_]+)+")
+_NOT_MODULES = ("vaultkit.toml", "vaultkit.log")
 
 
 def _repo_files() -> set[str]:
@@ -259,6 +262,17 @@ def _repo_files() -> set[str]:
         ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True, timeout=30
     ).stdout.splitlines()
     return set(listed)
+
+
+def _importable(dotted: str) -> bool:
+    """A module, or a name one defines (``vaultkit.api.build_graph``)."""
+    module, _, attribute = dotted.rpartition(".")
+    try:
+        if importlib.util.find_spec(dotted) is not None:
+            return True
+    except ModuleNotFoundError:
+        return False
+    return bool(module) and hasattr(importlib.import_module(module), attribute)
 
 
 @pytest.mark.parametrize("doc", GUIDES, ids=lambda p: str(p.relative_to(ROOT)))
@@ -272,6 +286,7 @@ def test_every_source_path_a_guide_names_exists(doc: Path) -> None:
         if not (ROOT / "vaultkit" / p).exists() and not (ROOT / p).exists()
     ]
     missing += [m for m in _MODULE.findall(text) if m not in names]
+    missing += [d for d in _DOTTED.findall(text) if d not in _NOT_MODULES and not _importable(d)]
     assert missing == [], f"{doc.relative_to(ROOT)} names files that do not exist"
 
 
