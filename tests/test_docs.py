@@ -265,14 +265,15 @@ def _repo_files() -> set[str]:
 
 
 def _importable(dotted: str) -> bool:
-    """A module, or a name one defines (``vaultkit.api.build_graph``)."""
-    module, _, attribute = dotted.rpartition(".")
+    """A module, or a name a module defines (``vaultkit.api.build_graph``)."""
     try:
-        if importlib.util.find_spec(dotted) is not None:
-            return True
-    except ModuleNotFoundError:
-        return False
-    return bool(module) and hasattr(importlib.import_module(module), attribute)
+        return importlib.util.find_spec(dotted) is not None
+    except ModuleNotFoundError:  # a parent is a module, not a package: look for an attribute
+        module, _, attribute = dotted.rpartition(".")
+        try:
+            return hasattr(importlib.import_module(module), attribute)
+        except ModuleNotFoundError:
+            return False
 
 
 @pytest.mark.parametrize("doc", GUIDES, ids=lambda p: str(p.relative_to(ROOT)))
