@@ -8,7 +8,7 @@ from pathlib import Path
 
 from test_hook_start_support import add_session, make_project, transcript
 
-from vaultkit.base.store import Store
+from vaultkit.base.store import Store, find_store
 from vaultkit.continuity.startup import compose
 from vaultkit.session import backfill, jobs
 
@@ -133,13 +133,13 @@ def test_transcript_cwd_reads_only_the_first_lines(tmp_path: Path) -> None:
 
 def test_stores_under_vaultkit_home_match_transcripts_by_the_same_rule(tmp_path: Path) -> None:
     home_store = tmp_path / "vk-home"
-    (home_store / "sessions" / "summary").mkdir(parents=True)
-    store = Store(home_store / "sessions")
-    workdir = tmp_path / "scratch"  # no git: its store is $VAULTKIT_HOME/sessions
+    workdir = tmp_path / "scratch"  # no git: its store is under $VAULTKIT_HOME/projects/
     workdir.mkdir()
+    env = {"VAULTKIT_HOME": str(home_store)}
+    store = find_store(workdir, env=env)
+    store.summary.mkdir(parents=True)
     folder = tmp_path / "claude" / "projects" / "-scratch"
     transcript(folder / "missed.jsonl", workdir, mtime=OLD)
-    env = {"VAULTKIT_HOME": str(home_store)}
     current = str(folder / "current.jsonl")
     found = backfill.plan(store, current, "current", max_attempts=5, now=time.time(), env=env)
     assert [j.session_id for j in found.missed] == ["missed"]

@@ -68,11 +68,13 @@ def test_store_never_nests_sessions(tmp_path: Path) -> None:
     assert find_store(folder / "wiki", env={}).root == folder
 
 
-def test_store_falls_back_to_env_then_cwd(tmp_path: Path) -> None:
+def test_store_of_a_folder_that_is_not_a_project_is_under_vaultkit_home(tmp_path: Path) -> None:
     home = tmp_path / "home"
     work = tmp_path / "work"
     work.mkdir()
-    assert find_store(work, env={"VAULTKIT_HOME": str(home)}).root == home.resolve() / "sessions"
+    store = find_store(work, env={"VAULTKIT_HOME": str(home)})
+    assert store.root.parent.parent == home.resolve() / "projects"
+    (work / "sessions" / "wiki").mkdir(parents=True)  # an existing store stays where it is
     assert find_store(work, env={}).root == work / "sessions"
 
 

@@ -15,6 +15,7 @@ import json
 import os
 
 from vaultkit.base.record import Record, field
+from vaultkit.base.store import DEFAULT_SHARE, SHAREABLE
 from vaultkit.errors import VaultkitError
 
 TYPE_CHECKING = False
@@ -89,6 +90,14 @@ class PressureConfig(Record):
     window: int = 200_000  # the model's context window in tokens
 
 
+class GitConfig(Record):
+    share: list[str] = field(default_factory=lambda: list(DEFAULT_SHARE))  # the rest is private
+
+
+class PrivacyConfig(Record):
+    redact_raw: bool = False  # the raw copy gets the prompt's redaction and <private> stripping
+
+
 class Config(Record):
     lint: LintConfig = field(default_factory=LintConfig)
     index: IndexConfig = field(default_factory=IndexConfig)
@@ -100,6 +109,8 @@ class Config(Record):
     activity: ActivityConfig = field(default_factory=ActivityConfig)
     transcripts: TranscriptsConfig = field(default_factory=TranscriptsConfig)
     pressure: PressureConfig = field(default_factory=PressureConfig)
+    git: GitConfig = field(default_factory=GitConfig)
+    privacy: PrivacyConfig = field(default_factory=PrivacyConfig)
 
 
 def _check_value(path: object, key: str, value: Any, default: Any) -> Any:
@@ -147,7 +158,18 @@ def build_config(data: dict[str, Any], path: object) -> Config:
             )
         section_type = type(getattr(defaults, name))
         built[name] = _build_section(path, name, section_type, raw)
+    if "git" in built:
+        _check_share(path, built["git"].share)
     return Config(**built)
+
+
+def _check_share(path: object, share: list[str]) -> None:
+    unknown = [name for name in share if name not in SHAREABLE]
+    if unknown:
+        raise VaultkitError(
+            f"{path}: git.share names {', '.join(map(repr, unknown))}, not a shareable part",
+            hint=f"use some of: {', '.join(SHAREABLE)} (logs/ and .vaultkit/ are always private)",
+        )
 
 
 def _toml(text: str, path: object) -> dict[str, Any]:

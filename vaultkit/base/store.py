@@ -7,6 +7,7 @@ a place as a string; the properties of the same names give it as a :class:`~path
 from __future__ import annotations
 
 import os
+import sys
 
 from vaultkit.base.record import Record
 
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
         "locks",
         "queue",
         "config_file",
+        "gitignore",
     ]
 
 STORE_DIR = "sessions"
@@ -50,7 +52,16 @@ LAYOUT: dict[str, tuple[str, ...]] = {
     "locks": (".vaultkit", "locks"),
     "queue": (".vaultkit", "queue"),
     "config_file": ("vaultkit.toml",),
+    "gitignore": (".gitignore",),
 }
+# The parts ``[git] share`` may name (in .gitignore order); ``logs/`` (its own .gitignore) and
+# ``.vaultkit/`` (locks, queue, caches) are private whatever it says.
+SHAREABLE = ("raw", "summary", "wiki", "transcripts")
+ALWAYS_PRIVATE = ("logs", ".vaultkit")
+DEFAULT_SHARE = ("wiki", "summary")
+PROJECTS_DIR = "projects"  # under the data folder: the stores of folders that are not projects
+APP_DIR = "vaultkit"
+_KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
 
 
 def _path(text: str) -> Path:
@@ -159,26 +170,81 @@ def git_root(start: Path) -> Path | None:
     return None if found is None else _path(found)
 
 
+def _home(env: Mapping[str, str]) -> str:
+    return env.get("HOME") or env.get("USERPROFILE") or os.path.expanduser("~")
+
+
+def data_dir(env: Mapping[str, str] | None = None) -> str:
+    """vaultkit's per-user data folder: ``$VAULTKIT_HOME``, else the platform's user data folder
+    (``$XDG_DATA_HOME`` or ``~/.local/share``, ``~/Library/Application Support``,
+    ``%LOCALAPPDATA%``) plus ``vaultkit``."""
+    environ = os.environ if env is None else env
+    chosen = environ.get("VAULTKIT_HOME")
+    if chosen:
+        return os.path.realpath(os.path.expanduser(chosen))
+    home = _home(environ)
+    if sys.platform == "win32":
+        base = environ.get("LOCALAPPDATA") or os.path.join(home, "AppData", "Local")
+    elif sys.platform == "darwin":
+        base = os.path.join(home, "Library", "Application Support")
+    else:
+        xdg = environ.get("XDG_DATA_HOME", "")
+        base = xdg if os.path.isabs(xdg) else os.path.join(home, ".local", "share")
+    return os.path.join(base, APP_DIR)
+
+
+def folder_key(folder: str) -> str:
+    """A file-name-safe key for a folder: ``<basename>-<10 hex of the absolute path's hash>``."""
+    import hashlib  # only for a folder that is not a project
+
+    name = "".join(c if c in _KEY_CHARS else "-" for c in os.path.basename(folder))
+    name = name.strip(".-")[:40] or "folder"
+    digest = hashlib.sha256(os.path.abspath(folder).encode("utf-8", "surrogatepass"))
+    return f"{name}-{digest.hexdigest()[:10]}"
+
+
+def _existing_store(here: str, home: str) -> str | None:
+    """The ``sessions/`` store of ``here`` or of the nearest parent that has one; a store in
+    the home folder or the filesystem root counts only for that folder itself."""
+    for folder in _up(here):
+        if folder != here and (folder == home or os.path.dirname(folder) == folder):
+            continue
+        candidate = os.path.join(folder, STORE_DIR)
+        if os.path.isdir(candidate) and _looks_like_store(candidate):
+            return candidate
+    return None
+
+
 def find_store(
     cwd: str | os.PathLike[str] | None = None, *, env: Mapping[str, str] | None = None
 ) -> Store:
-    """The store for a working directory: inside an existing store, at the git root, at
-    ``$VAULTKIT_HOME``, or in ``cwd`` — in that order. ``sessions/sessions`` is never produced.
-    """
+    """The store for a working directory, in this order: the store ``cwd`` is inside; the git
+    root's ``sessions/``; ``cwd`` itself when it is named ``sessions``; an existing
+    ``sessions/`` store in ``cwd`` or a parent; else, for a
+    folder that is not a project, ``<data dir>/projects/<folder key>/sessions`` (see
+    :func:`data_dir`, :func:`folder_key`). ``sessions/sessions`` is never produced."""
     environ = os.environ if env is None else env
     here = os.path.realpath(os.fspath(cwd) if cwd is not None else os.getcwd())
     for folder in _up(here):
         if _looks_like_store(folder):
             return Store(folder)
     anchor = find_git_root(here)
-    home = environ.get("VAULTKIT_HOME")
-    if anchor is None and home:
-        anchor = os.path.realpath(os.path.expanduser(home))
-    if anchor is None:
-        anchor = here
-    if os.path.basename(anchor) == STORE_DIR:
-        return Store(anchor)
-    return Store(os.path.join(anchor, STORE_DIR))
+    if anchor is not None:
+        if os.path.basename(anchor) == STORE_DIR:
+            return Store(anchor)
+        return Store(os.path.join(anchor, STORE_DIR))
+    if os.path.basename(here) == STORE_DIR:  # a folder made for the store, pointed at
+        return Store(here)
+    existing = _existing_store(here, os.path.realpath(_home(environ)))
+    if existing is not None:
+        return Store(existing)
+    return Store(os.path.join(data_dir(environ), PROJECTS_DIR, folder_key(here), STORE_DIR))
+
+
+def is_project_store(store: Store, env: Mapping[str, str] | None = None) -> bool:
+    """False for a store kept in the data folder for a folder that is not a project."""
+    keyed = os.path.realpath(os.path.join(data_dir(env), PROJECTS_DIR))
+    return os.path.dirname(os.path.dirname(os.path.realpath(store.top))) != keyed
 
 
 def state_dir_for_vault(vault: Path) -> Path:

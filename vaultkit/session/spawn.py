@@ -6,6 +6,7 @@ import os
 import sys
 
 from vaultkit.agents.childenv import child_environment
+from vaultkit.base import gitignore
 from vaultkit.base.store import Store
 
 TYPE_CHECKING = False
@@ -110,8 +111,9 @@ def spawn_worker(store: Store, *, session_id: str | None = None) -> int | None:
     """Start ``python -m vaultkit.session.worker --store ROOT [--session ID]`` and return its pid
     without waiting: own session / process group, no inherited stdio or descriptors, cleaned
     environment, cwd = the store root. Returns ``None`` when the process could not be started.
+    Creates the store (with its ``.gitignore``) when it does not exist yet.
     """
-    os.makedirs(store.top, exist_ok=True)
+    gitignore.ensure(store)
     argv, env = worker_command(store, session_id), worker_env()
     if hasattr(os, "fork"):
         try:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from filelock import FileLock, Timeout
 
+from vaultkit.base import gitignore
 from vaultkit.base.config import Config, load_config
 from vaultkit.base.log import append_log
 from vaultkit.base.store import Store
@@ -311,6 +312,7 @@ def _process_locked(
         config = load_config(store.config_file)
     except VaultkitError as exc:
         return _config_problem(store, snapshot, exc, say)
+    _sync_gitignore(store, config, say)
     jobs.mark_running(store, session_id, _now().isoformat(timespec="seconds"))
     try:
         return _run_steps(store, snapshot, config, distill, settle, say)
@@ -318,6 +320,15 @@ def _process_locked(
         return _failure(store, snapshot.job, exc, config, say)
     finally:
         jobs.clear_running(store, session_id)
+
+
+def _sync_gitignore(store: Store, config: Config, say: Progress) -> None:
+    """``sessions/.gitignore`` as ``[git]`` says (the hooks only create a missing one)."""
+    try:
+        if gitignore.sync(store, config.git.share):
+            say("sessions/.gitignore written from [git] share")
+    except OSError as exc:
+        say(f"sessions/.gitignore not updated: {exc}; `vaultkit doctor` checks it")
 
 
 def _real_distill() -> DistillFn:
