@@ -1,4 +1,5 @@
-"""Replace secrets (provider keys, tokens, private keys, password assignments) with markers.
+"""Replace secrets (provider keys, tokens, private keys, password assignments) with markers, and
+drop what the user marked ``<private>…</private>``.
 
 Every pattern is a flat character-class scan with no nested quantifiers, so redaction is linear in
 the text length; PEM blocks are cut with ``str.find`` instead of a lazy regex.
@@ -32,6 +33,8 @@ _TOKENS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         re.compile(r"\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}"),
     ),
 )
+_PRIVATE_OPEN = re.compile(r"<private>", re.IGNORECASE)
+_PRIVATE_CLOSE = re.compile(r"</private>", re.IGNORECASE)
 _ASSIGN_TRIGGERS = ("pass", "pwd", "secret", "token", "key")
 
 _BEARER = re.compile(r"(?i)(\bBearer\s{1,5})(?!\[REDACTED)[A-Za-z0-9._~+/=-]{8,}")
@@ -105,3 +108,22 @@ def redact(text: str) -> str:
     if any(t in lowered for t in _ASSIGN_TRIGGERS):
         text = _ASSIGN.sub(_sub_group(lambda m: _assign_kind(m.group(1))), text)
     return text
+
+
+def strip_private(text: str) -> str:
+    """``text`` without its ``<private>…</private>`` spans (tags in any case, spans over lines);
+    an unclosed ``<private>`` drops the rest of the text. Linear: each span is cut by a search."""
+    start = _PRIVATE_OPEN.search(text)
+    if start is None:
+        return text
+    kept: list[str] = []
+    pos = 0
+    while start is not None:
+        kept.append(text[pos : start.start()])
+        end = _PRIVATE_CLOSE.search(text, start.end())
+        if end is None:
+            return "".join(kept)
+        pos = end.end()
+        start = _PRIVATE_OPEN.search(text, pos)
+    kept.append(text[pos:])
+    return "".join(kept)

@@ -1,9 +1,10 @@
 """Readable Markdown rendering of a Claude Code transcript (SPEC §6, seed 004).
 
 User messages verbatim, the assistant's visible text (code blocks included) merged per reply, in
-order; no tool calls, tool results, thinking, attachments, harness tags or side chains. Streams
-the JSONL and writes the output as it goes, so memory stays bounded on huge transcripts. Secrets
-are redacted like everywhere else in the store.
+order; no tool calls, tool results, thinking, attachments, harness tags or side chains, and none
+of what the user marked ``<private>…</private>``. Streams the JSONL and writes the output as it
+goes, so memory stays bounded on huge transcripts. Secrets are redacted like everywhere else in
+the store.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from vaultkit.session.naming import short_id
-from vaultkit.session.redact import redact
+from vaultkit.session.redact import redact, strip_private
 from vaultkit.session.transcript import iter_records, strip_harness
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
@@ -43,14 +44,15 @@ def _user_text(record: dict[str, Any]) -> str:
     message = record.get("message")
     content = message.get("content") if isinstance(message, dict) else None
     if isinstance(content, str):
-        return strip_harness(content)
+        return strip_private(strip_harness(content)).strip()
     parts = []
     for block in content if isinstance(content, list) else []:
         if isinstance(block, dict) and block.get("type") == "text":
             parts.append(strip_harness(str(block.get("text", ""))))
         elif isinstance(block, dict) and block.get("type") == "image":
             parts.append("[image]")
-    return "\n\n".join(p for p in parts if p)
+    # Stripped from the whole message: an unclosed <private> hides the rest of it.
+    return strip_private("\n\n".join(p for p in parts if p)).strip()
 
 
 def _assistant_text(record: dict[str, Any]) -> str:

@@ -2,8 +2,9 @@
 
 Keeps human prompts, the assistant's visible text and a one-line trail of tool actions; drops tool
 results, attachments (vaultkit's own injected context included), system and bookkeeping lines,
-meta lines and harness tags. The most recent turns are kept in full within the character budget;
-early turns are kept in a short, trimmed head. Everything returned has been redacted.
+meta lines, harness tags and what the user marked ``<private>…</private>``. The most recent turns
+are kept in full within the character budget; early turns are kept in a short, trimmed head.
+Everything returned has been redacted.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from vaultkit.session.redact import redact
+from vaultkit.session.redact import redact, strip_private
 
 MAX_LINE_BYTES = 16 * 1024 * 1024  # longer lines (huge pastes / tool dumps) are skipped
 HEAD_SHARE = 5  # 1/5 of the budget for the head, the rest for the tail
@@ -242,7 +243,7 @@ class _Scanner:
             return
         message = record.get("message")
         content = message.get("content") if isinstance(message, dict) else None
-        text = redact(strip_harness(_user_text(content)))
+        text = redact(strip_private(strip_harness(_user_text(content))).strip())
         if not text:
             return
         self._close_assistant()

@@ -122,7 +122,9 @@ def _retry_later(store: Store, job: jobs.Job, error: str, max_attempts: int) -> 
     return Status.REQUEUED
 
 
-def _copy_raw(store: Store, job: jobs.Job, settle: rawcopy.Settle, say: Progress) -> Path | None:
+def _copy_raw(
+    store: Store, job: jobs.Job, settle: rawcopy.Settle, say: Progress, *, redacted: bool = False
+) -> Path | None:
     source = Path(job.transcript_path)
     rawcopy.clean_temps(store.raw, job.session_id)
     say(f"{job.session_id}: waiting for {source.name} to stop growing")
@@ -132,7 +134,9 @@ def _copy_raw(store: Store, job: jobs.Job, settle: rawcopy.Settle, say: Progress
         if existing is not None:
             say(f"{job.session_id}: transcript {source} is gone; using raw copy {existing.name}")
         return existing
-    copy = rawcopy.copy_transcript(source, store.raw, job.session_id, _ended_at(job))
+    copy = rawcopy.copy_transcript(
+        source, store.raw, job.session_id, _ended_at(job), redacted=redacted
+    )
     verb = "copied" if copy.written else "kept existing copy"
     say(f"{job.session_id}: {verb} raw/{copy.path.name} ({copy.size} bytes)")
     return copy.path
@@ -254,7 +258,7 @@ def _run_steps(
     say: Progress,
 ) -> Result:
     job = snapshot.job
-    raw = _copy_raw(store, job, settle, say)
+    raw = _copy_raw(store, job, settle, say, redacted=config.privacy.redact_raw)
     if raw is None:
         jobs.remove_job(store, job.session_id)
         message = f"transcript {job.transcript_path} does not exist and was never copied; dropped"
