@@ -10,6 +10,7 @@ from pathlib import Path
 
 from test_hook_start_support import add_session, make_project
 
+from vaultkit.base import gitignore
 from vaultkit.base.store import Store
 from vaultkit.session import jobs
 
@@ -38,9 +39,11 @@ def fake_claude(folder: Path) -> str:
 
 def test_doctor_passes_on_a_good_setup(tmp_path: Path) -> None:
     project = make_project(tmp_path / "proj")
+    subprocess.run(["git", "init", "-q", str(project)], check=True, timeout=30)
     path = fake_claude(tmp_path / "bin")
     assert vk("hooks", "install", cwd=project, path=path).returncode == 0
     store = Store(project / "sessions")
+    gitignore.sync(store, ["wiki", "summary"])
     jobs.write_done(
         store,
         jobs.Done("s1", 10, "r.jsonl", "summary/a.md", "wiki/a.md", "ok", "", "2026-11-30T09:00"),
@@ -52,7 +55,11 @@ def test_doctor_passes_on_a_good_setup(tmp_path: Path) -> None:
     assert f"ok    claude CLI: {tmp_path / 'bin' / 'claude'}" in lines
     assert f"ok    store: {project / 'sessions'} is writable" in lines
     assert "ok    last worker result: 2026-11-30T09:00 a.md: ok" in lines
-    assert lines[-1] == "0 failed, 0 warning(s), 6 ok"
+    assert f"ok    store location: the project's own, {store.root}" in lines
+    gitignore_line = f"ok    gitignore: {store.root / '.gitignore'} keeps private all but: "
+    assert gitignore_line + "wiki/, summary/" in lines
+    assert "ok    git tracked: no private part of sessions/ is tracked by git" in lines
+    assert lines[-1] == "0 failed, 0 warning(s), 9 ok"
 
 
 def test_doctor_fails_on_a_broken_setup_and_names_the_fixes(tmp_path: Path) -> None:
@@ -81,7 +88,8 @@ def test_doctor_fails_on_a_broken_setup_and_names_the_fixes(tmp_path: Path) -> N
     assert "warn  failed jobs: 1 session(s) used up their 5 attempts: lost-one" in out
     assert "warn  last worker result: 2026-11-30 b.md: degraded (timeout)" in out
     assert "warn  log: [2026-11-30T09:00:00+00:00] hook SessionEnd: OSError: disk full" in out
-    assert out.splitlines()[-1].startswith("3 failed, 4 warning(s)")
+    assert "warn  git: git is not on PATH, tracking not checked" in out
+    assert out.splitlines()[-1].startswith("3 failed, 5 warning(s)")
 
 
 def test_doctor_reports_an_unwritable_store(tmp_path: Path) -> None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
+import subprocess
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -13,8 +15,9 @@ from typing import Annotated, Literal
 
 import typer
 
+from vaultkit.base import gitignore
 from vaultkit.base.config import Config, load_config
-from vaultkit.base.store import Store, find_store
+from vaultkit.base.store import Store, find_git_root, find_store, is_project_store
 from vaultkit.cli.app import app
 from vaultkit.cli.hooks_cmd import (
     FormatOpt,
@@ -88,7 +91,8 @@ def doctor(project: ProjectOpt = None) -> None:
     checks = [config_check, *_check_hooks(folder)]
     for name, probe in (
         ("claude CLI", lambda: [_check_claude(config)]),
-        ("store", lambda: [_check_store(store)]),
+        ("store", lambda: [_check_store(store), _check_location(store, folder)]),
+        ("git", lambda: _check_git(store, config)),
         ("queue", lambda: _check_queue(store, config)),
         ("worker results", lambda: _check_results(store)),
     ):
@@ -198,6 +202,70 @@ def _check_store(store: Store) -> Check:
             f"make {store.root} writable by you (chmod u+w)",
         )
     return Check("store", "ok", f"{store.root} is writable")
+
+
+def _check_location(store: Store, folder: Path) -> Check:
+    if is_project_store(store):
+        return Check("store location", "ok", f"the project's own, {store.root}")
+    return Check(
+        "store location",
+        "ok",
+        f"{folder} is not a project (no git root, no sessions/ folder): its store is {store.root}",
+    )
+
+
+def _check_git(store: Store, config: Config) -> list[Check]:
+    root = find_git_root(store.top)
+    if root is None:
+        return [Check("git", "ok", f"{store.root} is not in a git repository: nothing is shared")]
+    if not shutil.which("git"):
+        return [Check("git", "warn", "git is not on PATH, tracking not checked", "install git")]
+    return [_check_ignore_file(store, config), _check_tracked(store, Path(root), config)]
+
+
+def _check_ignore_file(store: Store, config: Config) -> Check:
+    path = Path(store.at("gitignore"))
+    try:
+        text = path.read_bytes().decode("utf-8", errors="surrogateescape")
+    except FileNotFoundError:
+        text = None
+    wanted = gitignore.merged(text, gitignore.private_parts(config.git.share))
+    if text == wanted:
+        shared = ", ".join(f"{p}/" for p in config.git.share) or "nothing"
+        return Check("gitignore", "ok", f"{path} keeps private all but: {shared}")
+    state = "missing" if text is None else "not what [git] share says"
+    return Check(
+        "gitignore",
+        "warn",
+        f"{path} is {state}",
+        "the next worker run writes it (end a session here, or vaultkit ingest TRANSCRIPT)",
+    )
+
+
+def _check_tracked(store: Store, root: Path, config: Config) -> Check:
+    """Private parts already in git's index (``.gitignore`` does not untrack them)."""
+    base = Path(os.path.relpath(store.top, root)).as_posix()
+    private = [f"{base}/{part}" for part in gitignore.private_parts(config.git.share)]
+    done = subprocess.run(
+        ["git", "-C", str(root), "ls-files", "-z", "--", *private],
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    if done.returncode != 0:
+        why = done.stderr.decode(errors="replace").strip().splitlines()[:1]
+        return Check("git tracked", "warn", f"git ls-files failed in {root}: {''.join(why)}")
+    files = [f for f in done.stdout.decode(errors="replace").split("\0") if f]
+    parts = sorted({p for p in private for f in files if f.startswith(p + "/")})
+    if not parts:
+        return Check("git tracked", "ok", f"no private part of {base}/ is tracked by git")
+    command = " ".join(["git", "-C", shlex.quote(str(root)), "rm", "-r", "--cached", "--"])
+    return Check(
+        "git tracked",
+        "fail",
+        f"{len(files)} private file(s) tracked by git in {', '.join(p + '/' for p in parts)}",
+        f"{command} {' '.join(shlex.quote(p) for p in parts)}  (then commit)",
+    )
 
 
 def _check_queue(store: Store, config: Config) -> list[Check]:
