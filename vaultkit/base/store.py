@@ -32,6 +32,7 @@ if TYPE_CHECKING:
         "queue",
         "config_file",
         "gitignore",
+        "forgotten",
     ]
 
 STORE_DIR = "sessions"
@@ -53,6 +54,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
     "queue": (".vaultkit", "queue"),
     "config_file": ("vaultkit.toml",),
     "gitignore": (".gitignore",),
+    "forgotten": (".vaultkit", "forgotten"),  # tombstones of forgotten sessions
 }
 # The parts ``[git] share`` may name (in .gitignore order); ``logs/`` (its own .gitignore) and
 # ``.vaultkit/`` (locks, queue, caches) are private whatever it says.

@@ -67,14 +67,16 @@ def _maps_to(cwd: str, store: Store, env: Mapping[str, str]) -> bool:
 
 
 def _busy_ids(store: Store) -> set[str]:
-    """Session ids (safe form) that are queued, failed, or held by a live worker."""
+    """Session ids (safe form) that are queued, failed, forgotten (``vaultkit forget``), or held
+    by a live worker."""
     busy = {jobs.safe_id(job.session_id) for _, job in jobs.queued(store)}
     busy |= {jobs.safe_id(marker.session_id) for marker in jobs.live_running(store)}
-    try:
-        names = os.listdir(os.path.join(store.at("queue"), "failed"))
-    except OSError:
-        names = []
-    busy |= {_stem(name) for name in names if name.endswith(".json")}
+    for folder in (os.path.join(store.at("queue"), "failed"), store.at("forgotten")):
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            names = []
+        busy |= {_stem(name) for name in names if name.endswith(".json")}
     return busy
 
 

@@ -1,0 +1,155 @@
+"""``vaultkit forget``: a session removed everywhere in a real store, run as a real process."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from datetime import date, datetime
+from pathlib import Path
+
+import pytest
+from test_worker_support import hook_env, write_transcript
+
+from vaultkit.base.store import Store
+from vaultkit.errors import VaultkitError
+from vaultkit.session import backfill
+from vaultkit.session.forget import plan_forget
+
+pytestmark = pytest.mark.timeout(120)
+
+OLD = "3f0a9c1e-0000-4000-8000-000000000001"  # ended 2026-11-02
+NEW = "8b21d4f0-0000-4000-8000-000000000002"  # ended 2026-11-20
+TWIN = "3f0a9c1e-ffff-4000-8000-000000000003"  # shares OLD's first 8 characters
+
+
+def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        list(args), cwd=cwd, env=hook_env(), capture_output=True, text=True, timeout=60
+    )
+
+
+def vk(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return run(sys.executable, "-m", "vaultkit", *args, cwd=cwd)
+
+
+def add_session(project: Path, claude: Path, sid: str, ended: datetime) -> Path:
+    transcript = write_transcript(claude / f"{sid}.jsonl", sid)
+    stamp = ended.timestamp()
+    os.utime(transcript, (stamp, stamp))
+    done = vk("ingest", str(transcript), "--settle", "0.05", "-q", cwd=project)
+    assert done.returncode == 0, done.stderr
+    return transcript
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    project = tmp_path / "proj"
+    project.mkdir()
+    run("git", "init", "-q", cwd=project)
+    (project / "sessions").mkdir()
+    (project / "sessions" / "vaultkit.toml").write_text('[distill]\nbackend = "offline"\n')
+    claude = tmp_path / "claude"
+    add_session(project, claude, OLD, datetime(2026, 11, 2, 9, 30))
+    add_session(project, claude, NEW, datetime(2026, 11, 20, 15, 45))
+    return project
+
+
+def everything(store: Path) -> set[str]:
+    return {p.relative_to(store).as_posix() for p in store.rglob("*") if p.is_file()}
+
+
+def mentions(store: Path, text: str) -> list[str]:
+    found = []
+    for path in store.rglob("*"):
+        if path.is_file() and (text in path.name or text in path.read_text(errors="replace")):
+            found.append(path.relative_to(store).as_posix())
+    return sorted(found)
+
+
+def test_without_yes_it_shows_everything_and_deletes_nothing(project: Path) -> None:
+    store = project / "sessions"
+    before = everything(store)
+    result = vk("forget", OLD[:8], cwd=project)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "error: nothing deleted: 6 file(s) listed above",
+        f"hint: vaultkit forget {OLD[:8]} --yes",
+    ]
+    lines = result.stdout.splitlines()
+    title = f"2026-11-02_0930_{OLD[:8]}_please change step 0 of the parser"
+    assert lines[:8] == [
+        f"store {store}",
+        f"session {OLD} (ended 2026-11-02 09:30)",
+        f"  delete  .vaultkit/done/{OLD}.json",
+        f"  delete  .vaultkit/locks/{OLD}.lock",
+        f"  delete  raw/2026-11-02_0930_{OLD}.jsonl",
+        f"  delete  summary/{title}.md",
+        f"  delete  transcripts/2026-11-02_0930_{OLD[:8]}.md",
+        f"  delete  wiki/{title}.md",
+    ]
+    assert lines[8].startswith(f"  INDEX   - [[{title}]] — ")
+    assert lines[9].startswith("  log     ") and len(lines) == 10
+    assert everything(store) == before
+
+
+def test_forget_removes_the_session_everywhere_and_keeps_the_other(project: Path) -> None:
+    store = Store(project / "sessions")
+    (summary,) = store.summary.glob(f"*_{OLD[:8]}_*.md")
+    store.summary_archive.mkdir()
+    shutil.move(summary, store.summary_archive / summary.name)  # retention archived it
+    (store.state / "search.sqlite").write_text("an index of every note")  # derived state
+    index = store.index.read_text()
+    stem = summary.stem
+    store.index.write_text(index + f"\nSee also [[{stem}]] for the start.\n")
+    assert vk("forget", OLD[:8], "--yes", cwd=project).returncode == 0
+    assert mentions(store.root, OLD) == [f".vaultkit/forgotten/{OLD}.json"]
+    assert mentions(store.root, stem) == []
+    assert not (store.state / "search.sqlite").exists()
+    assert f"{NEW[:8]}_" in store.index.read_text()
+    assert len(list(store.raw.iterdir())) == 1 and len(list(store.wiki.glob("2026*"))) == 1
+    status = run("git", "status", "--porcelain", "-uall", cwd=project).stdout
+    assert OLD[:8] not in status and NEW[:8] in status
+
+
+def test_before_takes_every_session_that_ended_before_the_date(project: Path) -> None:
+    assert vk("forget", "--before", "2026-11-10", "--yes", cwd=project).returncode == 0
+    store = project / "sessions"
+    assert mentions(store, OLD) == [f".vaultkit/forgotten/{OLD}.json"]
+    assert mentions(store, NEW) != []
+    nothing = vk("forget", "--before", "2026-11-01", cwd=project)
+    assert nothing.returncode == 0 and "nothing to forget" in nothing.stdout
+    bad = vk("forget", "--before", "last week", cwd=project)
+    assert bad.returncode == 2 and "not an ISO date" in bad.stderr
+
+
+def test_a_prefix_must_be_unambiguous_and_long_enough(project: Path, tmp_path: Path) -> None:
+    add_session(project, tmp_path / "claude", TWIN, datetime(2026, 11, 21, 8, 0))
+    store = Store(project / "sessions")
+    with pytest.raises(VaultkitError, match="matches 2 sessions"):
+        plan_forget(store, OLD[:8])
+    with pytest.raises(VaultkitError, match="first 8 characters"):
+        plan_forget(store, OLD[:6])
+    assert [k.session_id for k in plan_forget(store, OLD[:9] + "0").sessions] == [OLD]
+    assert plan_forget(store, before=date(2026, 11, 3)).sessions[0].session_id == OLD
+
+
+def test_backfill_never_distils_a_forgotten_session_again(project: Path, tmp_path: Path) -> None:
+    store = Store(project / "sessions")
+    claude = tmp_path / "claude"
+    for sid in (OLD, NEW):
+        (claude / f"{sid}.jsonl").write_text(
+            json.dumps({"type": "user", "cwd": str(project), "message": {"content": "hi"}}) + "\n"
+        )
+        os.utime(claude / f"{sid}.jsonl", (time.time() - 3600, time.time() - 3600))
+    assert vk("forget", OLD, "--yes", cwd=project).returncode == 0
+    assert vk("forget", NEW, "--yes", cwd=project).returncode == 0
+    current = str(claude / "current.jsonl")
+    found = backfill.plan(store, current, "current", max_attempts=5, now=time.time(), env={})
+    assert found.missed == ()
+    (store.root / ".vaultkit" / "forgotten" / f"{NEW}.json").unlink()  # without the tombstone
+    found = backfill.plan(store, current, "current", max_attempts=5, now=time.time(), env={})
+    assert [job.session_id for job in found.missed] == [NEW]

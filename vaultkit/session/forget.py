@@ -1,0 +1,311 @@
+"""Forget sessions: every file the store holds for them, their INDEX.md lines, and derived state.
+
+:func:`plan_forget` only looks and returns a :class:`Plan` (a value naming every path, INDEX line
+and log line that goes); :func:`apply_forget` deletes it, regenerates INDEX.md under the store
+lock the worker uses, and leaves a tombstone in ``.vaultkit/forgotten/`` so that backfill never
+distils a forgotten session again from the agent's own transcript.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from dataclasses import dataclass
+from datetime import date, datetime
+from pathlib import Path
+
+from vaultkit.base.fsio import atomic_write_text
+from vaultkit.base.store import Store
+from vaultkit.errors import VaultkitError
+from vaultkit.session import jobs
+from vaultkit.session.naming import parse_name, short_id
+from vaultkit.session.notes import find_session_notes, read_frontmatter
+
+MIN_PREFIX = 8
+STORE_LOCK_TIMEOUT = 300.0
+KEPT_STATE = frozenset({"vaultkit.log"})  # the only top-level .vaultkit/ file that is not derived
+_RAW_NAME = re.compile(r"^(?:(\d{4})-(\d{2})-(\d{2})_(\d{2})(\d{2})_)?(.+)\.jsonl$")
+_SESSION_LINE = re.compile(r"^session: `(.+)`$")
+TRANSCRIPT_HEAD_LINES = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Known:
+    """One session the store knows of, and when it ended (naive local time) when known."""
+
+    session_id: str
+    ended: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """Everything :func:`apply_forget` deletes; paths are absolute and sorted."""
+
+    store: Store
+    sessions: tuple[Known, ...]
+    files: tuple[Path, ...]  # the sessions' own files
+    derived: tuple[Path, ...]  # caches and search indexes under .vaultkit/ (rebuilt on use)
+    index_lines: tuple[str, ...]  # INDEX.md lines that link to the wiki notes that go
+    log_lines: int  # lines of .vaultkit/vaultkit.log that name the sessions or their notes
+    note_stems: tuple[str, ...]
+
+
+def _local(value: object) -> datetime | None:
+    if isinstance(value, datetime):
+        return value.astimezone().replace(tzinfo=None) if value.tzinfo else value
+    if isinstance(value, date):
+        return datetime(value.year, value.month, value.day)
+    if isinstance(value, str):
+        with contextlib.suppress(ValueError):
+            return _local(datetime.fromisoformat(value))
+    return None
+
+
+def _files(folder: Path, suffix: str) -> list[Path]:
+    try:
+        return sorted(p for p in folder.iterdir() if p.name.endswith(suffix) and p.is_file())
+    except OSError:
+        return []
+
+
+def _raw_sessions(store: Store) -> dict[str, datetime | None]:
+    found: dict[str, datetime | None] = {}
+    for path in _files(store.raw, ".jsonl"):
+        match = _RAW_NAME.match(path.name)
+        if match is None or path.name.startswith("."):
+            continue
+        year, month, day, hour, minute = (int(g) if g else 0 for g in match.groups()[:5])
+        found[match.group(6)] = datetime(year, month, day, hour, minute) if year else None
+    return found
+
+
+def _note_sessions(store: Store) -> dict[str, datetime | None]:
+    found: dict[str, datetime | None] = {}
+    for folder in (store.summary, store.summary_archive, store.wiki):
+        for path in _files(folder, ".md"):
+            name = parse_name(path.name)
+            if name is None:
+                continue
+            meta = read_frontmatter(path)
+            sid = str(meta.get("session_id") or (name.session if name.seed else ""))
+            if sid:
+                found[sid] = _local(meta.get("date")) or found.get(sid) or name.when
+    return found
+
+
+def _job_sessions(store: Store) -> set[str]:
+    folders = (jobs.queue_dir(store), jobs.queue_dir(store) / "failed", jobs.done_dir(store))
+    found = set()
+    for folder in folders:
+        for path in _files(folder, ".json"):
+            with contextlib.suppress(OSError, ValueError):
+                sid = json.loads(path.read_bytes()).get("session_id")
+                found.add(sid if isinstance(sid, str) and sid else path.stem)
+    return found
+
+
+def known_sessions(store: Store) -> tuple[Known, ...]:
+    """Every session with a raw copy, a note or a queue record, by id."""
+    notes, raw = _note_sessions(store), _raw_sessions(store)
+    ids = set(notes) | set(raw) | _job_sessions(store)
+    return tuple(Known(sid, notes.get(sid) or raw.get(sid)) for sid in sorted(ids))
+
+
+def select(
+    sessions: tuple[Known, ...], session_id: str | None, before: date | None
+) -> tuple[Known, ...]:
+    """The sessions to forget: one id (or an unambiguous prefix of at least 8 characters), or
+    every session that ended before ``before`` (midnight, local time)."""
+    if before is not None:
+        limit = datetime(before.year, before.month, before.day)
+        return tuple(k for k in sessions if k.ended is not None and k.ended < limit)
+    wanted = (session_id or "").strip()
+    exact = [k for k in sessions if k.session_id == wanted]
+    if exact:
+        return tuple(exact)
+    if len(wanted) < MIN_PREFIX:
+        raise VaultkitError(
+            f"no session {wanted!r} in this store",
+            hint=f"pass a full session id or its first {MIN_PREFIX} characters",
+        )
+    matches = tuple(k for k in sessions if k.session_id.startswith(wanted))
+    if len(matches) > 1:
+        raise VaultkitError(
+            f"{wanted!r} matches {len(matches)} sessions: "
+            + ", ".join(k.session_id for k in matches),
+            hint="pass more characters of the session id",
+        )
+    if not matches:
+        raise VaultkitError(f"no session {wanted!r} in this store", hint="vaultkit forget --help")
+    return matches
+
+
+def _raw_files(store: Store, session_id: str) -> list[Path]:
+    safe = jobs.safe_id(session_id)
+    named = [p for p in _files(store.raw, ".jsonl") if _raw_id(p.name) == safe]
+    return named + sorted(store.raw.glob(f".{safe}.*.tmp"))
+
+
+def _raw_id(name: str) -> str:
+    match = _RAW_NAME.match(name)
+    return "" if match is None or name.startswith(".") else match.group(6)
+
+
+def _recorded_session(path: Path) -> str | None:
+    """The ``session: `id``` line near the top of a readable transcript, if any."""
+    with contextlib.suppress(OSError), path.open(encoding="utf-8", errors="replace") as handle:
+        for _, line in zip(range(TRANSCRIPT_HEAD_LINES), handle, strict=False):
+            match = _SESSION_LINE.match(line.strip())
+            if match:
+                return match.group(1)
+    return None
+
+
+def _transcript_files(store: Store, session_id: str) -> list[Path]:
+    ours = _files(store.transcripts, f"_{short_id(session_id)}.md")
+    return [p for p in ours if _recorded_session(p) in (None, session_id)]
+
+
+def _baton_files(store: Store, session_id: str) -> list[Path]:
+    found = []
+    for path in sorted((store.state / "batons").rglob("*.json")):
+        with contextlib.suppress(OSError, ValueError):
+            if json.loads(path.read_bytes()).get("session_id") == session_id:
+                found.append(path)
+    return found
+
+
+def _state_files(store: Store, session_id: str) -> list[Path]:
+    safe = jobs.safe_id(session_id)
+    queue = jobs.queue_dir(store)
+    records = [
+        queue / f"{safe}.json",
+        queue / "failed" / f"{safe}.json",
+        jobs.running_dir(store) / f"{safe}.json",
+        jobs.done_dir(store) / f"{safe}.json",
+        store.locks / f"{safe}.lock",
+    ]
+    return [p for p in records if p.is_file()] + sorted(queue.glob(f".{safe}.json.*.claimed"))
+
+
+def session_files(store: Store, session_id: str) -> list[Path]:
+    """Every file of one session: raw copy, notes (archive too), readable transcript, queue,
+    done and running records, its lock and its batons."""
+    notes = [
+        path
+        for folder in (store.summary, store.summary_archive, store.wiki)
+        for path in find_session_notes(folder, session_id)
+    ]
+    return [
+        *_raw_files(store, session_id),
+        *notes,
+        *_transcript_files(store, session_id),
+        *_state_files(store, session_id),
+        *_baton_files(store, session_id),
+    ]
+
+
+def derived_files(store: Store) -> list[Path]:
+    """Caches and search indexes: every top-level file of ``.vaultkit/`` but the log."""
+    return [p for p in _files(store.state, "") if p.name not in KEPT_STATE]
+
+
+def _index_lines(store: Store, stems: tuple[str, ...]) -> tuple[str, ...]:
+    try:
+        lines = store.index.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeError):
+        return ()
+    links = tuple(f"[[{stem}{end}" for stem in stems for end in ("]]", "|", "#"))
+    return tuple(line for line in lines if any(link in line for link in links))
+
+
+def _log_lines(store: Store, needles: tuple[str, ...]) -> list[str]:
+    """Lines of the store's log that name one of ``needles``."""
+    try:
+        text = store.log.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    return [line for line in text.splitlines() if any(n in line for n in needles)]
+
+
+def _refuse_running(store: Store, sessions: tuple[Known, ...]) -> None:
+    ids = {k.session_id for k in sessions}
+    for marker in jobs.live_running(store):
+        if marker.session_id in ids:
+            raise VaultkitError(
+                f"session {marker.session_id} is being distilled right now (pid {marker.pid})",
+                hint="wait for the worker to finish, then run vaultkit forget again",
+            )
+
+
+def plan_forget(store: Store, session_id: str | None = None, *, before: date | None = None) -> Plan:
+    """What forgetting ``session_id`` (or every session that ended before ``before``) deletes."""
+    chosen = select(known_sessions(store), session_id, before)
+    _refuse_running(store, chosen)
+    files = sorted({p for k in chosen for p in session_files(store, k.session_id)})
+    stems = tuple(sorted(p.stem for p in files if p.parent == store.wiki and p.suffix == ".md"))
+    needles = tuple(k.session_id for k in chosen) + stems
+    return Plan(
+        store=store,
+        sessions=chosen,
+        files=tuple(files),
+        derived=tuple(derived_files(store)) if chosen else (),
+        index_lines=_index_lines(store, stems),
+        log_lines=len(_log_lines(store, needles)) if chosen else 0,
+        note_stems=stems,
+    )
+
+
+def _unlink(path: Path) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()
+
+
+def _tombstone(store: Store, session_id: str) -> None:
+    """``.vaultkit/forgotten/<id>.json``: backfill skips the session's transcript from now on."""
+    record = {"session_id": session_id, "forgotten_at": datetime.now().astimezone().isoformat()}
+    atomic_write_text(
+        Path(store.at("forgotten")) / f"{jobs.safe_id(session_id)}.json", json.dumps(record) + "\n"
+    )
+
+
+def _scrub_log(store: Store, needles: tuple[str, ...]) -> None:
+    gone = set(_log_lines(store, needles))
+    if not gone:
+        return
+    text = store.log.read_text(encoding="utf-8", errors="replace")
+    kept = [line for line in text.splitlines(keepends=True) if line.rstrip("\r\n") not in gone]
+    atomic_write_text(store.log, "".join(kept))
+
+
+def _drop_index_lines(store: Store, stems: tuple[str, ...]) -> None:
+    """Hand-written INDEX.md lines that still link to a forgotten note (regeneration prunes
+    only ghost list items)."""
+    gone = set(_index_lines(store, stems))
+    if gone:
+        text = store.index.read_text(encoding="utf-8")
+        kept = [ln for ln in text.splitlines(keepends=True) if ln.rstrip("\r\n") not in gone]
+        atomic_write_text(store.index, "".join(kept))
+
+
+def apply_forget(plan: Plan) -> None:
+    """Delete what ``plan`` lists, then, under the store lock, regenerate INDEX.md (and drop
+    the hand-written lines that link to the notes that went) and remove the log lines that
+    name the sessions or their notes."""
+    from filelock import FileLock
+
+    from vaultkit.vault.indexer import regenerate_index
+
+    store = plan.store
+    _refuse_running(store, plan.sessions)
+    store.locks.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(store.locks / "store.lock"), timeout=STORE_LOCK_TIMEOUT):
+        for path in (*plan.files, *plan.derived):
+            _unlink(path)
+        for known in plan.sessions:
+            _tombstone(store, known.session_id)
+        if plan.note_stems and store.wiki.is_dir():
+            regenerate_index(store.wiki)
+            _drop_index_lines(store, plan.note_stems)
+        _scrub_log(store, tuple(k.session_id for k in plan.sessions) + plan.note_stems)
