@@ -56,8 +56,8 @@ def test_doctor_passes_on_a_good_setup(tmp_path: Path) -> None:
     assert f"ok    store: {project / 'sessions'} is writable" in lines
     assert "ok    last worker result: 2026-11-30T09:00 a.md: ok" in lines
     assert f"ok    store location: the project's own, {store.root}" in lines
-    gitignore_line = f"ok    gitignore: {store.root / '.gitignore'} keeps private all but: "
-    assert gitignore_line + "wiki/, summary/" in lines
+    gitignore_line = f"ok    gitignore: {store.root / '.gitignore'} shares wiki/, summary/; "
+    assert gitignore_line + "raw/, transcripts/, logs/, .vaultkit/ stay private" in lines
     assert "ok    git tracked: no private part of sessions/ is tracked by git" in lines
     assert lines[-1] == "0 failed, 0 warning(s), 9 ok"
 

@@ -76,7 +76,9 @@ def test_doctor_warns_when_the_gitignore_disagrees_with_git_share(tmp_path: Path
     transcript = tmp_path / "claude" / f"{SID}.jsonl"
     assert vk("ingest", str(transcript), "--settle", "0.05", "-q", cwd=project).returncode == 0
     line = doctor_line(vk("doctor", cwd=project).stdout, "gitignore")
-    assert line.endswith("keeps private all but: wiki/")
+    assert line.endswith(
+        "shares wiki/; raw/, summary/, transcripts/, logs/, .vaultkit/ stay private"
+    )
     status = run("git", "status", "--porcelain", "-uall", cwd=project).stdout
     assert "summary/" not in status and "sessions/wiki/INDEX.md" in status
 

@@ -232,7 +232,8 @@ def _check_ignore_file(store: Store, config: Config) -> Check:
     wanted = gitignore.merged(text, gitignore.private_parts(config.git.share))
     if text == wanted:
         shared = ", ".join(f"{p}/" for p in config.git.share) or "nothing"
-        return Check("gitignore", "ok", f"{path} keeps private all but: {shared}")
+        private = ", ".join(f"{p}/" for p in gitignore.private_parts(config.git.share))
+        return Check("gitignore", "ok", f"{path} shares {shared}; {private} stay private")
     state = "missing" if text is None else "not what [git] share says"
     return Check(
         "gitignore",
