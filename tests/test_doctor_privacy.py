@@ -97,3 +97,13 @@ def test_doctor_says_where_the_store_of_a_folder_that_is_not_a_project_is(
         "is not in a git repository: nothing is shared"
     )
     assert os.listdir(folder) == []
+
+
+def test_before_the_first_session_the_missing_gitignore_is_no_warning(tmp_path: Path) -> None:
+    project = tmp_path / "fresh"
+    project.mkdir()
+    run("git", "init", "-q", cwd=project)
+    out = vk("doctor", cwd=project).stdout
+    assert doctor_line(out, "gitignore").startswith("ok")
+    assert doctor_line(out, "git tracked").startswith("ok")
+    assert not (project / "sessions").exists()

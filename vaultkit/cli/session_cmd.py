@@ -84,7 +84,8 @@ def restore(
 
 @app.command()
 def doctor(project: ProjectOpt = None) -> None:
-    """Check the hooks, the claude CLI, the store, the queue and recent worker results."""
+    """Check the hooks, the claude CLI, the store (where it is, what git may track), the queue
+    and recent worker results."""
     folder = project_dir(project)
     store = find_store(folder)
     config, config_check = _check_config(store)
@@ -225,6 +226,8 @@ def _check_git(store: Store, config: Config) -> list[Check]:
 
 def _check_ignore_file(store: Store, config: Config) -> Check:
     path = Path(store.at("gitignore"))
+    if not store.root.is_dir():
+        return Check("gitignore", "ok", f"{path} is written when the store is created")
     try:
         text = path.read_bytes().decode("utf-8", errors="surrogateescape")
     except FileNotFoundError:
