@@ -16,8 +16,8 @@ from test_worker_support import hook_env, write_transcript
 
 from vaultkit.base.store import Store
 from vaultkit.errors import VaultkitError
-from vaultkit.session import backfill
-from vaultkit.session.forget import plan_forget
+from vaultkit.session import backfill, jobs
+from vaultkit.session.forget import apply_forget, plan_forget
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -135,6 +135,18 @@ def test_a_prefix_must_be_unambiguous_and_long_enough(project: Path, tmp_path: P
         plan_forget(store, OLD[:6])
     assert [k.session_id for k in plan_forget(store, OLD[:9] + "0").sessions] == [OLD]
     assert plan_forget(store, before=date(2026, 11, 3)).sessions[0].session_id == OLD
+
+
+def test_a_session_still_queued_is_forgotten_by_its_end_time(project: Path) -> None:
+    store = Store(project / "sessions")
+    queued = jobs.Job("q-1", "/gone.jsonl", ended_at="2026-10-01T10:00:00+00:00")
+    jobs.write_job(store, queued)
+    plan = plan_forget(store, before=date(2026, 10, 2))
+    assert [k.session_id for k in plan.sessions] == ["q-1"]
+    assert plan.files == (store.queue / "q-1.json",)
+    apply_forget(plan)
+    assert not (store.queue / "q-1.json").exists()
+    assert (store.state / "forgotten" / "q-1.json").is_file()
 
 
 def test_backfill_never_distils_a_forgotten_session_again(project: Path, tmp_path: Path) -> None:

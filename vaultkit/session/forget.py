@@ -94,22 +94,33 @@ def _note_sessions(store: Store) -> dict[str, datetime | None]:
     return found
 
 
-def _job_sessions(store: Store) -> set[str]:
+def _json(path: Path) -> dict[str, object]:
+    try:
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _job_sessions(store: Store) -> dict[str, datetime | None]:
+    """Sessions with a queued, failed or done record; ``ended_at`` of a queued job."""
     folders = (jobs.queue_dir(store), jobs.queue_dir(store) / "failed", jobs.done_dir(store))
-    found = set()
+    found: dict[str, datetime | None] = {}
     for folder in folders:
         for path in _files(folder, ".json"):
-            with contextlib.suppress(OSError, ValueError):
-                sid = json.loads(path.read_bytes()).get("session_id")
-                found.add(sid if isinstance(sid, str) and sid else path.stem)
+            data = _json(path)
+            sid = data.get("session_id")
+            key = sid if isinstance(sid, str) and sid else path.stem
+            found[key] = found.get(key) or _local(data.get("ended_at"))
     return found
 
 
 def known_sessions(store: Store) -> tuple[Known, ...]:
-    """Every session with a raw copy, a note or a queue record, by id."""
-    notes, raw = _note_sessions(store), _raw_sessions(store)
-    ids = set(notes) | set(raw) | _job_sessions(store)
-    return tuple(Known(sid, notes.get(sid) or raw.get(sid)) for sid in sorted(ids))
+    """Every session with a raw copy, a note or a queue record, by id, with its end time:
+    the notes' ``date``, else the raw copy's stamp, else the queued job's ``ended_at``."""
+    notes, raw, queued = _note_sessions(store), _raw_sessions(store), _job_sessions(store)
+    ids = sorted(set(notes) | set(raw) | set(queued))
+    return tuple(Known(sid, notes.get(sid) or raw.get(sid) or queued.get(sid)) for sid in ids)
 
 
 def select(
@@ -170,9 +181,8 @@ def _transcript_files(store: Store, session_id: str) -> list[Path]:
 def _baton_files(store: Store, session_id: str) -> list[Path]:
     found = []
     for path in sorted((store.state / "batons").rglob("*.json")):
-        with contextlib.suppress(OSError, ValueError):
-            if json.loads(path.read_bytes()).get("session_id") == session_id:
-                found.append(path)
+        if _json(path).get("session_id") == session_id:
+            found.append(path)
     return found
 
 
