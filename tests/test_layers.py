@@ -23,13 +23,16 @@ LAYERS: dict[str, frozenset[str]] = {
     "base": frozenset({"errors"}),
     "vault": frozenset({"errors", "base"}),
     "lint": frozenset({"errors", "base", "vault"}),
+    "search": frozenset({"errors", "base", "vault"}),
     "agents": frozenset({"errors", "base"}),
-    "session": frozenset({"errors", "base", "vault", "agents"}),
+    "session": frozenset({"errors", "base", "vault", "search", "agents"}),
     "continuity": frozenset({"errors", "base", "agents", "session"}),
     "hooks": frozenset({"errors", "base", "agents", "session", "continuity"}),
     "api": frozenset({"errors", "base", "vault"}),
     "hookentry": frozenset({"errors", "base", "agents", "hooks"}),
-    "cli": frozenset({"errors", "base", "vault", "lint", "agents", "session", "continuity"}),
+    "cli": frozenset(
+        {"errors", "base", "vault", "lint", "search", "agents", "session", "continuity"}
+    ),
     "__main__": frozenset({"cli"}),
 }
 # The pure core of the vault engine does no I/O: it never imports the store, config or files.

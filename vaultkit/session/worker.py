@@ -164,6 +164,23 @@ def finish_store(store: Store, config: Config, say: Progress) -> None:
         f"{len(index.pruned)} ghost line(s) pruned, {len(index.orphans)} orphan(s), "
         f"{len(archived)} summary(ies) archived"
     )
+    update_search(store, say)
+
+
+def update_search(store: Store, say: Progress) -> None:
+    """Re-index what changed in the store for ``vaultkit search`` (derived state: a failure is
+    logged and the next search refreshes the index itself)."""
+    import sqlite3
+
+    from vaultkit.search.corpus import store_corpus
+    from vaultkit.search.index import update_index
+
+    try:
+        result = update_index(store_corpus(store))
+    except (VaultkitError, sqlite3.Error, OSError) as exc:
+        say(f"search index not updated ({exc}); the next search refreshes it")
+        return
+    say(f"search index: {result.updated} document(s) re-indexed, {result.total} in all")
 
 
 def _distil(

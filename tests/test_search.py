@@ -1,0 +1,210 @@
+"""Search: FTS5 over real files in temp folders, CJK substrings, incremental refresh, filters."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vaultkit.errors import VaultkitError
+from vaultkit.search.corpus import corpus_for, vault_corpus
+from vaultkit.search.find import Filters
+from vaultkit.search.grams import bigram_text, cjk_runs, is_cjk
+from vaultkit.search.index import opened, update_index
+from vaultkit.search.query import parse_query
+from vaultkit.search.recall import search_folder
+
+
+def _note(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _paths(folder: Path, query: str, **filters: object) -> list[str]:
+    found = search_folder(folder, query, Filters(**filters))  # type: ignore[arg-type]
+    return [hit.path for hit in found.hits]
+
+
+def test_cjk_scripts_are_recognised_and_latin_is_not() -> None:
+    assert all(is_cjk(c) for c in "한국어日本語ひらがなカタカナ中文")
+    assert not any(is_cjk(c) for c in "abc é 1 -")
+    assert list(cjk_runs("SQLite스키마 and 移行 done")) == ["스키마", "移行"]
+
+
+def test_runs_are_kept_apart_so_no_match_spans_two_runs(tmp_path: Path) -> None:
+    assert bigram_text("가나다 라마") == "가나 나다 x 라마"
+    _note(tmp_path, "a.md", "가나 나다\n")  # runs 가나 and 나다: 가나다 is not in the text
+    assert _paths(tmp_path, "가나다") == []
+    assert _paths(tmp_path, "가나") == ["a.md"]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("규", ["korean.md"]),  # one character of 규칙
+        ("규칙", ["korean.md"]),
+        ("칙엔", []),  # across a space: not a substring of any word
+        ("엔진", ["korean.md"]),
+        ("移", ["japanese.md"]),
+        ("移行", ["japanese.md"]),
+        ("データ", ["japanese.md"]),
+        ("库", ["chinese.md"]),
+        ("数据库", ["chinese.md"]),
+    ],
+)
+def test_cjk_text_is_found_by_any_substring_of_a_word(
+    tmp_path: Path, query: str, expected: list[str]
+) -> None:
+    _note(tmp_path, "korean.md", "# 카테고리 규칙 엔진\n\n규칙을 먼저 적용한다.\n")
+    _note(tmp_path, "japanese.md", "# スキーマ移行\n\nデータベースの移行手順。\n")
+    _note(tmp_path, "chinese.md", "# 数据库设计\n\n我们使用数据库。\n")
+    assert _paths(tmp_path, query) == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    docs=st.lists(st.text(alphabet="가나다라 ", min_size=1, max_size=12), min_size=1, max_size=4),
+    query=st.text(alphabet="가나다라", min_size=1, max_size=4),
+)
+def test_a_cjk_query_matches_exactly_the_notes_containing_it(
+    tmp_path_factory: pytest.TempPathFactory, docs: list[str], query: str
+) -> None:
+    folder = tmp_path_factory.mktemp("vault")
+    for i, text in enumerate(docs):
+        _note(folder, f"n{i}.md", text.strip() or "가" + "\n")
+    expected = sorted(
+        f"n{i}.md"
+        for i, text in enumerate(docs)
+        if any(query in word for word in (text.strip() or "가").split())
+    )
+    assert sorted(_paths(folder, query, limit=10)) == expected
+
+
+def test_titles_and_headings_rank_above_body_text(tmp_path: Path) -> None:
+    _note(tmp_path, "body.md", "Some text.\n\nWe talked about the migration runner at length.\n")
+    _note(tmp_path, "title.md", "---\ntitle: Migration runner\n---\nShort.\n")
+    _note(tmp_path, "heading.md", "Intro.\n\n## Migration runner\n\nDetails.\n")
+    assert _paths(tmp_path, "migration runner")[:2] == ["title.md", "heading.md"]
+
+
+def test_a_hit_is_placed_on_the_line_that_matched(tmp_path: Path) -> None:
+    _note(tmp_path, "a.md", "---\ntitle: A\n---\n\nfirst line\nthe needle is here\n")
+    hit = search_folder(tmp_path, "needle", Filters()).hits[0]
+    assert (hit.path, hit.line, hit.snippet) == ("a.md", 6, "the needle is here")
+
+
+@pytest.mark.parametrize(
+    "query",
+    ['"migration runner"', "migr*", "runner -postgres", "postgres OR runner", '"runner"*'],
+)
+def test_phrases_prefixes_exclusions_and_or(tmp_path: Path, query: str) -> None:
+    _note(tmp_path, "a.md", "The migration runner is ours.\n")
+    _note(tmp_path, "b.md", "Postgres has a runner too.\n")
+    expected = {
+        '"migration runner"': ["a.md"],
+        "migr*": ["a.md"],
+        "runner -postgres": ["a.md"],
+        "postgres OR runner": ["a.md", "b.md"],
+        '"runner"*': ["a.md", "b.md"],
+    }[query]
+    assert sorted(_paths(tmp_path, query)) == expected
+
+
+@pytest.mark.parametrize("query", ['"unclosed', "", "   ", "-only", "a OR", "***", '""'])
+def test_a_malformed_query_is_a_clear_error(tmp_path: Path, query: str) -> None:
+    _note(tmp_path, "a.md", "text\n")
+    with pytest.raises(VaultkitError, match="search query"):
+        search_folder(tmp_path, query, Filters())
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=30))
+def test_no_query_text_ever_reaches_fts5_as_a_syntax_error(text: str) -> None:
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE VIRTUAL TABLE docs USING fts5(title, headings, body, gtitle, gbody, uni)")
+    try:
+        query = parse_query(text)
+    except VaultkitError:
+        return
+    conn.execute("SELECT rowid FROM docs WHERE docs MATCH ?", (query.match(),)).fetchall()
+
+
+def test_the_store_covers_wiki_summaries_archive_and_transcripts(tmp_path: Path) -> None:
+    store = tmp_path / "sessions"
+    _note(store / "wiki", "w.md", "alpha in the wiki\n")
+    _note(store / "wiki", "INDEX.md", "- [[w]] alpha\n")
+    _note(store / "summary", "s.md", "alpha in a summary\n")
+    _note(store / "summary" / "_archive", "old.md", "alpha archived\n")
+    _note(store / "transcripts", "t.md", "alpha said aloud\n")
+    _note(store / "raw", "r.md", "alpha raw\n")
+    assert sorted(_paths(store, "alpha")) == [
+        "summary/_archive/old.md",
+        "summary/s.md",
+        "transcripts/t.md",
+        "wiki/w.md",
+    ]
+    assert _paths(store / "wiki", "alpha", kinds=("summary",)) == [
+        "summary/_archive/old.md",
+        "summary/s.md",
+    ]
+
+
+def test_filters_by_date_tag_and_agent(tmp_path: Path) -> None:
+    _note(tmp_path, "old.md", "---\ndate: 2026-10-01\ntags: [db/sqlite]\n---\nschema\n")
+    _note(tmp_path, "new.md", "---\ndate: 2026-11-20\nagent: codex\n---\nschema #db\n")
+    assert _paths(tmp_path, "schema", since="2026-11-01") == ["new.md"]
+    assert sorted(_paths(tmp_path, "schema", tags=("db",))) == ["new.md", "old.md"]
+    assert _paths(tmp_path, "schema", tags=("#DB/SQLite",)) == ["old.md"]
+    assert _paths(tmp_path, "schema", agent="codex") == ["new.md"]
+
+
+def test_refresh_reparses_only_changed_files_and_drops_removed_ones(tmp_path: Path) -> None:
+    a = _note(tmp_path, "a.md", "apple\n")
+    _note(tmp_path, "b.md", "banana\n")
+    corpus = vault_corpus(tmp_path)
+    assert update_index(corpus).updated == 2
+    assert update_index(corpus).updated == 0
+    a.write_text("cherry and more\n", encoding="utf-8")
+    os.utime(a, ns=(1, 1))
+    (tmp_path / "b.md").unlink()
+    result = update_index(corpus)
+    assert (result.updated, result.removed, result.total) == (1, 1, 1)
+    assert _paths(tmp_path, "cherry") == ["a.md"]
+    assert _paths(tmp_path, "apple") == []
+
+
+def test_a_damaged_index_is_rebuilt_and_logged(tmp_path: Path) -> None:
+    _note(tmp_path, "a.md", "apple\n")
+    corpus = corpus_for(tmp_path)
+    corpus.index_path.parent.mkdir(parents=True)
+    corpus.index_path.write_bytes(b"this is not a database" * 100)
+    assert _paths(tmp_path, "apple") == ["a.md"]
+    log = (corpus.state_dir / "vaultkit.log").read_text(encoding="utf-8")
+    assert "not a current search index" in log
+    with opened(corpus, update=False) as (_, result):
+        assert result.total == 1
+
+
+def test_binary_and_undecodable_files_are_not_indexed_and_do_not_fail(tmp_path: Path) -> None:
+    (tmp_path / "bin.md").write_bytes(b"\xff\xfe\x00\x00apple" * 50)
+    _note(tmp_path, "a.md", "apple\n")
+    assert _paths(tmp_path, "apple") == ["a.md"]
+
+
+def test_the_worker_step_indexes_new_notes_so_a_search_needs_no_refresh(tmp_path: Path) -> None:
+    from vaultkit.base.store import Store
+    from vaultkit.session.worker import update_search
+
+    store = Store(tmp_path / "sessions")
+    _note(store.wiki, "2026-11-30_1200_abcd1234_Cache warmup.md", "# Cache warmup\n\nwarm it\n")
+    said: list[str] = []
+    update_search(store, said.append)
+    assert said == ["search index: 1 document(s) re-indexed, 1 in all"]
+    found = search_folder(store.root, "warmup", Filters(), update=False)
+    assert [h.path for h in found.hits] == ["wiki/2026-11-30_1200_abcd1234_Cache warmup.md"]

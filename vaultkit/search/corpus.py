@@ -1,0 +1,96 @@
+"""What a search covers: a store's wiki, summaries (archived too) and readable transcripts, or
+any vault's notes, and where the derived index of each lives."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from vaultkit.base.store import STORE_DIR, Store, state_dir_for_vault
+
+INDEX_NAME = "search.sqlite"
+KINDS = ("wiki", "summary", "transcript", "note")
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """One folder of documents: every ``.md`` below it (dot-folders skipped) is of ``kind``;
+    shown paths are ``prefix`` + the path below ``folder``."""
+
+    folder: Path
+    kind: str
+    prefix: str
+    skip: frozenset[str] = frozenset()  # paths below ``folder`` that are not documents
+
+
+@dataclass(frozen=True, slots=True)
+class Corpus:
+    """The documents one search runs over and the folder holding its index.
+
+    ``root`` is what shown paths are relative to: the store's ``sessions/`` folder, or the vault.
+    """
+
+    root: Path
+    sources: tuple[Source, ...]
+    state_dir: Path
+
+    @property
+    def index_path(self) -> Path:
+        return self.state_dir / INDEX_NAME
+
+
+def store_corpus(store: Store) -> Corpus:
+    """A store: ``wiki/`` (without its INDEX.md), ``summary/`` with ``_archive/``, and
+    ``transcripts/``."""
+    sources = (
+        Source(store.wiki, "wiki", "wiki/", frozenset({"INDEX.md"})),
+        Source(store.summary, "summary", "summary/"),
+        Source(store.transcripts, "transcript", "transcripts/"),
+    )
+    return Corpus(store.root, sources, store.state)
+
+
+def vault_corpus(vault: Path) -> Corpus:
+    """Any vault: every note is of kind ``note``."""
+    return Corpus(vault, (Source(vault, "note", ""),), state_dir_for_vault(vault))
+
+
+def corpus_for(folder: Path) -> Corpus:
+    """A store when ``folder`` is a store's ``sessions/`` folder or its ``wiki/``, else a vault."""
+    folder = folder.resolve()
+    if folder.name == STORE_DIR and (folder / "wiki").is_dir():
+        return store_corpus(Store(folder))
+    if folder.name == "wiki" and folder.parent.name == STORE_DIR:
+        return store_corpus(Store(folder.parent))
+    return vault_corpus(folder)
+
+
+def walk(source: Source) -> Iterator[tuple[str, os.stat_result]]:
+    """``(path below the source folder, stat)`` of every document, dot-folders skipped.
+
+    Symlinked folders are followed once each (a loop is walked no further)."""
+    stack = [("", str(source.folder))]
+    seen: set[tuple[int, int]] = set()
+    while stack:
+        prefix, folder = stack.pop()
+        try:
+            info = os.stat(folder)
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        if (info.st_dev, info.st_ino) in seen:
+            continue
+        seen.add((info.st_dev, info.st_ino))
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            rel = prefix + entry.name
+            if entry.is_dir():
+                stack.append((rel + "/", entry.path))
+            elif entry.name.lower().endswith(".md") and rel not in source.skip:
+                try:
+                    yield rel, entry.stat()
+                except OSError:
+                    continue

@@ -1,0 +1,64 @@
+"""The calls the CLI and the MCP server make: search a folder's memory, and a note's neighbours."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from vaultkit.search.corpus import corpus_for
+from vaultkit.search.find import Filters, Hit, search
+from vaultkit.search.index import Progress, Refresh, opened
+from vaultkit.search.query import parse_query
+from vaultkit.search.related import Related, find_note, related
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A search's hits and what refreshing the index took."""
+
+    query: str
+    hits: tuple[Hit, ...]
+    refresh: Refresh
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "query": self.query,
+            "results": [hit.as_json() for hit in self.hits],
+            "indexed": self.refresh.total,
+            "reindexed": self.refresh.updated,
+        }
+
+
+def search_folder(
+    folder: Path,
+    text: str,
+    filters: Filters,
+    *,
+    update: bool = True,
+    progress: Progress | None = None,
+) -> Found:
+    """Search the store or vault at ``folder`` (its index refreshed first unless ``update`` is
+    False); raises :class:`~vaultkit.errors.VaultkitError` for a malformed query."""
+    query = parse_query(text)  # a bad query fails before any indexing work
+    with opened(corpus_for(folder), update=update, progress=progress) as (conn, refresh):
+        return Found(text, tuple(search(conn, query, filters)), refresh)
+
+
+@dataclass(frozen=True, slots=True)
+class Neighbours:
+    """The note asked about (as a vault path) and the notes nearest to it."""
+
+    note: str
+    related: tuple[Related, ...]
+
+    def as_json(self) -> dict[str, object]:
+        return {"note": self.note, "related": [r.as_json() for r in self.related]}
+
+
+def related_notes(vault: Path, name: str, limit: int = 10) -> Neighbours:
+    """The notes of the vault at ``vault`` nearest to the note ``name`` (path or link text)."""
+    from vaultkit.vault.load import load_vault  # the engine only when this runs
+
+    loaded = load_vault(vault)
+    path = find_note(loaded, name)
+    return Neighbours(path, tuple(related(loaded, path, limit)))
