@@ -12,6 +12,8 @@ HEAVY: dict[str, tuple[str, ...]] = {
     "typer": ("vaultkit.cli",),
     "click": ("vaultkit.cli",),
     "networkx": ("vaultkit.vault.graph", "vaultkit.api"),
+    "mcp": ("vaultkit.mcp.server",),
+    "pydantic": ("vaultkit.mcp.server",),
     "markdown_it": ("vaultkit.vault.wikilink", "vaultkit.vault.parse"),
 }
 
@@ -27,11 +29,12 @@ LAYERS: dict[str, frozenset[str]] = {
     "agents": frozenset({"errors", "base"}),
     "session": frozenset({"errors", "base", "vault", "search", "agents"}),
     "continuity": frozenset({"errors", "base", "agents", "session"}),
+    "mcp": frozenset({"errors", "base", "vault", "search", "agents", "session", "continuity"}),
     "hooks": frozenset({"errors", "base", "agents", "session", "continuity"}),
     "api": frozenset({"errors", "base", "vault"}),
     "hookentry": frozenset({"errors", "base", "agents", "hooks"}),
     "cli": frozenset(
-        {"errors", "base", "vault", "lint", "search", "agents", "session", "continuity"}
+        {"errors", "base", "vault", "lint", "search", "agents", "session", "continuity", "mcp"}
     ),
     "__main__": frozenset({"cli"}),
 }

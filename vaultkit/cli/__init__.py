@@ -11,7 +11,7 @@ from vaultkit.errors import VaultkitError
 # ``vaultkit --help``: the vault engine first, then the session memory, then continuity.
 from vaultkit.cli import lint_cmd, index_cmd, graph_cmd, watch_cmd  # noqa: F401  isort: skip
 from vaultkit.cli import hooks_cmd, session_cmd, ingest_cmd, forget_cmd  # noqa: F401  isort: skip
-from vaultkit.cli import search_cmd  # noqa: F401  isort: skip
+from vaultkit.cli import search_cmd, mcp_cmd  # noqa: F401  isort: skip
 from vaultkit.cli import continuity_cmd, version_cmd  # noqa: F401  isort: skip
 
 __all__ = ["app", "main"]

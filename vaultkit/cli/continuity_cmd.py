@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import os
-import re
 import sys
 import time
 from datetime import datetime, timedelta
@@ -14,19 +13,13 @@ from typing import Annotated
 import typer
 
 from vaultkit.base.config import Config, load_config
-from vaultkit.base.fsio import atomic_write_text
 from vaultkit.base.store import Store, find_store
 from vaultkit.cli.app import app
 from vaultkit.continuity import activity, baton, loop, resume, shellinit
-from vaultkit.continuity.startup import current_branch
+from vaultkit.continuity.handoff import save_handoff
 from vaultkit.errors import VaultkitError
 from vaultkit.session import render
-from vaultkit.session.naming import safe_title, stamp
-from vaultkit.session.notes import NoteMeta, frontmatter, render_note
 from vaultkit.session.redact import redact
-
-CONTRACT = ("Current state", "Key decisions", "Modified files", "Open issues", "Next tasks")
-CONTRACT_KO = ("현재 상태", "주요 결정사항", "수정된 파일", "미해결 이슈", "다음 작업")
 
 ProjectOpt = Annotated[
     Path | None, typer.Option("--project", help="Project folder (default: the current folder).")
@@ -131,49 +124,15 @@ def save_cmd(
 ) -> None:
     """Save a handoff written by the agent (stdin, resume contract) as auto_saved: false."""
     store = _store(project)
-    text = redact(_stdin_text("handoff", "vaultkit save"))
+    text = _stdin_text("handoff", "vaultkit save")
     sid, _ = _session(store, session, None)
-    heading, body = _split_heading(text)
-    name_title = title.strip() or heading or f"Handoff: {store.project.name}"
-    now = datetime.now().astimezone()
-    meta = NoteMeta(
-        session_id=sid,
-        project=store.project.name,
-        ended_at=now,
-        source="agent",
-        git_branch=current_branch(store.project) or None,
-        auto_saved=False,
-    )
-    data = frontmatter(meta, name_title, "handoff-summary", ["session", "handoff", "manual"])
-    token = re.sub(r"[^A-Za-z0-9]", "", sid)[:6] or f"{int(time.time()) % 10**6:06d}"
-    stem = f"{stamp(now)}_m-{token}_{safe_title(name_title, max_bytes=100)}"
-    path = store.summary / f"{stem}.md"
-    if _config(store).activity.enabled:  # logged first: the save itself is not "activity since"
-        activity.append(store, f"agent: handoff saved {path.name}", now=now)
-    atomic_write_text(path, render_note(data, name_title, body))
-    typer.echo(f"handoff saved: {_rel(store, path)} (auto_saved: false)")
-    missing = _missing_sections(body)
-    if missing:
+    saved = save_handoff(store, text, session_id=sid, title=title, config=_config(store))
+    typer.echo(f"handoff saved: {_rel(store, saved.path)} (auto_saved: false)")
+    if saved.missing:
         typer.echo(
-            f"note: sections missing from the resume contract: {', '.join(missing)}", err=True
+            f"note: sections missing from the resume contract: {', '.join(saved.missing)}",
+            err=True,
         )
-
-
-def _split_heading(text: str) -> tuple[str, str]:
-    lines = text.strip().splitlines()
-    if lines and lines[0].startswith("# "):
-        return lines[0][2:].strip(), "\n".join(lines[1:]).strip()
-    return "", text.strip()
-
-
-def _missing_sections(body: str) -> list[str]:
-    heads = {line.lstrip("#").strip().lower() for line in body.splitlines() if line.startswith("#")}
-    found = [
-        en
-        for en, ko in zip(CONTRACT, CONTRACT_KO, strict=True)
-        if any(h.startswith((en.lower(), ko)) for h in heads)
-    ]
-    return [name for name in CONTRACT if name not in found]
 
 
 @app.command("resume")

@@ -1,0 +1,184 @@
+"""What the MCP server's tools answer, as plain functions over one store (compact JSON values).
+
+Paths are relative to the store's ``sessions/`` folder (``wiki/…``, ``summary/…``), line numbers
+come first, and full text only when asked for (``read_note``, ``latest_handoff``), paged.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from vaultkit.base.config import Config, load_config
+from vaultkit.base.leanmeta import meta_str
+from vaultkit.base.store import Store
+from vaultkit.continuity.handoff import save_handoff
+from vaultkit.continuity.startup import recent_summaries
+from vaultkit.errors import VaultkitError
+from vaultkit.search.corpus import KINDS, store_corpus
+from vaultkit.search.find import Filters
+from vaultkit.search.recall import related_notes, search_folder
+from vaultkit.vault.value import Vault
+
+PAGE_LINES = 200
+WORST = 5
+Json = dict[str, object]
+
+
+@dataclass(frozen=True, slots=True)
+class Memory:
+    """The store the server answers for (found from its working directory at start)."""
+
+    store: Store
+
+    @property
+    def root(self) -> Path:
+        return self.store.root
+
+    def config(self) -> Config:
+        try:
+            return load_config(self.store.config_file)
+        except VaultkitError:
+            return Config()
+
+
+def _wiki(memory: Memory) -> Vault:
+    from vaultkit.vault.load import load_vault  # the engine only when a tool needs the graph
+
+    if not memory.store.wiki.is_dir():
+        raise VaultkitError(f"{memory.store.wiki}: no session wiki yet", hint="end a session first")
+    return load_vault(memory.store.wiki)
+
+
+def search(memory: Memory, query: str, kinds: list[str], since: str, tag: str, limit: int) -> Json:
+    """Ranked hits: path, line, kind, title, date and the matching line."""
+    unknown = sorted(set(kinds) - set(KINDS))
+    if unknown:
+        raise VaultkitError(f"unknown type {', '.join(unknown)}", hint=f"use {', '.join(KINDS)}")
+    filters = Filters(tuple(kinds), since, (tag,) if tag else (), "", max(1, min(limit, 50)))
+    found = search_folder(memory.root, query, filters)
+    return {"query": query, "results": [h.as_json() for h in found.hits]}
+
+
+def _file_for(memory: Memory, note: str) -> Path:
+    """A store path (``wiki/x.md``), a wiki path (``x.md``) or a name resolved like ``[[x]]``.
+
+    Only Markdown files in the wiki, the summaries and the readable transcripts are readable:
+    never the raw transcripts, the derived state or anything outside the store."""
+    wanted = note.strip().lstrip("/")
+    readable = [s.folder.resolve() for s in store_corpus(memory.store).sources]
+    for candidate in (memory.root / wanted, memory.store.wiki / wanted):
+        resolved = candidate.resolve()
+        inside = any(resolved.is_relative_to(folder) for folder in readable)
+        if inside and resolved.suffix.lower() == ".md" and resolved.is_file():
+            return resolved
+    from vaultkit.search.related import find_note
+
+    return memory.store.wiki / find_note(_wiki(memory), wanted)
+
+
+def _shown(memory: Memory, path: Path) -> str:
+    return Path(os.path.relpath(path, memory.root)).as_posix()
+
+
+def read_note(memory: Memory, note: str, offset: int, max_lines: int) -> Json:
+    """One page of a note's text: lines ``offset`` .. ``offset + max_lines - 1`` (1-based)."""
+    path = _file_for(memory, note)
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    start = max(1, offset)
+    count = max(1, min(max_lines, 1000))
+    page = lines[start - 1 : start - 1 + count]
+    end = start + len(page) - 1
+    return {
+        "path": _shown(memory, path),
+        "total_lines": len(lines),
+        "start_line": start,
+        "end_line": end,
+        "next_offset": end + 1 if end < len(lines) else None,
+        "text": "\n".join(page),
+    }
+
+
+def links(memory: Memory, note: str) -> Json:
+    """A wiki note's outgoing links (with where each resolves) and its backlinks."""
+    vault = _wiki(memory)
+    path = _shown(memory, _file_for(memory, note)).removeprefix("wiki/")
+    out = [
+        {
+            "line": r.link.line,
+            "target": r.link.target,
+            "resolved": r.resolution.path,
+            "kind": r.link.kind,
+        }
+        for r in vault.links
+        if r.source == path
+    ]
+    back = [
+        {"source": r.source, "line": r.link.line}
+        for r in vault.links
+        if r.resolution.path == path and r.source != path
+    ]
+    return {"path": "wiki/" + path, "outgoing": out, "backlinks": back}
+
+
+def related(memory: Memory, note: str, limit: int) -> Json:
+    """The wiki notes nearest to ``note``, ranked, each with why."""
+    path = _shown(memory, _file_for(memory, note)).removeprefix("wiki/")
+    return related_notes(memory.store.wiki, path, max(1, min(limit, 50))).as_json()
+
+
+def recent_sessions(memory: Memory, limit: int) -> Json:
+    """The newest handoff summaries: path, title, date, session id and quality."""
+    rows = []
+    for summary in recent_summaries(memory.store, max(1, min(limit, 50))):
+        rows.append(
+            {
+                "path": _shown(memory, Path(summary.path)),
+                "title": meta_str(summary.meta, "title") or summary.name,
+                "date": meta_str(summary.meta, "date"),
+                "session_id": summary.session_id,
+                "quality": "degraded" if summary.degraded else "ok",
+            }
+        )
+    return {"sessions": rows}
+
+
+def latest_handoff(memory: Memory, max_lines: int) -> Json:
+    """The newest handoff summary's text (paged like ``read_note``)."""
+    newest = recent_summaries(memory.store, 1)
+    if not newest:
+        return {"path": None, "text": "", "note": "no handoff has been written in this project yet"}
+    return read_note(memory, _shown(memory, Path(newest[0].path)), 1, max_lines)
+
+
+def vault_health(memory: Memory) -> Json:
+    """Ghost, orphan and degraded counts with the worst offenders."""
+    from vaultkit.vault import analysis
+
+    vault = _wiki(memory)
+    ghosts = analysis.ghosts(vault)
+    by_note = Counter(g.source for g in ghosts)
+    return {
+        "notes": len(vault.notes),
+        "ghosts": len(ghosts),
+        "orphans": len(analysis.orphans(vault)),
+        "degraded": len(analysis.degraded(vault)),
+        "worst_ghost_notes": [
+            {"path": "wiki/" + p, "ghosts": n} for p, n in by_note.most_common(WORST)
+        ],
+        "orphan_notes": ["wiki/" + p for p in analysis.orphans(vault)[:WORST]],
+        "degraded_notes": ["wiki/" + p for p in analysis.degraded(vault)[:WORST]],
+    }
+
+
+def save(memory: Memory, text: str, title: str) -> Json:
+    """Save a handoff the agent wrote (only offered with ``--allow-write``)."""
+    if not text.strip():
+        raise VaultkitError("the handoff text is empty", hint="pass the handoff as Markdown")
+    session = os.environ.get("CLAUDE_CODE_SESSION_ID", "")
+    saved = save_handoff(
+        memory.store, text, session_id=session, title=title, config=memory.config()
+    )
+    return {"path": _shown(memory, saved.path), "missing_sections": list(saved.missing)}
