@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
+from vaultkit.agents import registration
 from vaultkit.hooks import common
 
 TYPE_CHECKING = False
@@ -92,15 +93,33 @@ def dispatch(event: str, raw: bytes, env: Mapping[str, str]) -> str | None:
         return None
 
 
+def stands_down(event: str, raw: bytes, env: Mapping[str, str]) -> bool:
+    """True for a plugin-started hook whose event a settings file also registers: the settings
+    registration runs it, so it runs once (the choice is logged)."""
+    payload = common.decode_payload(raw)[0]
+    project = registration.project_dir(common.payload_cwd(payload), env)
+    found = registration.settings_register(event, project, env)
+    if found is None:
+        return False
+    store = _fallback_store(payload, env)
+    if store is not None:
+        common.log(store, f"hook {event} (plugin): {found} registers vaultkit too; it runs there")
+    return True
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Console-script entry: ``vaultkit-hook EVENT`` (EVENT falls back to ``hook_event_name``)."""
+    """Console-script entry: ``vaultkit-hook EVENT [--plugin]`` (EVENT falls back to
+    ``hook_event_name``; ``--plugin`` marks the Claude Code plugin's registration)."""
     args = list(sys.argv[1:] if argv is None else argv)
     env = os.environ
     if common.guarded(env):
         return 0
     try:
         raw = _read_stdin()
-        event = args[0] if args else _event_from(raw)
+        names = [a for a in args if a != registration.PLUGIN_FLAG]
+        event = names[0] if names else _event_from(raw)
+        if registration.PLUGIN_FLAG in args and stands_down(event, raw, env):
+            return 0
         output = dispatch(event, raw, env)
         if output:
             _emit(output)

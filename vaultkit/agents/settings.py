@@ -12,11 +12,11 @@ import json
 import shlex
 from typing import Any
 
+from vaultkit.agents.registration import MARKS
 from vaultkit.errors import VaultkitError
 
 EVENTS = ("SessionStart", "SessionEnd")
 PROMPT_EVENT = "UserPromptSubmit"  # optional (--prompt-hook): activity line, context pressure
-MARKS = ("vaultkit-hook", "vaultkit.hookentry")
 MATCHER = "*"
 # SessionStart reads a few files; SessionEnd only queues a job and spawns the worker. Claude Code
 # also caps all SessionEnd hooks together at 1.5 s by default, whatever is written here.
