@@ -202,9 +202,75 @@ def test_the_worker_step_indexes_new_notes_so_a_search_needs_no_refresh(tmp_path
     from vaultkit.session.worker import update_search
 
     store = Store(tmp_path / "sessions")
-    _note(store.wiki, "2026-11-30_1200_abcd1234_Cache warmup.md", "# Cache warmup\n\nwarm it\n")
+    _note(store.summary, "old.md", "# Old\n\nwarm it up\n")
+    update_search(store, [].append)  # a full refresh: the index holds old.md
+    note = _note(store.wiki, "2026-11-30_1200_abcd1234_Cache warmup.md", "# Cache warmup\n\nwarm\n")
     said: list[str] = []
-    update_search(store, said.append)
-    assert said == ["search index: 1 document(s) re-indexed, 1 in all"]
+    update_search(store, said.append, (note,))  # what the worker does after writing a note
+    assert said == ["search index: 1 document(s) re-indexed, 2 in all"]
     found = search_folder(store.root, "warmup", Filters(), update=False)
-    assert [h.path for h in found.hits] == ["wiki/2026-11-30_1200_abcd1234_Cache warmup.md"]
+    assert found.hits[0].path == "wiki/2026-11-30_1200_abcd1234_Cache warmup.md"
+
+
+def test_the_relevance_set_finds_the_right_note_in_the_top_three(tmp_path: Path) -> None:
+    from benchmarks.relevance import CASES, write_store
+
+    store = write_store(tmp_path / "sessions")
+    assert len(CASES) >= 30
+    missed = [
+        (q, expected)
+        for q, expected in CASES
+        if expected not in [h.path for h in search_folder(store, q, Filters(limit=3)).hits]
+    ]
+    assert len(missed) <= len(CASES) // 10, missed
+
+
+def test_a_targeted_update_reads_only_the_named_files(tmp_path: Path) -> None:
+    a = _note(tmp_path, "a.md", "apple\n")
+    _note(tmp_path, "b.md", "banana\n")
+    corpus = vault_corpus(tmp_path)
+    update_index(corpus)
+    a.write_text("cherry\n", encoding="utf-8")
+    (tmp_path / "b.md").write_text("durian\n", encoding="utf-8")  # not named: left for later
+    (tmp_path / "c.md").write_text("elderberry\n", encoding="utf-8")
+    result = update_index(corpus, ["a.md", "c.md", "gone.md"])
+    assert (result.updated, result.removed, result.total) == (2, 0, 3)
+    assert _paths(
+        tmp_path,
+        "cherry",
+    ) == ["a.md"]
+    found = search_folder(tmp_path, "banana", Filters(), update=False)
+    assert [h.path for h in found.hits] == ["b.md"]  # trusted as indexed
+
+
+def test_a_large_index_is_trusted_unless_a_refresh_is_asked_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from vaultkit.search import index
+
+    _note(tmp_path, "a.md", "apple\n")
+    _note(tmp_path, "b.md", "banana\n")
+    update_index(vault_corpus(tmp_path))
+    monkeypatch.setattr(index, "AUTO_REFRESH_MAX", 1)
+    _note(tmp_path, "c.md", "apple pie\n")
+    auto = search_folder(tmp_path, "apple", Filters())
+    assert auto.refresh.skipped and [h.path for h in auto.hits] == ["a.md"]
+    asked = search_folder(tmp_path, "apple", Filters(), update=True)
+    assert sorted(h.path for h in asked.hits) == ["a.md", "c.md"]
+
+
+def test_a_large_batch_is_parsed_by_a_process_pool_with_the_same_result(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from vaultkit.search import index
+
+    for i in range(12):
+        _note(tmp_path / "serial", f"n{i}.md", f"# Note {i}\n\nword{i} shared\n")
+        _note(tmp_path / "pool", f"n{i}.md", f"# Note {i}\n\nword{i} shared\n")
+    update_index(vault_corpus(tmp_path / "serial"))
+    monkeypatch.setattr(index, "PARALLEL_MIN", 2)
+    update_index(vault_corpus(tmp_path / "pool"))
+    for query in ("shared", "word7", "note"):
+        assert _paths(tmp_path / "serial", query, limit=20) == _paths(
+            tmp_path / "pool", query, limit=20
+        )

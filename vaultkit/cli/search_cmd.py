@@ -91,12 +91,15 @@ def search(
     ] = None,
     limit: LimitOpt = 10,
     fmt: FormatOpt = Format.text,
-    no_refresh: Annotated[
-        bool,
+    refresh: Annotated[
+        bool | None,
         typer.Option(
-            "--no-refresh", help="Search the index as it is, without re-reading changed files."
+            "--refresh/--no-refresh",
+            help="Re-read changed files first, or trust the index (default: re-read unless"
+            " the index holds over 20,000 documents).",
+            show_default=False,
         ),
-    ] = False,
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Search the memory: wiki notes, summaries (archived too) and readable transcripts.
@@ -117,7 +120,13 @@ def search(
     filters = Filters(
         tuple(k.value for k in kind or ()), _since(since), tuple(tag or ()), agent or "", limit
     )
-    found = search_folder(root, query, filters, update=not no_refresh, progress=progress_for(quiet))
+    found = search_folder(root, query, filters, update=refresh, progress=progress_for(quiet))
+    if found.refresh.skipped:
+        typer.echo(
+            f"note: {found.refresh.total} documents indexed; changed files were not re-read"
+            " (vaultkit search --refresh re-reads them)",
+            err=True,
+        )
     if fmt is Format.json:
         typer.echo(
             json.dumps({"root": root.as_posix(), **found.as_json()}, ensure_ascii=False, indent=2)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +35,9 @@ _SCHEMA_SQL = (
 )
 
 Progress = Callable[[int, int], None]
+PARALLEL_MIN = 500  # files: below this a process pool costs more than it saves
+CHUNK = 64
+AUTO_REFRESH_MAX = 20_000  # documents: above this a search trusts the index (see ``opened``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +48,7 @@ class Refresh:
     removed: int
     total: int
     rebuilt: bool = False
+    skipped: bool = False  # not refreshed: a large index trusted as it is
 
 
 def _log(corpus: Corpus, message: str) -> None:
@@ -161,29 +165,75 @@ def _delete(conn: sqlite3.Connection, fid: int) -> None:
     conn.execute("DELETE FROM files WHERE id = ?", (fid,))
 
 
-def _read(file: Path) -> bytes | None:
+def _load(item: tuple[str, str, str, float]) -> Document | None:
+    """Read and parse one file (runs in a pool worker for large batches)."""
+    shown, kind, file, mtime = item
     try:
-        return file.read_bytes()
+        with open(file, "rb") as handle:
+            data = handle.read()
     except OSError:
         return None
+    return read_document(shown, kind, data, mtime)
 
 
-def refresh(conn: sqlite3.Connection, corpus: Corpus, progress: Progress | None = None) -> Refresh:
-    """Bring the index up to date with the files: parse changed files, drop removed ones."""
+def _documents(todo: list[Todo]) -> Iterator[Document | None]:
+    """The parsed documents of ``todo``, in order; a process pool for large batches."""
+    items = [(shown, kind, str(file), info.st_mtime) for shown, kind, file, info in todo]
+    workers = min(os.cpu_count() or 1, 8)
+    if len(items) < PARALLEL_MIN or workers < 2:
+        yield from map(_load, items)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(workers) as pool:
+        yield from pool.map(_load, items, chunksize=CHUNK)
+
+
+def _targeted(corpus: Corpus, shown_paths: Iterable[str]) -> tuple[list[Todo], set[str]]:
+    """Like :func:`_changed` for the named shown paths only (each stat once)."""
+    todo: list[Todo] = []
+    gone: set[str] = set()
+    for shown in shown_paths:
+        source = next((s for s in corpus.sources if s.prefix and shown.startswith(s.prefix)), None)
+        source = source or next((s for s in corpus.sources if not s.prefix), None)
+        if source is None:
+            continue
+        file = source.folder / shown[len(source.prefix) :]
+        try:
+            todo.append((shown, source.kind, file, file.stat()))
+        except OSError:
+            gone.add(shown)
+    return todo, gone
+
+
+def refresh(
+    conn: sqlite3.Connection,
+    corpus: Corpus,
+    progress: Progress | None = None,
+    only: Iterable[str] | None = None,
+) -> Refresh:
+    """Bring the index up to date with the files: parse changed files, drop removed ones.
+
+    ``only`` names the shown paths to look at (what the worker just wrote), instead of walking
+    every source folder."""
     stored = _stored(conn)
-    todo, seen = _changed(corpus, stored)
-    gone = [stored[p][0] for p in stored.keys() - seen]
+    if only is None:
+        todo, seen = _changed(corpus, stored)
+        gone = [stored[p][0] for p in stored.keys() - seen]
+    else:
+        todo, missing = _targeted(corpus, only)
+        gone = [stored[p][0] for p in missing if p in stored]
     if not todo and not gone:
         return Refresh(0, 0, len(stored))
     conn.execute("BEGIN IMMEDIATE")
     try:
         for fid in gone:
             _delete(conn, fid)
-        for done, (shown, kind, file, info) in enumerate(todo, 1):
+        for done, ((shown, _, _, info), doc) in enumerate(
+            zip(todo, _documents(todo), strict=True), 1
+        ):
             if shown in stored:
                 _delete(conn, stored[shown][0])
-            data = _read(file)
-            doc = read_document(shown, kind, data, info.st_mtime) if data is not None else None
             if doc is not None:
                 _insert(conn, doc, info)
             if progress is not None:
@@ -198,7 +248,7 @@ def refresh(conn: sqlite3.Connection, corpus: Corpus, progress: Progress | None 
 
 @contextlib.contextmanager
 def opened(
-    corpus: Corpus, *, update: bool = True, progress: Progress | None = None
+    corpus: Corpus, *, update: bool | None = True, progress: Progress | None = None
 ) -> Iterator[tuple[sqlite3.Connection, Refresh]]:
     """The index of ``corpus``, refreshed first unless ``update`` is False (a new or rebuilt
     index is always filled). Closed on exit, so no journal file is left behind."""
@@ -223,12 +273,14 @@ def opened(
 
 
 def _refreshed(
-    conn: sqlite3.Connection, corpus: Corpus, update: bool, progress: Progress | None
+    conn: sqlite3.Connection, corpus: Corpus, update: bool | None, progress: Progress | None
 ) -> Refresh:
-    if update:
+    """Refresh when asked to; ``None`` (auto) refreshes an index of at most AUTO_REFRESH_MAX
+    documents and trusts a larger one (its stat walk alone would cost most of a second)."""
+    total = int(conn.execute("SELECT count(*) FROM files").fetchone()[0])
+    if update or (update is None and total <= AUTO_REFRESH_MAX):
         return refresh(conn, corpus, progress)
-    total = conn.execute("SELECT count(*) FROM files").fetchone()[0]
-    return Refresh(0, 0, int(total))
+    return Refresh(0, 0, total, skipped=True)
 
 
 def _busy(corpus: Corpus, exc: sqlite3.OperationalError) -> VaultkitError:
@@ -238,7 +290,13 @@ def _busy(corpus: Corpus, exc: sqlite3.OperationalError) -> VaultkitError:
     )
 
 
-def update_index(corpus: Corpus) -> Refresh:
-    """Refresh the index of ``corpus`` now (what the worker calls after writing notes)."""
-    with opened(corpus) as (_, result):
-        return result
+def update_index(corpus: Corpus, only: Iterable[str] | None = None) -> Refresh:
+    """Refresh the index of ``corpus`` now: every file, or only the shown paths ``only`` (what
+    the worker just wrote). A missing or damaged index is rebuilt whole either way."""
+    if only is None:
+        with opened(corpus) as (_, result):
+            return result
+    with opened(corpus, update=False) as (conn, result):
+        if result.rebuilt:
+            return result
+        return refresh(conn, corpus, None, only)

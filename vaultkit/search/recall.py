@@ -34,11 +34,12 @@ def search_folder(
     text: str,
     filters: Filters,
     *,
-    update: bool = True,
+    update: bool | None = None,
     progress: Progress | None = None,
 ) -> Found:
-    """Search the store or vault at ``folder`` (its index refreshed first unless ``update`` is
-    False); raises :class:`~vaultkit.errors.VaultkitError` for a malformed query."""
+    """Search the store or vault at ``folder``; raises :class:`~vaultkit.errors.VaultkitError`
+    for a malformed query. ``update``: True re-reads changed files first, False trusts the
+    index, None (auto) re-reads them unless the index is large (see ``index.opened``)."""
     query = parse_query(text)  # a bad query fails before any indexing work
     with opened(corpus_for(folder), update=update, progress=progress) as (conn, refresh):
         return Found(text, tuple(search(conn, query, filters)), refresh)

@@ -142,7 +142,9 @@ def _copy_raw(
     return copy.path
 
 
-def finish_store(store: Store, config: Config, say: Progress) -> None:
+def finish_store(
+    store: Store, config: Config, say: Progress, written: tuple[Path, ...] = ()
+) -> None:
     """Under the store lock: regenerate INDEX.md and apply summary retention, then log counts.
 
     A failure here is logged, not raised: the notes are written, and the next worker (or
@@ -164,19 +166,21 @@ def finish_store(store: Store, config: Config, say: Progress) -> None:
         f"{len(index.pruned)} ghost line(s) pruned, {len(index.orphans)} orphan(s), "
         f"{len(archived)} summary(ies) archived"
     )
-    update_search(store, say)
+    moved = [store.summary / p.name for p in archived]  # where retention took them from
+    update_search(store, say, (*written, *moved, *archived))
 
 
-def update_search(store: Store, say: Progress) -> None:
-    """Re-index what changed in the store for ``vaultkit search`` (derived state: a failure is
-    logged and the next search refreshes the index itself)."""
+def update_search(store: Store, say: Progress, changed: tuple[Path, ...] = ()) -> None:
+    """Re-index the files the worker changed for ``vaultkit search`` (all files when none are
+    named). Derived state: a failure is logged and the next search refreshes the index."""
     import sqlite3
 
     from vaultkit.search.corpus import store_corpus
     from vaultkit.search.index import update_index
 
+    only = [p.relative_to(store.root).as_posix() for p in changed] if changed else None
     try:
-        result = update_index(store_corpus(store))
+        result = update_index(store_corpus(store), only)
     except (VaultkitError, sqlite3.Error, OSError) as exc:
         say(f"search index not updated ({exc}); the next search refreshes it")
         return
@@ -201,7 +205,7 @@ def _distil(
     say(f"{job.session_id}: distilling with backend {config.distill.backend!r}")
     outcome = distill(store, info, config)
     say(f"{job.session_id}: wrote {outcome.summary_path} and {outcome.wiki_path}")
-    finish_store(store, config, say)
+    finish_store(store, config, say, (Path(outcome.summary_path), Path(outcome.wiki_path)))
     return Result(
         job.session_id,
         Status.DONE,
