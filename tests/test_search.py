@@ -203,7 +203,7 @@ def test_the_worker_step_indexes_new_notes_so_a_search_needs_no_refresh(tmp_path
 
     store = Store(tmp_path / "sessions")
     _note(store.summary, "old.md", "# Old\n\nwarm it up\n")
-    update_search(store, [].append)  # a full refresh: the index holds old.md
+    update_search(store, print)  # a full refresh: the index holds old.md
     note = _note(store.wiki, "2026-11-30_1200_abcd1234_Cache warmup.md", "# Cache warmup\n\nwarm\n")
     said: list[str] = []
     update_search(store, said.append, (note,))  # what the worker does after writing a note

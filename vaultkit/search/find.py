@@ -50,21 +50,22 @@ class Hit:
 
 
 def _where(filters: Filters) -> tuple[str, list[object]]:
-    clauses: list[str] = ["docs MATCH ?"]
+    """The filter on ``files`` rows (``""`` when nothing narrows the search) and its values."""
+    clauses: list[str] = []
     args: list[object] = []
     if filters.kinds:
-        clauses.append(f"f.kind IN ({', '.join('?' * len(filters.kinds))})")
+        clauses.append(f"kind IN ({', '.join('?' * len(filters.kinds))})")
         args.extend(filters.kinds)
     if filters.since:
-        clauses.append("f.date >= ?")
+        clauses.append("date >= ?")
         args.append(filters.since)
     for tag in filters.tags:
-        clauses.append("f.id IN (SELECT id FROM tags WHERE tag = ? OR tag LIKE ? ESCAPE '\\')")
+        clauses.append("id IN (SELECT id FROM tags WHERE tag = ? OR tag LIKE ? ESCAPE '\\')")
         lowered = tag.lower().lstrip("#")
         escaped = lowered.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
         args.extend([lowered, escaped + "/%"])
     if filters.agent:
-        clauses.append("f.agent = ?")
+        clauses.append("agent = ?")
         args.append(filters.agent)
     return " AND ".join(clauses), args
 
@@ -92,11 +93,15 @@ def locate(body: str, body_line: int, title: str, needles: tuple[str, ...]) -> t
 def search(conn: sqlite3.Connection, query: Query, filters: Filters) -> list[Hit]:
     """The best ``filters.limit`` hits, best first."""
     where, args = _where(filters)
+    narrow = f" AND docs.rowid IN (SELECT id FROM files WHERE {where})" if where else ""
+    # Rank inside the FTS table first and join only the best rows: the join then costs
+    # ``limit`` lookups instead of one per match (a common word matches most of a vault).
     sql = (
-        "SELECT f.path, f.kind, f.title, f.date, f.body_line, docs.body,"
-        f" bm25(docs, {', '.join(map(str, WEIGHTS))}) AS score"
-        f" FROM docs JOIN files f ON f.id = docs.rowid WHERE {where}"
-        " ORDER BY score, f.path LIMIT ?"
+        "SELECT f.path, f.kind, f.title, f.date, f.body_line, d.body, best.score FROM"
+        f" (SELECT docs.rowid AS id, bm25(docs, {', '.join(map(str, WEIGHTS))}) AS score"
+        f" FROM docs WHERE docs MATCH ?{narrow} ORDER BY score, docs.rowid LIMIT ?) AS best"
+        " JOIN files f ON f.id = best.id JOIN docs d ON d.rowid = best.id"
+        " ORDER BY best.score, f.path"
     )
     try:
         rows = conn.execute(sql, [query.match(), *args, filters.limit]).fetchall()
