@@ -235,10 +235,8 @@ def test_a_targeted_update_reads_only_the_named_files(tmp_path: Path) -> None:
     (tmp_path / "c.md").write_text("elderberry\n", encoding="utf-8")
     result = update_index(corpus, ["a.md", "c.md", "gone.md"])
     assert (result.updated, result.removed, result.total) == (2, 0, 3)
-    assert _paths(
-        tmp_path,
-        "cherry",
-    ) == ["a.md"]
+    cherry = search_folder(tmp_path, "cherry", Filters(), update=False)
+    assert [h.path for h in cherry.hits] == ["a.md"]
     found = search_folder(tmp_path, "banana", Filters(), update=False)
     assert [h.path for h in found.hits] == ["b.md"]  # trusted as indexed
 
@@ -274,3 +272,12 @@ def test_a_large_batch_is_parsed_by_a_process_pool_with_the_same_result(
         assert _paths(tmp_path / "serial", query, limit=20) == _paths(
             tmp_path / "pool", query, limit=20
         )
+
+
+def test_by_default_a_small_index_is_refreshed_before_each_search(tmp_path: Path) -> None:
+    _note(tmp_path, "a.md", "apple\n")
+    assert _paths(tmp_path, "apple") == ["a.md"]
+    _note(tmp_path, "b.md", "apple again\n")
+    found = search_folder(tmp_path, "apple", Filters())  # update=None: auto
+    assert not found.refresh.skipped and found.refresh.updated == 1
+    assert sorted(h.path for h in found.hits) == ["a.md", "b.md"]

@@ -254,7 +254,7 @@ def opened(
     index is always filled). Closed on exit, so no journal file is left behind."""
     conn, created = open_index(corpus)
     try:
-        result = _refreshed(conn, corpus, update or created, progress)
+        result = _refreshed(conn, corpus, True if created else update, progress)
     except sqlite3.OperationalError as exc:
         conn.close()
         raise _busy(corpus, exc) from exc
