@@ -1,6 +1,6 @@
 """Incremental SQLite cache of parsed notes: a warm load re-reads only files that changed.
 
-One database per vault, ``state_dir_for_vault(root) / "cache.sqlite"`` (WAL, busy timeout, so
+One database per vault, ``<state folder> / "cache.sqlite"`` (WAL, busy timeout, so
 concurrent runs are safe). Each row holds a note's path, size, mtime (ns), blake2b digest and its
 marshalled record (see :mod:`vaultkit.vault.parallel`). A file whose size and mtime match its row is
 not opened; when they differ the file is read and hashed, and parsed only if the hash differs. A
@@ -21,28 +21,33 @@ import os
 import sqlite3
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 from vaultkit.base.gcpause import gc_paused
-from vaultkit.base.log import append_log
+from vaultkit.base.sqlitedb import (
+    BUSY_TIMEOUT_S,
+    delete_database,
+    log_beside,
+    open_database,
+    source_digest,
+    write_transaction,
+)
 from vaultkit.base.store import state_dir_for_vault
-from vaultkit.vault import model, parallel
+from vaultkit.vault import parallel
 from vaultkit.vault.model import Finding, Note
 from vaultkit.vault.parallel import Job, Parsed, note_from_record
 from vaultkit.vault.relink import Affected, LinkState, affected, link_state, relink
 from vaultkit.vault.resolve import FileIndex, ResolvedLink, build_file_index, resolve_all
 
 CACHE_NAME = "cache.sqlite"
-LOG_NAME = "vaultkit.log"
 SCHEMA_VERSION = 2
 CACHE_MIN_NOTES = 200  # smaller vaults load in well under a second; keep them free of state
-BUSY_TIMEOUT_S = 15.0
 RACY_NS = 2_000_000_000
 SAVE_BATCH = 5000  # rows written per transaction during a load
-_SIDE_FILES = ("-wal", "-shm", "-journal")
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS notes (path TEXT PRIMARY KEY, size INTEGER NOT NULL, "
@@ -53,7 +58,16 @@ _SCHEMA = (
 )
 
 Progress = Callable[[int, int], None]
-Row = tuple[int, int, bytes, int, bytes]  # size, mtime_ns, digest, racy, record
+
+
+class Row(NamedTuple):
+    """One note's row: what its file looked like when it was parsed, and the parse."""
+
+    size: int
+    mtime_ns: int
+    digest: bytes
+    racy: int  # written within RACY_NS of the file's mtime: verify by hash next time
+    record: bytes  # marshalled :func:`vaultkit.vault.parallel.note_record` (b"" when not read)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,9 +91,10 @@ class Parts:
     links: tuple[ResolvedLink, ...]
 
 
-def cache_path(root: Path) -> Path:
-    """Where the cache of the vault at ``root`` lives."""
-    return state_dir_for_vault(root) / CACHE_NAME
+def cache_path(root: Path, state_dir: Path | None = None) -> Path:
+    """Where the cache of the vault at ``root`` lives (in ``state_dir`` when the caller has
+    already found the vault's state folder)."""
+    return (state_dir if state_dir is not None else state_dir_for_vault(root)) / CACHE_NAME
 
 
 def _library_version(name: str) -> str:
@@ -98,18 +113,6 @@ def cache_version() -> str:
     return source_digest((parts, libs), modules)
 
 
-def source_digest(values: object, modules: Iterable[str]) -> str:
-    """A short digest of ``repr(values)`` and the source of the named vaultkit modules (paths
-    below ``vaultkit/``): what a cache's stored results depend on besides its inputs (a change
-    empties the cache)."""
-    digest = hashlib.blake2b(digest_size=12)
-    digest.update(repr(values).encode())
-    package = Path(model.__file__).parent.parent  # the vaultkit package; names are relative to it
-    for name in modules:
-        digest.update((package / name).read_bytes())  # a missing module is a bug: let it raise
-    return digest.hexdigest()
-
-
 def unreadable_finding(path: str, reason: str) -> Finding:
     """The VK202 finding for a note that could not be read."""
     return Finding(path, 1, 1, "VK202", "error", f"cannot read file: {reason}")
@@ -123,10 +126,9 @@ class NoteCache:
         self.conn = conn
 
     @classmethod
-    def open(cls, root: Path) -> NoteCache | None:
-        """Open (creating, emptying or rebuilding as needed) the cache of ``root``; None when the
-        state folder cannot be written."""
-        path = cache_path(root)
+    def open(cls, path: Path) -> NoteCache | None:
+        """Open (creating, emptying or rebuilding as needed) the cache file at ``path``; None
+        when the state folder cannot be written."""
         conn = open_database(path, lambda c: _ensure_schema(path, c), "cache")
         return None if conn is None else cls(path, conn)
 
@@ -140,7 +142,7 @@ class NoteCache:
             cursor = self.conn.execute(
                 "SELECT path, size, mtime_ns, digest, racy, record FROM notes"
             )
-            return {r[0]: (r[1], r[2], r[3], r[4], r[5]) for r in cursor}
+            return {r[0]: Row(r[1], r[2], r[3], r[4], r[5]) for r in cursor}
         except sqlite3.Error as exc:
             self._broken(exc)
             return {}
@@ -203,35 +205,9 @@ class NoteCache:
         return write_transaction(self.conn, self.path, "cache", self._broken)
 
     def _broken(self, exc: sqlite3.Error) -> None:
-        _log(self.path, f"cache: {self.path} is unreadable ({exc}); rebuilt")
+        log_beside(self.path, f"cache: {self.path} is unreadable ({exc}); rebuilt")
         self.close()
         delete_database(self.path)
-
-
-class Superseded(Exception):
-    """Raised inside :func:`write_transaction` to roll back quietly (another run wrote first)."""
-
-
-@contextlib.contextmanager
-def write_transaction(
-    conn: sqlite3.Connection, path: Path, label: str, broken: Callable[[sqlite3.Error], None]
-) -> Iterator[None]:
-    """One write transaction, committed when the block ends. :class:`Superseded` rolls it back
-    quietly; a busy or locked database is rolled back and logged (a cache is only an
-    accelerator); any other SQLite error goes to ``broken`` (which rebuilds the file)."""
-    try:
-        conn.execute("BEGIN IMMEDIATE")
-        yield
-        conn.execute("COMMIT")
-    except Superseded:
-        with contextlib.suppress(sqlite3.Error):
-            conn.execute("ROLLBACK")
-    except sqlite3.OperationalError as exc:
-        with contextlib.suppress(sqlite3.Error):
-            conn.execute("ROLLBACK")
-        _log(path, f"{label}: {path} not updated ({exc})")
-    except sqlite3.Error as exc:
-        broken(exc)
 
 
 def _ensure_schema(path: Path, conn: sqlite3.Connection) -> None:
@@ -252,82 +228,38 @@ def _ensure_schema(path: Path, conn: sqlite3.Connection) -> None:
         conn.execute("DELETE FROM meta")
         conn.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (cache_version(),))
         conn.execute("COMMIT")
-        _log(path, f"cache: {path} was written by another parser version; emptied")
+        log_beside(path, f"cache: {path} was written by another parser version; emptied")
 
 
-def delete_database(path: Path) -> None:
-    """Remove a SQLite file and its side files (a damaged cache is rebuilt from nothing)."""
-    for name in (path.name, *(path.name + side for side in _SIDE_FILES)):
-        with contextlib.suppress(OSError):
-            (path.parent / name).unlink()
-
-
-def _connect(path: Path, check: Callable[[sqlite3.Connection], None]) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-    try:
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=NORMAL")
-        check(conn)
-    except BaseException:
-        conn.close()
-        raise
-    return conn
-
-
-def open_database(
-    path: Path, check: Callable[[sqlite3.Connection], None], label: str
-) -> sqlite3.Connection | None:
-    """A WAL connection to the cache database at ``path`` (folder created as needed).
-
-    ``check`` creates the schema in a new file and raises ``sqlite3.DatabaseError`` for a
-    foreign one; an unreadable or foreign file is deleted, logged as ``label`` and made anew.
-    None when the folder cannot be written or the new file cannot be opened either.
-    """
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None
-    try:
-        return _connect(path, check)
-    except sqlite3.DatabaseError as exc:
-        _log(path, f"{label}: {path} is unreadable ({exc}); rebuilt")
-        delete_database(path)
-    try:
-        return _connect(path, check)
-    except sqlite3.Error:
-        return None
-
-
-def _log(path: Path, message: str) -> None:
-    append_log(path.parent / LOG_NAME, message)
-
-
-def _wanted(root: Path, notes: int, choice: bool | None) -> bool:
+def _wanted(path: Path, notes: int, choice: bool | None) -> bool:
     if choice is not None:
         return choice
-    return notes >= CACHE_MIN_NOTES or cache_path(root).is_file()
+    return notes >= CACHE_MIN_NOTES or path.is_file()
 
 
 def _decode(blob: bytes) -> Note | None:
+    """The note of a stored record; None when the bytes are damaged (the file is parsed again).
+    Only what bad bytes raise is caught: marshal's ValueError/EOFError/TypeError and the
+    ValueError/TypeError of unpacking a record of the wrong shape."""
     try:
         return note_from_record(marshal.loads(blob))
-    except Exception:  # a damaged or foreign record is parsed again, never trusted
+    except (ValueError, EOFError, TypeError):
         return None
 
 
 def _fresh(root: str, path: str, row: Row) -> bool:
-    if row[3]:
+    if row.racy:
         return False
     try:
         info = os.stat(os.path.join(root, path))
     except OSError:
         return False
-    return info.st_size == row[0] and info.st_mtime_ns == row[1]
+    return info.st_size == row.size and info.st_mtime_ns == row.mtime_ns
 
 
 def _row(parsed: Parsed, record: bytes, now_ns: int) -> Row:
     racy = int(now_ns - parsed.mtime_ns < RACY_NS)
-    return (parsed.size, parsed.mtime_ns, parsed.digest, racy, record)
+    return Row(parsed.size, parsed.mtime_ns, parsed.digest, racy, record)
 
 
 def _uncached(root: Path, paths: Sequence[str], progress: Progress | None) -> Loaded:
@@ -337,9 +269,7 @@ def _uncached(root: Path, paths: Sequence[str], progress: Progress | None) -> Lo
         if parsed.error is not None or parsed.record is None:
             unreadable.append(unreadable_finding(parsed.path, parsed.error or "unknown error"))
             continue
-        note = _decode(parsed.record)
-        if note is not None:
-            notes.append(note)
+        notes.append(note_from_record(marshal.loads(parsed.record)))  # just made: never damaged
     return Loaded(notes, unreadable, 0, len(notes))
 
 
@@ -350,15 +280,17 @@ def load_parts(
     progress: Progress | None = None,
     *,
     cache: bool | None,
+    state_dir: Path | None = None,
 ) -> Parts:
     """Read and parse the notes at ``note_paths``, index ``files`` and resolve every link,
     through the cache when it is wanted (the result is the same either way).
 
     ``cache``: False never touches it, True always uses it, None uses it for vaults of at least
-    ``CACHE_MIN_NOTES`` notes or when a cache file already exists.
+    ``CACHE_MIN_NOTES`` notes or when a cache file already exists. ``state_dir``: the vault's
+    state folder when the caller has found it (else it is looked up here).
     """
     with gc_paused():
-        return _load_parts(root, files, note_paths, progress, cache)
+        return _load_parts(root, files, note_paths, progress, cache, cache_path(root, state_dir))
 
 
 def _load_parts(
@@ -367,8 +299,9 @@ def _load_parts(
     note_paths: Sequence[str],
     progress: Progress | None,
     cache: bool | None,
+    path: Path,
 ) -> Parts:
-    store = NoteCache.open(root) if _wanted(root, len(note_paths), cache) else None
+    store = NoteCache.open(path) if _wanted(path, len(note_paths), cache) else None
     if store is None:
         loaded = _uncached(root, note_paths, progress)
         index = _index(files, loaded.notes)
@@ -413,11 +346,11 @@ def _load_cached(
     jobs: list[Job] = []
     for path in paths:
         row = rows.get(path)
-        note = _decode(row[4]) if row is not None and _fresh(base, path, row) else None
+        note = _decode(row.record) if row is not None and _fresh(base, path, row) else None
         if note is not None:
             found[path] = note
         else:
-            jobs.append((path, row[2] if row is not None else None))
+            jobs.append((path, row.digest if row is not None else None))
     reused, total = len(found), len(paths)
     if progress is not None and reused:
         progress(reused, total)
@@ -425,13 +358,13 @@ def _load_cached(
     now_ns = time.time_ns()
     changed: list[tuple[str, Row]] = []
     unreadable: list[Finding] = []
-    digests = {p: rows[p][2] for p in found}
+    digests = {p: rows[p].digest for p in found}
     for parsed in parallel.read_all(base, jobs, step):
         if parsed.error is not None:
             unreadable.append(unreadable_finding(parsed.path, parsed.error))
             continue
         old = rows.get(parsed.path)
-        record = parsed.record if parsed.record is not None else old[4] if old else b""
+        record = parsed.record if parsed.record is not None else old.record if old else b""
         note = _decode(record)
         if note is None:  # the cached record is damaged: parse the file here after all
             parsed = parallel.read_one(base, (parsed.path, None))
@@ -454,12 +387,11 @@ def _load_cached(
 
 
 def stored_rows(
-    root: Path, paths: Sequence[str] | None = None, *, records: bool = False
+    path: Path, paths: Sequence[str] | None = None, *, records: bool = False
 ) -> dict[str, Row]:
-    """Read-only look at the cache of ``root``: the rows of ``paths`` (None: every row) without
-    decoding anything (``record`` is ``b""`` unless ``records``). Empty when there is no cache
-    of this parser version or it cannot be read; never writes, never raises."""
-    path = cache_path(root)
+    """Read-only look at the cache file at ``path``: the rows of ``paths`` (None: every row)
+    without decoding anything (``record`` is ``b""`` unless ``records``). Empty when there is no
+    cache of this parser version or it cannot be read; never writes, never raises."""
     if not path.is_file():
         return {}
     column = "record" if records else "x''"
@@ -483,7 +415,7 @@ def stored_rows(
             else:
                 marks = ",".join("?" * len(batch))
                 cursor = conn.execute(f"{query} WHERE path IN ({marks})", tuple(batch))
-            found.update((r[0], (r[1], r[2], r[3], r[4], r[5])) for r in cursor)
+            found.update((r[0], Row(r[1], r[2], r[3], r[4], r[5])) for r in cursor)
     except sqlite3.Error:
         return {}
     finally:

@@ -55,19 +55,26 @@ def list_vault_files(root: Path) -> list[str]:
     return sorted(_walk(str(root), "", os.path.realpath(root)))
 
 
-def load_vault(root: Path, *, progress: Progress | None = None, cache: bool | None = None) -> Vault:
+def load_vault(
+    root: Path,
+    *,
+    progress: Progress | None = None,
+    cache: bool | None = None,
+    state_dir: Path | None = None,
+) -> Vault:
     """Read every note under ``root``, parse it and resolve its links.
 
     A note that cannot be read (permissions, removed while walking) becomes a VK202 finding
     and is left out of ``notes``; it never stops the load. ``progress(done, total)`` is called
     as notes are read (cached notes are reported at once). ``cache``: see
-    :func:`vaultkit.vault.cache.load_parts` (None: automatic; False: never read or write the cache).
-    Large cold loads parse on every core (:mod:`vaultkit.vault.parallel`).
+    :func:`vaultkit.vault.cache.load_parts` (None: automatic; False: never read or write the cache);
+    ``state_dir``: the vault's state folder when the caller has already found it. Large cold
+    loads parse on every core (:mod:`vaultkit.vault.parallel`).
     """
     files = list_vault_files(root)
     note_paths = [p for p in files if is_note_path(p)]
     attachments = tuple(p for p in files if not is_note_path(p))
-    parts = load_parts(root, files, note_paths, progress, cache=cache)
+    parts = load_parts(root, files, note_paths, progress, cache=cache, state_dir=state_dir)
     notes = parts.notes
     findings = sorted(
         [*parts.unreadable, *(f for note in notes for f in note.findings)], key=Finding.sort_key

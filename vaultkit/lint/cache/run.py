@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from vaultkit.base import sqlitedb
 from vaultkit.base.config import Config, load_config
 from vaultkit.base.log import append_log
 from vaultkit.base.store import config_file_for_vault, state_dir_for_vault
@@ -154,13 +155,13 @@ def lint_cache_path(root: Path) -> Path:
 @cache
 def lint_version() -> str:
     """A digest of everything stored findings depend on besides the vault and its settings."""
-    return notecache.source_digest(
+    return sqlitedb.source_digest(
         (SCHEMA, notecache.cache_version(), sys.version_info[:2]), _CODE_FILES
     )
 
 
 def _log(root: Path, message: str) -> None:
-    append_log(state_dir_for_vault(root) / notecache.LOG_NAME, message)
+    append_log(state_dir_for_vault(root) / sqlitedb.LOG_NAME, message)
 
 
 # --------------------------------------------------------------------------- walk
@@ -229,7 +230,7 @@ class LintStore:
     @classmethod
     def open(cls, root: Path) -> LintStore | None:
         path = lint_cache_path(root)
-        conn = notecache.open_database(path, _ensure_schema, "lint cache")
+        conn = sqlitedb.open_database(path, _ensure_schema, "lint cache")
         return None if conn is None else cls(root, path, conn)
 
     def close(self) -> None:
@@ -300,16 +301,16 @@ class LintStore:
     def write(self, expected: object, update: Update) -> None:
         """Apply ``update`` when the stored generation is still ``expected``; a busy database
         is left as it is (logged), a broken one is deleted."""
-        with notecache.write_transaction(self.conn, self.path, "lint cache", self._broken):
+        with sqlitedb.write_transaction(self.conn, self.path, "lint cache", self._broken):
             current = self.conn.execute("SELECT value FROM meta WHERE key='generation'").fetchone()
             if (current[0] if current else None) != expected:
-                raise notecache.Superseded
+                raise sqlitedb.Superseded
             update.apply(self.conn, 0 if not isinstance(expected, int) else expected + 1)
 
     def _broken(self, exc: sqlite3.Error) -> None:
         _log(self.root, f"lint cache: {self.path} is unreadable ({exc}); rebuilt")
         self.close()
-        notecache.delete_database(self.path)
+        sqlitedb.delete_database(self.path)
 
 
 def _ensure_schema(conn: sqlite3.Connection) -> None:
@@ -569,7 +570,7 @@ def _full_state(
     for f in findings:
         if f.code not in GLOBAL_CODES:
             local.setdefault(f.path, []).append(f)
-    cached = notecache.stored_rows(root)
+    cached = notecache.stored_rows(notecache.cache_path(root))
     indexed = vault.note(INDEX_NAME) is not None
     tracked = limit if indexed else None  # no INDEX.md: no entries to keep (and compute)
     memo: dict[str, TargetKeys] = {}
@@ -659,7 +660,7 @@ def _dirty_notes(
     """Notes to lint again whose content did not change: from the note cache when its row is
     current, else parsed. None when one cannot be read any more (the full path decides)."""
     wanted = sorted(dirty)
-    cached = notecache.stored_rows(root, wanted, records=True)
+    cached = notecache.stored_rows(notecache.cache_path(root), wanted, records=True)
     notes: dict[str, Note] = {}
     base = str(root)
     for path in wanted:

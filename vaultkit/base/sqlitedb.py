@@ -1,0 +1,105 @@
+"""SQLite files of derived state (the note cache, the lint cache): open, rebuild, write, version.
+
+A cache database only makes a run faster: a corrupt or foreign file is deleted and made anew
+(one log line in the ``vaultkit.log`` beside it), a busy one is left alone for this run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+from vaultkit.base.log import append_log
+
+LOG_NAME = "vaultkit.log"
+BUSY_TIMEOUT_S = 15.0
+_SIDE_FILES = ("-wal", "-shm", "-journal")
+_PACKAGE = Path(__file__).resolve().parent.parent  # the vaultkit package
+
+
+class Superseded(Exception):
+    """Raised inside :func:`write_transaction` to roll back quietly (another run wrote first)."""
+
+
+def log_beside(path: Path, message: str) -> None:
+    """One line in the ``vaultkit.log`` of the folder that holds the database at ``path``."""
+    append_log(path.parent / LOG_NAME, message)
+
+
+def source_digest(values: object, modules: Iterable[str]) -> str:
+    """A short digest of ``repr(values)`` and the source of the named vaultkit modules (paths
+    below ``vaultkit/``): what a cache's stored results depend on besides its inputs (a change
+    empties the cache)."""
+    digest = hashlib.blake2b(digest_size=12)
+    digest.update(repr(values).encode())
+    for name in modules:
+        digest.update((_PACKAGE / name).read_bytes())  # a missing module is a bug: let it raise
+    return digest.hexdigest()
+
+
+def delete_database(path: Path) -> None:
+    """Remove a SQLite file and its side files (a damaged cache is rebuilt from nothing)."""
+    for name in (path.name, *(path.name + side for side in _SIDE_FILES)):
+        with contextlib.suppress(OSError):
+            (path.parent / name).unlink()
+
+
+def _connect(path: Path, check: Callable[[sqlite3.Connection], None]) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        check(conn)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def open_database(
+    path: Path, check: Callable[[sqlite3.Connection], None], label: str
+) -> sqlite3.Connection | None:
+    """A WAL connection to the cache database at ``path`` (folder created as needed).
+
+    ``check`` creates the schema in a new file and raises ``sqlite3.DatabaseError`` for a
+    foreign one; an unreadable or foreign file is deleted, logged as ``label`` and made anew.
+    None when the folder cannot be written or the new file cannot be opened either.
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    try:
+        return _connect(path, check)
+    except sqlite3.DatabaseError as exc:
+        log_beside(path, f"{label}: {path} is unreadable ({exc}); rebuilt")
+        delete_database(path)
+    try:
+        return _connect(path, check)
+    except sqlite3.Error:
+        return None
+
+
+@contextlib.contextmanager
+def write_transaction(
+    conn: sqlite3.Connection, path: Path, label: str, broken: Callable[[sqlite3.Error], None]
+) -> Iterator[None]:
+    """One write transaction, committed when the block ends. :class:`Superseded` rolls it back
+    quietly; a busy or locked database is rolled back and logged (a cache is only an
+    accelerator); any other SQLite error goes to ``broken`` (which rebuilds the file)."""
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        yield
+        conn.execute("COMMIT")
+    except Superseded:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+    except sqlite3.OperationalError as exc:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        log_beside(path, f"{label}: {path} not updated ({exc})")
+    except sqlite3.Error as exc:
+        broken(exc)
