@@ -37,11 +37,10 @@ def _vk_graph(root: Path) -> int:
 
 def _vk_lint(root: Path) -> int:
     """What ``vaultkit lint`` runs (minus printing): settings, then the cached lint."""
-    from vaultkit.base.config import load_config
-    from vaultkit.base.store import config_file_for_vault
     from vaultkit.lint.cache.run import lint_vault
+    from vaultkit.lint.runner import lint_target
 
-    return len(lint_vault(root, config=load_config(config_file_for_vault(root))).findings)
+    return len(lint_vault(lint_target(root)).findings)
 
 
 def _edited_note(root: Path) -> Path:

@@ -17,7 +17,7 @@ from vaultkit.lint.output import render_github, render_json, render_text, summar
 from vaultkit.vault.model import Finding
 
 if TYPE_CHECKING:  # the vault engine is imported when the command runs, not at CLI start-up
-    from vaultkit.lint.context import LintContext
+    from vaultkit.lint.context import LintContext, LintTarget
 
 
 class LintFormat(StrEnum):
@@ -56,12 +56,14 @@ VaultArg = Annotated[
 ]
 
 
-def _run_fix(ctx: LintContext, dry_run: bool, quiet: bool, cache: bool | None) -> LintContext:
+def _run_fix(
+    ctx: LintContext, target: LintTarget, dry_run: bool, quiet: bool, cache: bool | None
+) -> LintContext:
     """Apply (or, with ``dry_run``, print and exit on) the safe fixes; reload after writing."""
     from vaultkit.lint.fix import fix_vault
     from vaultkit.lint.runner import load_context
 
-    outcome = fix_vault(ctx, dry_run=dry_run)
+    outcome = fix_vault(ctx, dry_run=dry_run, state_dir=target.state_dir)
     if dry_run:
         sys.stdout.write(outcome.diff)
         if not quiet:
@@ -69,7 +71,7 @@ def _run_fix(ctx: LintContext, dry_run: bool, quiet: bool, cache: bool | None) -
         raise typer.Exit(1 if outcome.changed else 0)
     if not quiet and outcome.changed:
         print(f"fixed: {', '.join(outcome.changed)}", file=sys.stderr)
-    return load_context(ctx.vault.root, cache=cache) if outcome.changed else ctx
+    return load_context(target, cache=cache) if outcome.changed else ctx
 
 
 def _render(fmt: LintFormat, findings: list[Finding], root: Path, notes: int, code: int) -> str:
@@ -118,22 +120,27 @@ def lint(
       vaultkit lint --select VK1 --ignore VK104 my-vault
       vaultkit lint --fix --dry-run my-vault        # show the safe fixes as a diff
     """
-    from vaultkit.base.config import load_config
-    from vaultkit.base.store import config_file_for_vault
     from vaultkit.lint.cache.run import lint_vault
-    from vaultkit.lint.runner import choose, collect, exit_code, load_context, select_findings
+    from vaultkit.lint.runner import (
+        choose,
+        collect,
+        exit_code,
+        lint_target,
+        load_context,
+        select_findings,
+    )
 
     root = resolve_vault(vault)
+    target = lint_target(root)  # vaultkit.toml loaded and the state folder found, once
     cache = False if no_cache else None
     if fix or dry_run:  # the safe fixes read every note anyway: the plain, uncached-lint path
-        ctx = load_context(root, progress=progress_for(quiet), cache=cache)
+        ctx = load_context(target, progress=progress_for(quiet), cache=cache)
         selection = choose(ctx.config, _codes(select), _codes(ignore), strict)
-        ctx = _run_fix(ctx, dry_run, quiet, cache)
+        ctx = _run_fix(ctx, target, dry_run, quiet, cache)
         found, notes = collect(ctx), len(ctx.vault.notes)
     else:  # through the lint cache: an unchanged vault costs one stat walk
-        config = load_config(config_file_for_vault(root))
-        selection = choose(config, _codes(select), _codes(ignore), strict)
-        result = lint_vault(root, config=config, progress=progress_for(quiet), cache=cache)
+        selection = choose(target.config, _codes(select), _codes(ignore), strict)
+        result = lint_vault(target, progress=progress_for(quiet), cache=cache)
         found, notes = result.findings, result.notes
     findings = select_findings(found, selection)
     code = exit_code(findings, selection.strict)

@@ -1,12 +1,12 @@
-"""Compact per-note lint data (plain tuples marshal can store) and the global rules over it.
+"""Compact per-note lint data (named tuples the lint cache stores) and what a run changed.
 
 A note's *local* findings (its parse findings, VK101-VK105 on its links, VK302; VK202 for a
 file that cannot be read) depend only on the note, its links' resolutions and the headings and
 block ids of the notes its anchored links point at. The *global* rules need only a little per
 note: where its links go (VK301), the vault's file names (VK303) and its INDEX.md entry plus
 INDEX.md's own line links (VK401/VK402). :func:`note_data` extracts all of that from one loaded
-note; the other functions rebuild the global findings from the compact values, through the same
-rule code the full path runs.
+note; each global rule's module says, from a :class:`GlobalChange`, whether its stored findings
+still hold and how to compute them again from the compact values.
 
 ``NoteData.deps`` are the keys of the vault changes that can change the note's local findings:
 ``n:<name key>`` a file of that name (or ``<name>.md``) appears or disappears (link targets, and
@@ -17,30 +17,53 @@ alias change (relative targets); ``t:<path>`` the headings or block ids of that 
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, NamedTuple
 
 from vaultkit.lint.links import link_name
-from vaultkit.lint.notes import duplicate_findings, orphan_finding
 from vaultkit.vault.analysis import is_root_index
-from vaultkit.vault.index import (
-    IndexEntry,
-    _degraded_reason,
-    _fold,
-    describe,
-    is_index_path,
-    note_stamp,
-)
-from vaultkit.vault.model import NOTE_SUFFIX, Finding, Note, Severity
-from vaultkit.vault.resolve import ResolvedLink, build_file_index, match_key
+from vaultkit.vault.index import _degraded_reason, describe, is_index_path, note_stamp
+from vaultkit.vault.model import Finding, Note, Severity
+from vaultkit.vault.resolve import ResolvedLink, match_key
 
 GLOBAL_CODES = frozenset({"VK301", "VK303", "VK401", "VK402"})
 _DOT_SEGMENTS = frozenset({".", ".."})
 
-FindingRow = tuple[str, int, int, str, Severity, str]
-EntryRow = tuple[str, str, str | None]  # description, stamp, degraded reason
-LineRow = tuple[int, str, str | None]  # INDEX.md line, first link's target, where it goes
+# What a global rule does in an incremental run: keep its stored findings, compute them again
+# from the compact data, or give up (only a full load has what it needs).
+Again = Literal["reuse", "rerun", "full"]
+
+
+class FindingRow(NamedTuple):
+    """A finding as the lint cache stores it (``Finding(*row)`` is the finding)."""
+
+    path: str
+    line: int
+    col: int
+    code: str
+    severity: Severity
+    message: str
+
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        """``Finding.sort_key`` of this row."""
+        return (self.path, self.line, self.col, self.code, self.message)
+
+
+class EntryRow(NamedTuple):
+    """What ``build_entries`` takes from one note besides its path."""
+
+    description: str
+    stamp: str
+    reason: str | None  # degraded reason
+
+
+class LineRow(NamedTuple):
+    """INDEX.md's first link on one line."""
+
+    line: int
+    target: str
+    path: str | None  # where it resolves
 
 
 class NoteData(NamedTuple):
@@ -51,25 +74,70 @@ class NoteData(NamedTuple):
     out: tuple[str, ...]  # files its links reach, itself excluded (empty for INDEX.md)
     heads: tuple[str, ...]  # heading texts, for anchored links into this note
     blocks: tuple[str, ...]
-    entry: EntryRow | None  # its INDEX.md entry data (None: unreadable)
+    entry: EntryRow | None  # its INDEX.md entry data (None: unreadable or not tracked)
     aliases: tuple[str, ...]
     deps: tuple[str, ...]
     index_links: tuple[LineRow, ...]  # INDEX.md only: first link per line
 
     def row(self) -> tuple[Any, ...]:
-        return tuple(self)
+        """Plain tuples (marshal stores no named tuples)."""
+        entry = None if self.entry is None else tuple(self.entry)
+        lines = tuple(map(tuple, self.index_links))
+        local = tuple(map(tuple, self.local))
+        return (
+            self.ok,
+            local,
+            self.out,
+            self.heads,
+            self.blocks,
+            entry,
+            self.aliases,
+            self.deps,
+            lines,
+        )
 
     @classmethod
     def from_row(cls, row: Sequence[Any]) -> NoteData:
-        """The value :meth:`row` stored (raises on a damaged row)."""
-        data = cls(*row)
-        if not isinstance(data.local, tuple) or not isinstance(data.deps, tuple):
+        """The value :meth:`row` stored (raises ValueError or TypeError on a damaged row)."""
+        ok, local, out, heads, blocks, entry, aliases, deps, lines = row
+        if not isinstance(local, tuple) or not isinstance(deps, tuple):
             raise ValueError("damaged lint row")
-        return data
+        return cls(
+            ok,
+            tuple(map(FindingRow._make, local)),
+            out,
+            heads,
+            blocks,
+            None if entry is None else EntryRow._make(entry),
+            aliases,
+            deps,
+            tuple(map(LineRow._make, lines)),
+        )
+
+
+class NoteChange(NamedTuple):
+    """One note an incremental run linted again, or found gone."""
+
+    before: NoteData | None  # None: the note is new
+    after: NoteData | None  # None: the note is gone
+
+
+@dataclass(frozen=True, slots=True)
+class GlobalChange:
+    """What an incremental run changed, as the global rules see it."""
+
+    notes: Mapping[str, NoteChange]  # every note linted again or gone
+    files_changed: bool  # a file (note or attachment) appeared or disappeared
+    unreadable_changed: bool  # a note became unreadable or readable again
+
+    @property
+    def notes_changed(self) -> bool:
+        """A note appeared or disappeared."""
+        return any(c.before is None or c.after is None for c in self.notes.values())
 
 
 def finding_row(f: Finding) -> FindingRow:
-    return (f.path, f.line, f.col, f.code, f.severity, f.message)
+    return FindingRow(f.path, f.line, f.col, f.code, f.severity, f.message)
 
 
 def name_key(path: str) -> str:
@@ -79,16 +147,21 @@ def name_key(path: str) -> str:
 
 def entry_row(note: Note, description_max: int) -> EntryRow:
     """What ``build_entries`` takes from one note besides its path."""
-    return (describe(note, description_max), note_stamp(note), _degraded_reason(note))
+    return EntryRow(describe(note, description_max), note_stamp(note), _degraded_reason(note))
 
 
-TargetKeys = tuple[str, str, bool]  # "n:" key, "a:" key, relative
+class TargetKeys(NamedTuple):
+    """The dependency keys of one link target text."""
+
+    name: str  # "n:" key
+    alias: str  # "a:" key
+    relative: bool  # has ``.`` or ``..`` segments: any file change may move it
 
 
 def _target_keys(text: str) -> TargetKeys:
     key = match_key(text)
     segments = key.split("/")
-    return ("n:" + segments[-1], "a:" + key, bool(_DOT_SEGMENTS.intersection(segments)))
+    return TargetKeys("n:" + segments[-1], "a:" + key, bool(_DOT_SEGMENTS.intersection(segments)))
 
 
 def _deps(links: Iterable[ResolvedLink], memo: dict[str, TargetKeys]) -> tuple[str, ...]:
@@ -100,10 +173,10 @@ def _deps(links: Iterable[ResolvedLink], memo: dict[str, TargetKeys]) -> tuple[s
             found = memo.get(text)
             if found is None:
                 found = memo[text] = _target_keys(text)
-            keys.add(found[0])
+            keys.add(found.name)
             if res.path is None:
-                keys.add(found[1])
-            if found[2]:
+                keys.add(found.alias)
+            if found.relative:
                 keys.add("d:")
         for owner in res.alias_of[:1]:
             keys.add("n:" + name_key(link_name(owner).strip()))
@@ -125,7 +198,7 @@ def _line_links(links: Iterable[ResolvedLink]) -> tuple[LineRow, ...]:
     found: dict[int, LineRow] = {}
     for item in links:
         if item.link.line not in found:
-            found[item.link.line] = (item.link.line, item.link.target, item.resolution.path)
+            found[item.link.line] = LineRow(item.link.line, item.link.target, item.resolution.path)
     return tuple(found.values())
 
 
@@ -155,34 +228,3 @@ def note_data(
         _deps(links, {} if memo is None else memo),
         _line_links(links) if is_index_path(path) else (),
     )
-
-
-def orphan_findings(notes: Iterable[str], incoming: Mapping[str, int]) -> Iterator[Finding]:
-    """VK301 for readable notes (``notes``) that no other note's link reaches."""
-    for path in notes:
-        if not is_root_index(path) and not incoming.get(path):
-            yield orphan_finding(path)
-
-
-def duplicate_name_findings(files: Sequence[str]) -> Iterator[Finding]:
-    """VK303 from the vault's file list: the index is built only over files whose name is
-    shared, which yields exactly the groups the full index would."""
-    keys = [name_key(p) for p in files]
-    counts = Counter(keys)
-    shared = [p for p, key in zip(files, keys, strict=True) if counts[key] > 1]
-    if shared:
-        yield from duplicate_findings(build_file_index(shared).same_name_notes())
-
-
-def index_entries(rows: Mapping[str, EntryRow]) -> tuple[IndexEntry, ...]:
-    """``build_entries`` over compact rows (note path -> entry data): same entries, same order."""
-    listed = [(p, row) for p, row in rows.items() if not is_index_path(p)]
-    counts = Counter(_fold(link_name(p)) for p, _ in listed)
-    entries = []
-    for path, (description, stamp, reason) in listed:
-        name = link_name(path)
-        link = name if counts[_fold(name)] == 1 else path[: -len(NOTE_SUFFIX)]
-        entries.append(IndexEntry(path, link, description, stamp, reason))
-    entries.sort(key=lambda e: (_fold(e.link), e.path))
-    entries.sort(key=lambda e: e.stamp, reverse=True)
-    return tuple(entries)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from vaultkit.base.fsio import write_if_changed
 from vaultkit.lint.context import LintContext
@@ -86,20 +87,23 @@ def _fix_note(ctx: LintContext, path: str, edits: list[Edit], dry_run: bool) -> 
     return unified_diff(old, new, path) if new != old else ""
 
 
-def _fix_index(ctx: LintContext, dry_run: bool) -> str:
+def _fix_index(ctx: LintContext, dry_run: bool, state_dir: Path | None) -> str:
     root = ctx.vault.root
     if dry_run:
         limit = ctx.config.index.description_max
         plan = vault_index_plan(ctx.vault, ctx.index_text, description_max=limit)
         return unified_diff(ctx.index_text, plan.text, INDEX_NAME)
-    return regenerate_index(root).diff
+    return regenerate_index(root, config=ctx.config, state_dir=state_dir).diff
 
 
-def fix_vault(ctx: LintContext, *, dry_run: bool = False) -> FixOutcome:
+def fix_vault(
+    ctx: LintContext, *, dry_run: bool = False, state_dir: Path | None = None
+) -> FixOutcome:
     """Apply the safe fixes to the vault of ``ctx`` (or only compute them with ``dry_run``).
 
     INDEX.md is regenerated only when the vault already has one; it is done after the link
-    fixes, from a fresh load, so its descriptions see the fixed notes.
+    fixes, from a fresh load, so its descriptions see the fixed notes. ``state_dir``: the
+    vault's state folder when the caller has found it.
     """
     changed: list[str] = []
     diffs: list[str] = []
@@ -109,7 +113,7 @@ def fix_vault(ctx: LintContext, *, dry_run: bool = False) -> FixOutcome:
             changed.append(path)
             diffs.append(diff)
     if ctx.index_text is not None:
-        diff = _fix_index(ctx, dry_run)
+        diff = _fix_index(ctx, dry_run, state_dir)
         if diff:
             changed.append(INDEX_NAME)
             diffs.append(diff)

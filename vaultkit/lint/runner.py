@@ -1,7 +1,7 @@
 """Run the lint rules: merge parse and rule findings, apply select/ignore, sort, pick the exit code.
 
-``collect`` and ``select_findings`` are pure; ``load_context`` is the one function that reads the
-disk (the vault, its ``vaultkit.toml`` and INDEX.md).
+``collect`` and ``select_findings`` are pure; ``lint_target`` (the settings and the state folder,
+once per command) and ``load_context`` (the vault and INDEX.md) read the disk.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vaultkit.base.config import Config, load_config
-from vaultkit.base.store import config_file_for_vault
+from vaultkit.base.store import config_file_for_vault, state_dir_for_vault
 from vaultkit.errors import VaultkitError
 from vaultkit.lint.codes import RULES
-from vaultkit.lint.context import LintContext, RuleFn
+from vaultkit.lint.context import LintContext, LintTarget, RuleFn
 from vaultkit.lint.indexrules import index_rules
 from vaultkit.lint.links import link_rules
 from vaultkit.lint.notes import degraded_rule, duplicate_name_rule, orphan_rule
@@ -105,11 +105,21 @@ def read_index_text(root: Path) -> str | None:
         return None
 
 
+def lint_target(root: Path) -> LintTarget:
+    """The vault at ``root`` with its settings loaded and its state folder found: once per
+    command, then passed down."""
+    return LintTarget(root, load_config(config_file_for_vault(root)), state_dir_for_vault(root))
+
+
 def load_context(
-    root: Path, *, progress: Callable[[int, int], None] | None = None, cache: bool | None = None
+    where: Path | LintTarget,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    cache: bool | None = None,
 ) -> LintContext:
-    """Load the vault at ``root``, its settings and its INDEX.md text (``cache``: as for
-    :func:`vaultkit.vault.load.load_vault`)."""
-    config = load_config(config_file_for_vault(root))
-    vault = load_vault(root, progress=progress, cache=cache)
-    return LintContext(vault=vault, config=config, index_text=read_index_text(root))
+    """Load the vault of ``where`` (a folder, or a target already looked up), its settings and
+    its INDEX.md text (``cache``: as for :func:`vaultkit.vault.load.load_vault`)."""
+    target = where if isinstance(where, LintTarget) else lint_target(where)
+    root = target.root
+    vault = load_vault(root, progress=progress, cache=cache, state_dir=target.state_dir)
+    return LintContext(vault=vault, config=target.config, index_text=read_index_text(root))

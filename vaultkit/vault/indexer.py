@@ -6,7 +6,7 @@ import difflib
 from dataclasses import dataclass
 from pathlib import Path
 
-from vaultkit.base.config import load_config
+from vaultkit.base.config import Config, load_config
 from vaultkit.base.fsio import write_if_changed
 from vaultkit.base.log import append_log
 from vaultkit.base.store import config_file_for_vault, state_dir_for_vault
@@ -75,16 +75,24 @@ def log_message(outcome: IndexOutcome) -> str:
 
 
 def regenerate_index(
-    vault_root: Path, *, dry_run: bool = False, check: bool = False, vault: Vault | None = None
+    vault_root: Path,
+    *,
+    dry_run: bool = False,
+    check: bool = False,
+    vault: Vault | None = None,
+    config: Config | None = None,
+    state_dir: Path | None = None,
 ) -> IndexOutcome:
     """Regenerate ``vault_root/INDEX.md`` from its notes, keeping hand-written text.
 
     Writes atomically and only when the text changes, then appends one line to the store's log.
     ``check`` and ``dry_run`` only compute the outcome (and its diff): they never write or log.
-    ``vault`` may pass an already loaded vault of ``vault_root``.
+    ``vault`` may pass an already loaded vault of ``vault_root``, ``config`` its settings and
+    ``state_dir`` its state folder when the caller has them.
     """
-    config = load_config(config_file_for_vault(vault_root))
-    loaded = vault if vault is not None else load_vault(vault_root)
+    if config is None:
+        config = load_config(config_file_for_vault(vault_root))
+    loaded = vault if vault is not None else load_vault(vault_root, state_dir=state_dir)
     path = vault_root / INDEX_NAME
     existing = read_existing(path)
     plan = vault_index_plan(loaded, existing, description_max=config.index.description_max)
@@ -100,5 +108,6 @@ def regenerate_index(
     )
     if not (dry_run or check):
         write_if_changed(path, plan.text)
-        append_log(state_dir_for_vault(vault_root) / LOG_NAME, log_message(outcome))
+        state = state_dir if state_dir is not None else state_dir_for_vault(vault_root)
+        append_log(state / LOG_NAME, log_message(outcome))
     return outcome
