@@ -3,7 +3,8 @@
 A seeded random walk of vault mutations (bodies, links, headings, block ids, aliases, notes and
 attachments created/renamed/deleted, duplicate names, degraded notes, INDEX.md, vaultkit.toml,
 non-UTF-8 files, same-timestamp rewrites) compares every cached run with ``collect`` over a
-vault loaded without any cache.
+vault loaded without any cache, and checks that every full run had a legitimate reason: a bug
+in the incremental path must fail here, never hide behind a silent full run.
 """
 
 from __future__ import annotations
@@ -14,14 +15,19 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from benchmarks.generate import write_vault
+from vaultkit.base import config as config_module
+from vaultkit.base import store as store_module
 from vaultkit.base.config import load_config
 from vaultkit.base.store import config_file_for_vault, state_dir_for_vault
+from vaultkit.cli import main
+from vaultkit.lint.cache import merge, plan, state
 from vaultkit.lint.cache.run import LintResult, lint_cache_path, lint_vault
 from vaultkit.lint.context import LintContext
 from vaultkit.lint.runner import collect, read_index_text
@@ -30,6 +36,14 @@ from vaultkit.vault.load import list_vault_files, load_vault
 from vaultkit.vault.model import Finding
 
 WORDS = ("Plan", "Idea", "café", "Notes", "Draft", "Ghost", "Alias one", "x")
+# Why a cached run may take the full path, and the mutations that may cause it (None: any).
+# A damaged database is not among them: nothing in the walks below damages one.
+FULL_REASONS: dict[str, frozenset[str] | None] = {
+    "settings changed": frozenset({"config"}),
+    "INDEX.md appeared": frozenset({"index"}),
+    "too many notes to lint again": None,
+    "a note to lint again cannot be read": None,
+}
 
 
 def truth(root: Path) -> tuple[list[Finding], int]:
@@ -48,6 +62,22 @@ def check(root: Path) -> LintResult:
         raise AssertionError(f"{result.how}: extra {extra[:5]} missing {missing[:5]}")
     assert result.notes == notes
     return result
+
+
+def check_after(root: Path, mutation: str) -> LintResult:
+    """``check``, and a full run only for a reason ``mutation`` can cause."""
+    result = check(root)
+    if result.how == "full":
+        assert result.why in FULL_REASONS, f"after {mutation}: full run because {result.why}"
+        allowed = FULL_REASONS[result.why]
+        assert allowed is None or mutation in allowed, f"after {mutation}: {result.why}"
+    return result
+
+
+def fallbacks_logged(root: Path) -> list[str]:
+    log = state_dir_for_vault(root) / "vaultkit.log"
+    text = log.read_text(encoding="utf-8") if log.exists() else ""
+    return [line for line in text.splitlines() if "lint cache" in line]
 
 
 class Mutator:
@@ -260,14 +290,20 @@ def test_random_mutations_match_the_full_computation(tmp_path: Path, seed: int) 
     root = _vault(tmp_path, 60, seed, index=seed != 3)  # seed 3: no INDEX.md until one appears
     rng = random.Random(seed)
     mutator = Mutator(root, rng)
-    hows = [check(root).how]
+    first = check(root)
+    assert (first.how, first.why) == ("full", "no stored state")
+    hows = [first.how]
     for _ in range(45):
-        rng.choice(mutator.all())()
-        hows.append(check(root).how)
+        mutation = rng.choice(mutator.all())
+        mutation()
+        hows.append(check_after(root, mutation.__name__).how)
         if rng.random() < 0.2:  # a second run over the same files: stored, or racy-verified
-            hows.append(check(root).how)
+            again = check(root)
+            assert again.how in ("stored", "incremental"), again.why
+            hows.append(again.how)
     assert "incremental" in hows  # the walk really exercised the incremental path
-    assert hows[0] == "full"
+    assert hows.count("full") <= 12, hows  # most runs never fall back
+    assert fallbacks_logged(root) == []  # nothing was found damaged, nothing rebuilt
 
 
 def test_unchanged_old_vault_reuses_the_stored_findings(tmp_path: Path) -> None:
@@ -297,8 +333,10 @@ def test_any_sequence_of_mutations(
     mutator = Mutator(root, random.Random(len(steps)))
     check(root)
     for step in steps:
-        mutator.all()[step]()
-        check(root)
+        mutation = mutator.all()[step]
+        mutation()
+        check_after(root, mutation.__name__)
+    assert fallbacks_logged(root) == []
 
 
 def test_corrupt_cache_gives_the_same_findings_and_one_log_line(tmp_path: Path) -> None:
@@ -371,3 +409,109 @@ def test_two_concurrent_lints_are_both_right(tmp_path: Path) -> None:
     assert [child.returncode for child in children] == [0, 0]
     assert outputs == [expected, expected]
     check(root)
+
+
+def _edited(root: Path) -> Path:
+    """A new note linking to an existing one: every global rule runs again."""
+    other = next(p for p in sorted(root.rglob("*.md")) if p.name != "INDEX.md")
+    note = root / "Fresh note.md"
+    note.write_text(f"# Fresh\n\nSee [[{other.stem}]].\n", encoding="utf-8")
+    return note
+
+
+@pytest.mark.parametrize(
+    ("module", "name", "error"),
+    [
+        (plan, "dirty_paths", TypeError),
+        (plan, "resolve_subset", AttributeError),
+        (merge, "recount_incoming", KeyError),
+        (merge, "index_rules_again", AssertionError),
+    ],
+)
+def test_a_bug_in_the_incremental_path_is_raised_not_hidden(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, module: object, name: str, error: type
+) -> None:
+    root = _vault(tmp_path, 30, 9)
+    check(root)
+    _edited(root)
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise error("a bug")
+
+    monkeypatch.setattr(module, name, broken)
+    with pytest.raises(error, match="a bug"):
+        lint_vault(root, cache=True)
+    assert fallbacks_logged(root) == []
+    monkeypatch.undo()
+    assert check(root).how == "incremental"  # the state the failed run left is still sound
+
+
+def test_a_bug_in_the_stored_path_is_raised_not_hidden(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _vault(tmp_path, 30, 10)
+    check(root)
+
+    def broken(self: object) -> None:
+        raise AttributeError("a bug")
+
+    monkeypatch.setattr(state.LintStore, "findings", broken)
+    with pytest.raises(AttributeError, match="a bug"):
+        lint_vault(root, cache=True)
+
+
+def test_damaged_note_rows_are_a_logged_rebuild(tmp_path: Path) -> None:
+    import sqlite3
+
+    root = _vault(tmp_path, 30, 12)
+    check(root)
+    with sqlite3.connect(lint_cache_path(root)) as conn:
+        conn.execute("UPDATE notes SET data = x'e300000000'")  # marshal: a truncated tuple
+    edited = _edited(root)
+    result = check(root)
+    assert (result.how, result.why.startswith("damaged: stored note row")) == ("full", True)
+    assert len(fallbacks_logged(root)) == 1
+    assert edited.exists() and check(root).how in ("stored", "incremental")
+
+
+_COUNTED = {
+    "load_config": config_module.load_config.__code__,
+    "config_file_for_vault": store_module.config_file_for_vault.__code__,
+    "state_dir_for_vault": store_module.state_dir_for_vault.__code__,
+    "find_store": store_module.find_store.__code__,
+}
+
+
+def _lookups(args: list[str]) -> dict[str, int]:
+    """How often one in-process ``vaultkit lint`` loads the settings and finds the store."""
+    codes = {code: name for name, code in _COUNTED.items()}
+    counts = dict.fromkeys(_COUNTED, 0)
+
+    def profile(frame: FrameType, event: str, arg: object) -> None:
+        name = codes.get(frame.f_code)
+        if event == "call" and name is not None:
+            counts[name] += 1
+
+    sys.setprofile(profile)
+    try:
+        main(["lint", "-q", *args])
+    finally:
+        sys.setprofile(None)
+    return counts
+
+
+def test_one_lint_loads_the_settings_once_and_finds_the_state_folder_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = tmp_path / "sessions"
+    (store / "raw").mkdir(parents=True)
+    wiki = write_vault(store / "wiki", 210, 13)  # over CACHE_MIN_NOTES: both caches are used
+    (store / "vaultkit.toml").write_text("[index]\ndescription_max = 80\n", encoding="utf-8")
+    (wiki / "INDEX.md").write_text("# Index\n\n- [[Nothing here]]\n", encoding="utf-8")
+    once = {"load_config": 1, "config_file_for_vault": 1, "state_dir_for_vault": 1}
+    for args in ([], [], ["--fix"], []):  # full, stored, fix (INDEX.md rewritten), incremental
+        assert _lookups([*args, str(wiki)]) == {**once, "find_store": 0}, args
+    capsys.readouterr()
+    assert (store / ".vaultkit" / "lint.sqlite").is_file()
+    assert (store / ".vaultkit" / "cache.sqlite").is_file()
+    assert not (wiki / ".vaultkit").exists()  # the store's state folder, found once, was used
