@@ -27,7 +27,7 @@ from vaultkit.base import store as store_module
 from vaultkit.base.config import load_config
 from vaultkit.base.store import config_file_for_vault, state_dir_for_vault
 from vaultkit.cli import main
-from vaultkit.lint.cache import merge, plan, state
+from vaultkit.lint.cache import merge, plan, run, state
 from vaultkit.lint.cache.run import LintResult, lint_cache_path, lint_vault
 from vaultkit.lint.context import LintContext
 from vaultkit.lint.runner import collect, read_index_text
@@ -444,6 +444,34 @@ def test_a_bug_in_the_incremental_path_is_raised_not_hidden(
     assert fallbacks_logged(root) == []
     monkeypatch.undo()
     assert check(root).how == "incremental"  # the state the failed run left is still sound
+
+
+def test_a_warm_run_is_the_stat_walk_and_the_stored_findings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _vault(tmp_path, 40, 14)
+    old = 1_000_000_000_000_000_000  # no note is racy: nothing needs its hash checked
+    for path in root.rglob("*"):
+        if path.is_file() and ".vaultkit" not in path.parts:
+            os.utime(path, ns=(old, old))
+    expected = check(root).findings
+
+    def forbidden(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a warm run opened, parsed or planned something")
+
+    from vaultkit.vault import parallel
+
+    for module, name in [
+        (parallel, "read_one"),
+        (parallel, "read_all"),
+        (parallel, "parse_note"),
+        (run, "relint"),
+        (run, "merge"),
+    ]:
+        monkeypatch.setattr(module, name, forbidden)
+    monkeypatch.setattr(state.LintStore, "rows", forbidden)
+    result = lint_vault(root, cache=True)
+    assert (result.how, result.findings) == ("stored", expected)
 
 
 def test_a_bug_in_the_stored_path_is_raised_not_hidden(

@@ -28,7 +28,7 @@ import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from vaultkit.base.config import Config
 from vaultkit.base.store import state_dir_for_vault
@@ -67,7 +67,7 @@ class LintResult:
     findings: list[Finding]
     notes: int
     config: Config
-    how: str = "full"  # "full", "stored" (nothing changed) or "incremental"
+    how: Literal["full", "stored", "incremental"] = "full"  # stored: nothing changed
     why: str = ""
 
 
