@@ -93,15 +93,17 @@ def _reread(root: Path, suspects: Sequence[str], old: Mapping[str, NoteRow]) -> 
         row = old.get(path)
         return row.digest if row is not None and row.data.ok and row.digest else None
 
-    out = Reread({}, {}, {})
+    changed: dict[str, Note | None] = {}
+    errors: dict[str, str] = {}
+    digests: dict[str, bytes] = {}
     for parsed in parallel.read_all(str(root), [(p, known(p)) for p in suspects]):
         if parsed.error is not None:
-            out.changed[parsed.path] = None
-            out.errors[parsed.path] = parsed.error
+            changed[parsed.path] = None
+            errors[parsed.path] = parsed.error
         elif parsed.record is not None:
-            out.changed[parsed.path] = note_from_record(marshal.loads(parsed.record))
-            out.digests[parsed.path] = parsed.digest
-    return out
+            changed[parsed.path] = note_from_record(marshal.loads(parsed.record))
+            digests[parsed.path] = parsed.digest
+    return Reread(changed, errors, digests)
 
 
 def _current_aliases(
