@@ -21,7 +21,8 @@ from vaultkit.base.config import Config, DistillConfig
 from vaultkit.base.store import Store
 from vaultkit.base.templates import template_path
 from vaultkit.errors import VaultkitError
-from vaultkit.session.backends import classify
+from vaultkit.session.backends import classify, claude_answer
+from vaultkit.session.costs import Usage
 from vaultkit.session.distill import InfraError, SessionInfo, distill_session
 from vaultkit.session.jobs import pid_alive
 from vaultkit.session.notes import read_frontmatter
@@ -297,7 +298,7 @@ def test_claude_backend_runs_isolated_without_tools_hooks_or_session(
     assert json.loads(argv[argv.index("--settings") + 1]) == {"disableAllHooks": True}
     assert "--no-session-persistence" in argv and "--strict-mcp-config" in argv
     assert argv[argv.index("--tools") + 1] == ""
-    assert argv[argv.index("--output-format") + 1] == "text"
+    assert argv[argv.index("--output-format") + 1] == "json"
     env = seen["env"]
     assert sorted(k for k in SESSION_ENV if k in env) == []
     assert {k: env.get(k) for k in CONFIG_ENV} == CONFIG_ENV
@@ -321,6 +322,95 @@ def test_api_key_is_kept_unless_stripping_is_configured(
     monkeypatch.setenv("ANTHROPIC_API_KEY", "kept")
     outcome = distill_session(store, info, command_config(script(tmp_path, "key", body)))
     assert outcome.quality == "ok"
+
+
+PRINT_JSON = Path(__file__).resolve().parent / "fixtures" / "claude" / "print-json"
+REPLAY_CLAUDE = """
+import sys
+sys.stdin.read()
+sys.stdout.write(open(PATH, encoding="utf-8").read())
+sys.exit(CODE)
+"""
+
+
+def replay_claude(tmp_path: Path, fixture: str, code: int) -> Config:
+    """A ``claude`` that prints what the real CLI 2.1.332 printed (fixtures/claude/print-json)."""
+    binary = tmp_path / "bin" / "claude"
+    binary.parent.mkdir(exist_ok=True)
+    body = REPLAY_CLAUDE.replace("PATH", repr(str(PRINT_JSON / fixture))).replace("CODE", str(code))
+    binary.write_text(f"#!{sys.executable}\n{body}", encoding="utf-8")
+    binary.chmod(0o755)
+    return Config(distill=DistillConfig(claude_path=str(binary)))
+
+
+def test_claude_json_answer_gives_the_text_and_what_it_cost(
+    session: tuple[Store, SessionInfo], tmp_path: Path
+) -> None:
+    store, info = session
+    outcome = distill_session(store, info, replay_claude(tmp_path, "success.json", 0))
+    assert outcome.quality == "ok"
+    assert outcome.title == "Parser work"
+    summary, wiki = notes(store)
+    assert "Done: parser.py edited." in summary[0].read_text(encoding="utf-8")
+    assert "The parser streams." in wiki[0].read_text(encoding="utf-8")
+    assert "total_cost_usd" not in summary[0].read_text(encoding="utf-8")
+    assert outcome.usage == Usage(12, 7, 0.000094, "claude-sonnet-5-5")
+
+
+def test_claude_json_error_result_is_an_infrastructure_error(
+    session: tuple[Store, SessionInfo], tmp_path: Path
+) -> None:
+    store, info = session
+    with pytest.raises(InfraError, match="Invalid API key"):
+        distill_session(store, info, replay_claude(tmp_path, "error-401.json", 1))
+    assert notes(store) == ([], [])
+
+
+def test_claude_answer_reads_the_real_cli_json_and_nothing_else() -> None:
+    good = claude_answer((PRINT_JSON / "success.json").read_text(encoding="utf-8"))
+    assert good is not None
+    assert (good.is_error, good.subtype) == (False, "success")
+    assert good.text.startswith("@@@TITLE@@@\nParser work\n")
+    bad = claude_answer((PRINT_JSON / "error-401.json").read_text(encoding="utf-8"))
+    assert bad is not None and bad.is_error
+    assert bad.usage == Usage(0, 0, 0.0, "")
+    assert claude_answer(GOOD) is None, "plain text (an older CLI) is not JSON"
+    assert claude_answer('{"type": "assistant"}') is None
+    cached = json.dumps(
+        {
+            "type": "result",
+            "result": GOOD,
+            "total_cost_usd": 0.5,
+            "usage": {
+                "input_tokens": 10,
+                "cache_creation_input_tokens": 100,
+                "cache_read_input_tokens": 1000,
+                "output_tokens": 5,
+            },
+        }
+    )
+    parsed = claude_answer(cached)
+    assert parsed is not None and parsed.usage == Usage(1110, 5, 0.5, "")
+
+
+def test_an_error_result_that_exits_zero_is_not_taken_as_an_answer(
+    session: tuple[Store, SessionInfo], tmp_path: Path
+) -> None:
+    store, info = session
+    answer = {
+        "type": "result",
+        "subtype": "error_during_execution",
+        "is_error": True,
+        "result": GOOD,
+        "total_cost_usd": 0.01,
+        "usage": {"input_tokens": 3},
+    }
+    fixture = tmp_path / "zero.json"
+    fixture.write_text(json.dumps(answer), encoding="utf-8")
+    config = replay_claude(tmp_path, str(fixture), 0)
+    outcome = distill_session(store, info, config)
+    assert (outcome.quality, outcome.degraded_reason) == ("degraded", "llm-error")
+    assert outcome.usage.cost_usd == pytest.approx(0.02), "both attempts are counted"
 
 
 def test_missing_claude_binary_is_an_infrastructure_error(

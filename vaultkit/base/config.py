@@ -48,6 +48,7 @@ class DistillConfig(Record):
     max_attempts: int = 5
     transcript_budget: int = 60_000
     claude_path: str = "claude"
+    daily_budget: float = 0.0  # USD a day for LLM distillation; 0 means no cap
 
 
 class InjectConfig(Record):
@@ -115,8 +116,10 @@ class Config(Record):
 
 def _check_value(path: object, key: str, value: Any, default: Any) -> Any:
     expected = type(default)
-    if expected is int and isinstance(value, bool):
+    if expected in (int, float) and isinstance(value, bool):
         ok = False
+    elif expected is float and isinstance(value, int):
+        return float(value)  # ``daily_budget = 2`` means 2.0
     elif expected is list:
         ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
     else:

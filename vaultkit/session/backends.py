@@ -3,7 +3,9 @@
 ``run_backend`` runs one attempt and classifies it: ``ok``, ``empty-output``, ``no-markers``,
 ``timeout``, ``llm-error`` or ``infra`` (login, quota, network, missing binary — never saved as a
 note). Child processes start in a private temp folder with a cleaned environment and the guard
-variables set, so a ``claude -p`` child can never trigger vaultkit's hooks again.
+variables set, so a ``claude -p`` child can never trigger vaultkit's hooks again. ``claude -p``
+answers in its JSON form: the answer text is its ``result``, and its token usage and
+``total_cost_usd`` travel with the attempt (other backends report no usage).
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ from typing import Literal
 
 from vaultkit.agents.childenv import GUARD_VARS, child_environment
 from vaultkit.base.config import Config
+from vaultkit.base.record import Record
 from vaultkit.base.store import STORE_DIR, git_root
+from vaultkit.session.costs import NO_USAGE, Usage
 from vaultkit.session.markers import Parsed, parse_markers
 from vaultkit.session.naming import short_id
 from vaultkit.session.redact import redact
@@ -55,6 +59,7 @@ class BackendResult:
     output: str
     detail: str
     backend: str
+    usage: Usage = NO_USAGE
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +89,7 @@ def claude_argv(config: Config, binary: str) -> list[str]:
         "--model",
         config.distill.model,
         "--output-format",
-        "text",
+        "json",
         "--no-session-persistence",
         "--settings",
         json.dumps({"disableAllHooks": True}),
@@ -92,6 +97,55 @@ def claude_argv(config: Config, binary: str) -> list[str]:
         "",
         "--strict-mcp-config",
     ]
+
+
+class ClaudeAnswer(Record):
+    """What ``claude -p --output-format json`` printed: the answer text, whether the CLI called it
+    an error, and the usage it reported."""
+
+    text: str
+    is_error: bool
+    subtype: str
+    usage: Usage
+
+
+def _count(data: Mapping[str, object], key: str) -> int:
+    value = data.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _dollars(value: object) -> float:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0
+
+
+def _usage(data: Mapping[str, object]) -> Usage:
+    raw = data.get("usage")
+    usage: Mapping[str, object] = raw if isinstance(raw, dict) else {}
+    models = data.get("modelUsage")
+    inputs = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+    return Usage(
+        input_tokens=sum(_count(usage, key) for key in inputs),
+        output_tokens=_count(usage, "output_tokens"),
+        cost_usd=_dollars(data.get("total_cost_usd")),
+        model=next(iter(models), "") if isinstance(models, dict) else "",
+    )
+
+
+def claude_answer(stdout: str) -> ClaudeAnswer | None:
+    """The parts of ``claude -p --output-format json`` output; None when ``stdout`` is not it."""
+    try:
+        data = json.loads(stdout)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or data.get("type") != "result":
+        return None
+    text, subtype = data.get("result"), data.get("subtype")
+    return ClaudeAnswer(
+        text=text if isinstance(text, str) else "",
+        is_error=data.get("is_error") is True,
+        subtype=subtype if isinstance(subtype, str) else "",
+        usage=_usage(data),
+    )
 
 
 def classify(returncode: int, stdout: str, stderr: str) -> tuple[Status, str]:
@@ -125,7 +179,9 @@ def _kill(proc: subprocess.Popen[bytes]) -> None:
             proc.kill()
 
 
-def _run(argv: list[str], prompt: str, config: Config, backend: str) -> BackendResult:
+def _run(
+    argv: list[str], prompt: str, config: Config, backend: str, *, json_answer: bool = False
+) -> BackendResult:
     timeout = max(1, config.distill.timeout)
     with tempfile.TemporaryDirectory(prefix="vaultkit-distill-") as workdir:
         try:
@@ -149,8 +205,15 @@ def _run(argv: list[str], prompt: str, config: Config, backend: str) -> BackendR
             return BackendResult("timeout", "", f"no answer within {timeout} s", backend)
     stdout = out.decode("utf-8", errors="replace")
     stderr = err.decode("utf-8", errors="replace")
-    status, detail = classify(proc.returncode, stdout, stderr)
-    return BackendResult(status, stdout, detail, backend)
+    answer = claude_answer(stdout) if json_answer else None
+    if answer is None:
+        status, detail = classify(proc.returncode, stdout, stderr)
+        return BackendResult(status, stdout, detail, backend)
+    code = proc.returncode or int(answer.is_error)  # an error result that exited 0 is an error
+    status, detail = classify(code, answer.text, stderr or answer.text)
+    if answer.subtype not in ("", "success"):
+        detail = f"{detail} ({answer.subtype})"
+    return BackendResult(status, answer.text, detail, backend, answer.usage)
 
 
 def _run_claude(prompt: str, config: Config) -> BackendResult:
@@ -158,7 +221,7 @@ def _run_claude(prompt: str, config: Config) -> BackendResult:
     if binary is None:
         detail = f"claude CLI not found: {config.distill.claude_path}"
         return BackendResult("infra", "", detail, "claude")
-    return _run(claude_argv(config, binary), prompt, config, "claude")
+    return _run(claude_argv(config, binary), prompt, config, "claude", json_answer=True)
 
 
 def _run_command(prompt: str, config: Config) -> BackendResult:

@@ -26,6 +26,7 @@ from vaultkit.session.backends import (
     offline_title,
     run_backend,
 )
+from vaultkit.session.costs import NO_USAGE, Usage
 from vaultkit.session.markers import Parsed, parse_markers
 from vaultkit.session.naming import parse_name, short_id
 from vaultkit.session.notes import NoteMeta, write_session_notes
@@ -61,6 +62,7 @@ class DistillOutcome:
     quality: Literal["ok", "degraded"]
     degraded_reason: str | None
     retries: int
+    usage: Usage = NO_USAGE  # what every attempt cost together, as the backend reported it
 
 
 def existing_note_names(store: Store, exclude_session: str = "") -> list[str]:
@@ -137,19 +139,10 @@ def _fallback(offline: Parsed, results: list[BackendResult]) -> tuple[str, str]:
 
 def distill_session(store: Store, info: SessionInfo, config: Config) -> DistillOutcome:
     """Distil ``info``'s transcript and write its two notes (replacing earlier ones)."""
-    try:
-        digest = condense(info.transcript, config.distill.transcript_budget)
-    except OSError as exc:
-        raise VaultkitError(
-            f"{info.transcript}: cannot read transcript: {exc.strerror or exc}",
-            hint="check the raw copy exists, then run `vaultkit ingest` on it again",
-        ) from exc
+    digest = _condense(info, config)
     facts = OfflineFacts(digest, info.cwd, info.project, info.session_id)
     offline = offline_parts(facts)
-    branch = info.git_branch or digest.git_branch
-    meta = NoteMeta(
-        info.session_id, info.project, info.ended_at, _source(store, info.transcript), branch
-    )
+    meta = _meta(store, info, digest)
     if config.distill.backend == "offline" or digest.turns == 0:
         reason = "offline" if digest.turns else "empty-transcript"  # no LLM call for nothing
         meta = _degraded(meta, reason, 0)
@@ -159,15 +152,43 @@ def distill_session(store: Store, info: SessionInfo, config: Config) -> DistillO
     results = _attempts(store, info, prompt, config, facts)
     retries = len(results) - 1
     final = results[-1]
+    usage = NO_USAGE
+    for result in results:
+        usage = usage.plus(result.usage)
     if final.status == "ok":
         parsed = parse_markers(final.output)
         meta = _with_retries(meta, retries)
-        return _write(
-            store, meta, parsed.title or offline_title(facts), parsed.handoff, parsed.wiki
-        )
+        title = parsed.title or offline_title(facts)
+        return replace(_write(store, meta, title, parsed.handoff, parsed.wiki), usage=usage)
     handoff, wiki = _fallback(offline, results)
     title = parse_markers(final.output).title or offline.title
-    return _write(store, _degraded(meta, final.status, retries), title, handoff, wiki)
+    outcome = _write(store, _degraded(meta, final.status, retries), title, handoff, wiki)
+    return replace(outcome, usage=usage)
+
+
+def offline_session(store: Store, info: SessionInfo, config: Config, reason: str) -> DistillOutcome:
+    """The offline (extractive) notes of ``info``, marked degraded with ``reason``; no LLM call."""
+    digest = _condense(info, config)
+    facts = OfflineFacts(digest, info.cwd, info.project, info.session_id)
+    offline = offline_parts(facts)
+    meta = _degraded(_meta(store, info, digest), reason, 0)
+    return _write(store, meta, offline.title, offline.handoff, offline.wiki)
+
+
+def _condense(info: SessionInfo, config: Config) -> Digest:
+    try:
+        return condense(info.transcript, config.distill.transcript_budget)
+    except OSError as exc:
+        raise VaultkitError(
+            f"{info.transcript}: cannot read transcript: {exc.strerror or exc}",
+            hint="check the raw copy exists, then run `vaultkit ingest` on it again",
+        ) from exc
+
+
+def _meta(store: Store, info: SessionInfo, digest: Digest) -> NoteMeta:
+    branch = info.git_branch or digest.git_branch
+    source = _source(store, info.transcript)
+    return NoteMeta(info.session_id, info.project, info.ended_at, source, branch)
 
 
 def _with_retries(meta: NoteMeta, retries: int) -> NoteMeta:

@@ -1,0 +1,104 @@
+"""What distillation costs: one JSONL line per distillation in ``.vaultkit/costs.jsonl``; sums.
+
+Each line is what the backend reported (``claude -p --output-format json`` gives token usage and
+``total_cost_usd``; other backends report nothing, recorded as zero). The log is append-only: one
+``O_APPEND`` write per line, so concurrent workers never interleave or lose a line. Lean (stdlib).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from vaultkit.base.record import Record
+from vaultkit.base.store import Store
+
+COST_LOG = "costs.jsonl"
+
+
+class Usage(Record):
+    """Tokens and cost of one or more backend calls, as the backend reported them."""
+
+    input_tokens: int = 0  # including cache reads and writes
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    model: str = ""
+
+    def plus(self, other: Usage) -> Usage:
+        return Usage(
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.cost_usd + other.cost_usd,
+            self.model or other.model,
+        )
+
+
+NO_USAGE = Usage()
+
+
+class Entry(Record):
+    """One distillation's line in the cost log (``date`` is the local ``YYYY-MM-DD``)."""
+
+    date: str
+    session_id: str
+    backend: str
+    model: str
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float
+
+
+class Totals(Record):
+    sessions: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+
+    def add(self, entry: Entry) -> Totals:
+        return Totals(
+            self.sessions + 1,
+            self.input_tokens + entry.input_tokens,
+            self.output_tokens + entry.output_tokens,
+            self.cost_usd + entry.cost_usd,
+        )
+
+
+def log_path(store: Store) -> str:
+    return os.path.join(store.at("state"), COST_LOG)
+
+
+def record(store: Store, entry: Entry) -> None:
+    """Append ``entry`` as one line (one write; raises OSError when the store is not writable)."""
+    line = json.dumps(entry.as_dict(), ensure_ascii=False, separators=(",", ":")) + "\n"
+    path = log_path(store)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        os.write(fd, line.encode("utf-8"))
+    finally:
+        os.close(fd)
+
+
+def entries(store: Store) -> list[Entry]:
+    """Every readable line of the cost log (a damaged line is skipped, not fatal)."""
+    try:
+        with open(log_path(store), encoding="utf-8", errors="replace") as handle:
+            lines = handle.readlines()
+    except FileNotFoundError:
+        return []
+    found = []
+    for line in lines:
+        try:
+            found.append(Entry(**json.loads(line)))
+        except (ValueError, TypeError):
+            continue
+    return found
+
+
+def totals(store: Store, prefix: str) -> Totals:
+    """The sum of the entries whose date starts with ``prefix`` (a day or ``YYYY-MM``)."""
+    total = Totals()
+    for entry in entries(store):
+        if entry.date.startswith(prefix):
+            total = total.add(entry)
+    return total
