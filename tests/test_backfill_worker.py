@@ -36,9 +36,10 @@ def start_payload(project: Path, transcript: Path) -> bytes:
     return json.dumps(data).encode("utf-8")
 
 
-def hook(stdin: bytes, cwd: Path) -> str:
+def hook(stdin: bytes, cwd: Path, config_dir: Path) -> str:
     env = {k: v for k, v in os.environ.items() if k not in ("VAULTKIT_CHILD", "CLAUDE_WIKI_CHILD")}
     env.update(VAULTKIT_SETTLE_SECONDS="0.1", VAULTKIT_SETTLE_MAX_SECONDS="5")
+    env["CLAUDE_CONFIG_DIR"] = str(config_dir)  # the agent's folder: its transcripts are here
     done = subprocess.run(
         [HOOK, "SessionStart"], input=stdin, cwd=cwd, env=env, capture_output=True, timeout=30
     )
@@ -60,7 +61,7 @@ def test_a_missed_session_is_distilled_by_the_worker_the_start_hook_launched(
     missed = recorded_transcript(folder / "0a1b2c3d-0000-4000-8000-000000000001.jsonl", project)
     current = folder / "0a1b2c3d-0000-4000-8000-000000000002.jsonl"
 
-    first = hook(start_payload(project, current), project)
+    first = hook(start_payload(project, current), project, tmp_path / "claude-config")
     assert "1 earlier session(s) of this project ended without being distilled" in first
 
     deadline = time.monotonic() + 60
@@ -70,7 +71,7 @@ def test_a_missed_session_is_distilled_by_the_worker_the_start_hook_launched(
     assert done is not None, store.log.read_text(encoding="utf-8")
     assert jobs.list_jobs(store) == []
 
-    second = hook(start_payload(project, current), project)
+    second = hook(start_payload(project, current), project, tmp_path / "claude-config")
     assert "without being distilled" not in second
     assert Path(done.summary_path).name in second
     assert "- `echo hi > out.txt`" in second  # the offline distiller's command trail

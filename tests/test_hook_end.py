@@ -8,6 +8,7 @@ session that is already held.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 from test_worker_support import (
+    claude_projects,
     exited,
     fixture_session_id,
     hook_env,
@@ -71,7 +73,7 @@ def test_each_reason_queues_one_job_and_exits_quietly(
 ) -> None:
     fixture = f"session_end_{reason}.json"
     sid = fixture_session_id(fixture)
-    transcript = write_transcript(tmp_path / "claude" / f"{sid}.jsonl", sid)
+    transcript = write_transcript(claude_projects() / f"{sid}.jsonl", sid)
     held.append(_hold(store, sid))
     started = time.monotonic()
     done = run_hook("SessionEnd", payload_bytes(fixture, transcript, project), project)
@@ -92,7 +94,9 @@ def test_unknown_reason_is_read_as_other_and_logged(
     fixture = "session_end_unknown_reason.json"
     sid = fixture_session_id(fixture)
     held.append(_hold(store, sid))
-    done = run_hook("SessionEnd", payload_bytes(fixture, tmp_path / "t.jsonl", project), project)
+    done = run_hook(
+        "SessionEnd", payload_bytes(fixture, claude_projects() / "t.jsonl", project), project
+    )
     assert done.returncode == 0
     assert [j.reason for j in queued(store)] == ["other"]
     assert "unknown reason 'teleported_to_mars'" in log_text(store)
@@ -104,7 +108,9 @@ def test_non_utf8_bytes_are_tolerated(
     fixture = "session_end_non_utf8.json"
     sid = fixture_session_id(fixture)
     held.append(_hold(store, sid))
-    done = run_hook("SessionEnd", payload_bytes(fixture, tmp_path / "t.jsonl", project), project)
+    done = run_hook(
+        "SessionEnd", payload_bytes(fixture, claude_projects() / "t.jsonl", project), project
+    )
     assert (done.returncode, done.stdout) == (0, b"")
     assert [j.session_id for j in queued(store)] == [sid]
 
@@ -121,7 +127,9 @@ def test_non_utf8_bytes_are_tolerated(
 def test_unusable_payloads_queue_nothing_and_are_logged(
     fixture: str, logged: str, project: Path, store: Store, tmp_path: Path
 ) -> None:
-    done = run_hook("SessionEnd", payload_bytes(fixture, tmp_path / "t.jsonl", project), project)
+    done = run_hook(
+        "SessionEnd", payload_bytes(fixture, claude_projects() / "t.jsonl", project), project
+    )
     assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
     assert queued(store) == []
     assert logged in log_text(store)
@@ -130,7 +138,7 @@ def test_unusable_payloads_queue_nothing_and_are_logged(
 @pytest.mark.parametrize("guard", ["VAULTKIT_CHILD", "CLAUDE_WIKI_CHILD"])
 def test_guard_variable_makes_the_hook_a_no_op(guard: str, project: Path, tmp_path: Path) -> None:
     fixture = "session_end_logout.json"
-    transcript = write_transcript(tmp_path / "t.jsonl", "x")
+    transcript = write_transcript(claude_projects() / "t.jsonl", "x")
     stdin = payload_bytes(fixture, transcript, project)
     done = run_hook("SessionEnd", stdin, project, hook_env(**{guard: "1"}))
     assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
@@ -144,7 +152,7 @@ def test_requeue_keeps_attempts_and_last_error(
     sid = fixture_session_id(fixture)
     jobs.write_job(store, jobs.Job(sid, "/old/path.jsonl", attempts=2, last_error="usage limit"))
     held.append(_hold(store, sid))
-    transcript = write_transcript(tmp_path / f"{sid}.jsonl", sid)
+    transcript = write_transcript(claude_projects() / f"{sid}.jsonl", sid)
     run_hook("SessionEnd", payload_bytes(fixture, transcript, project), project)
     [job] = queued(store)
     assert (job.transcript_path, job.attempts, job.last_error) == (
@@ -160,7 +168,9 @@ def test_a_failing_handler_is_logged_with_its_traceback_and_exits_0(
     store.state.mkdir(parents=True)
     (store.state / "queue").write_text("not a folder")  # writing the job must fail
     fixture = "session_end_other.json"
-    done = run_hook("SessionEnd", payload_bytes(fixture, tmp_path / "t.jsonl", project), project)
+    done = run_hook(
+        "SessionEnd", payload_bytes(fixture, claude_projects() / "t.jsonl", project), project
+    )
     assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
     log = log_text(store)
     assert "hook SessionEnd:" in log
@@ -168,7 +178,7 @@ def test_a_failing_handler_is_logged_with_its_traceback_and_exits_0(
 
 
 def test_unknown_event_is_ignored_and_logged(project: Path, store: Store, tmp_path: Path) -> None:
-    stdin = payload_bytes("session_end_other.json", tmp_path / "t.jsonl", project)
+    stdin = payload_bytes("session_end_other.json", claude_projects() / "t.jsonl", project)
     done = run_hook("NoSuchEvent", stdin, project)
     assert (done.returncode, done.stdout) == (0, b"")
     assert "no handler for event 'NoSuchEvent'" in log_text(store)
@@ -184,7 +194,7 @@ def test_store_comes_from_payload_cwd_not_process_cwd(
     fixture = "session_end_resume.json"
     sid = fixture_session_id(fixture)
     held.append(_hold(store, sid))
-    run_hook("SessionEnd", payload_bytes(fixture, tmp_path / "t.jsonl", sub), elsewhere)
+    run_hook("SessionEnd", payload_bytes(fixture, claude_projects() / "t.jsonl", sub), elsewhere)
     assert [j.session_id for j in queued(store)] == [sid]
     assert not (elsewhere / "sessions").exists()
 
@@ -212,7 +222,9 @@ def test_missing_session_id_is_taken_from_the_transcript_name(
 ) -> None:
     sid = "5a5a5a5a-1111-2222-3333-444444444444"
     held.append(_hold(store, sid))
-    stdin = payload_bytes("session_end_no_session_id.json", tmp_path / f"{sid}.jsonl", project)
+    stdin = payload_bytes(
+        "session_end_no_session_id.json", claude_projects() / f"{sid}.jsonl", project
+    )
     done = run_hook("SessionEnd", stdin, project)
     assert done.returncode == 0
     [job] = queued(store)
@@ -242,10 +254,13 @@ def test_a_relative_transcript_path_is_read_from_the_payload_cwd(
 ) -> None:
     sid = "6b6b6b6b-1111-2222-3333-444444444444"
     held.append(_hold(store, sid))
-    payload = {"session_id": sid, "transcript_path": f"logs/{sid}.jsonl", "cwd": str(project)}
+    transcript = write_transcript(claude_projects() / f"{sid}.jsonl", sid)
+    relative = os.path.relpath(transcript, project)
+    assert relative.startswith("..")
+    payload = {"session_id": sid, "transcript_path": relative, "cwd": str(project)}
     run_hook("SessionEnd", json.dumps(payload).encode(), project)
     [job] = queued(store)
-    assert job.transcript_path == str(project / "logs" / f"{sid}.jsonl")
+    assert os.path.realpath(job.transcript_path) == os.path.realpath(transcript)
 
 
 def test_without_an_event_argument_the_payload_names_the_event(
@@ -256,7 +271,7 @@ def test_without_an_event_argument_the_payload_names_the_event(
     held.append(_hold(store, sid))
     done = subprocess.run(
         [sys.executable, "-m", "vaultkit.hookentry"],
-        input=payload_bytes(fixture, tmp_path / "t.jsonl", project),
+        input=payload_bytes(fixture, claude_projects() / "t.jsonl", project),
         cwd=project,
         env=hook_env(),
         capture_output=True,

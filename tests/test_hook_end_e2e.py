@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from test_worker_support import (
+    claude_projects,
     configure_command_backend,
     exited,
     hook_env,
@@ -52,7 +53,7 @@ def test_console_script_queues_and_the_worker_distils_then_refreshes(tmp_path: P
     project = make_project(tmp_path / "proj")
     store = Store(project / "sessions")
     configure_command_backend(store, tmp_path)
-    transcript = write_transcript(tmp_path / "claude" / f"{SID}.jsonl", SID, turns=2)
+    transcript = write_transcript(claude_projects() / f"{SID}.jsonl", SID, turns=2)
 
     _end(project, transcript, store)
     assert queued(store) == []

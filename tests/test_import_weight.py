@@ -18,6 +18,7 @@ import pytest
 from test_hook_start_support import add_session, write_index
 from test_hook_start_support import make_project as make_start_project
 from test_worker_support import (
+    claude_projects,
     exited,
     fixture_session_id,
     hook_env,
@@ -125,7 +126,7 @@ def test_session_end_process_loads_no_slow_stdlib_module(tmp_path: Path) -> None
     (project / "sessions" / "vaultkit.toml").write_text('[distill]\nbackend = "offline"\n')
     seen = []
     for sid in ("s-lean-1", "s-lean-2"):
-        transcript = write_transcript(tmp_path / f"{sid}.jsonl", sid)
+        transcript = write_transcript(claude_projects() / f"{sid}.jsonl", sid)
         stdin = payload_bytes("session_end_other.json", transcript, project)
         stdin = stdin.replace(fixture_session_id("session_end_other.json").encode(), sid.encode())
         modules = imported_modules("SessionEnd", stdin, project, entry=(str(SCRIPT),))

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 from test_worker_support import (
+    claude_projects,
     configure_command_backend,
     hook_env,
     make_project,
@@ -31,7 +32,7 @@ def project(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def transcript(tmp_path: Path) -> Path:
-    return write_transcript(tmp_path / "claude" / f"{SID}.jsonl", SID)
+    return write_transcript(claude_projects() / f"{SID}.jsonl", SID)
 
 
 def ingest(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 from test_worker_support import (
+    claude_projects,
     configure_command_backend,
     fake_distill,
     log_text,
@@ -48,7 +49,7 @@ def store(tmp_path: Path) -> Store:
 
 
 def enqueue(store: Store, tmp_path: Path, sid: str, turns: int = 3) -> jobs.Job:
-    transcript = write_transcript(tmp_path / "claude" / f"{sid}.jsonl", sid, turns)
+    transcript = write_transcript(claude_projects() / f"{sid}.jsonl", sid, turns)
     job = jobs.Job(
         sid, str(transcript), cwd=str(store.project), ended_at="2026-11-30T09:05:00+00:00"
     )
@@ -95,7 +96,7 @@ def test_same_session_ending_again_longer_refreshes_the_one_copy(
 
 
 def test_transcript_that_never_existed_drops_the_job(store: Store, tmp_path: Path) -> None:
-    jobs.write_job(store, jobs.Job("ghost", str(tmp_path / "nope.jsonl")))
+    jobs.write_job(store, jobs.Job("ghost", str(claude_projects() / "nope.jsonl")))
     assert run_one(store, "ghost") is Status.DROPPED
     assert queued(store) == []
     assert "nope.jsonl does not exist and was never copied; dropped" in log_text(store)
@@ -151,15 +152,27 @@ def test_unexpected_error_is_logged_and_the_loop_goes_on(store: Store, tmp_path:
     assert "Traceback" in log_text(store)
 
 
-def test_bad_config_leaves_the_job_queued_and_writes_no_note(store: Store, tmp_path: Path) -> None:
+def test_bad_config_still_archives_keeps_the_job_queued_and_writes_no_note(
+    store: Store, tmp_path: Path
+) -> None:
     store.config_file.write_text("[distill]\nbackend = 3\n")
-    enqueue(store, tmp_path, "s-cfg")
+    job = enqueue(store, tmp_path, "s-cfg")
     assert run_one(store, "s-cfg") is Status.REQUEUED
-    [job] = queued(store)
-    assert job.attempts == 0
-    assert "distill.backend must be str" in job.last_error
-    assert not store.summary.exists()
-    assert not store.raw.exists()
+    [queued_job] = queued(store)
+    assert queued_job.attempts == 0
+    assert queued_job.last_error.startswith("config: ")
+    assert "distill.backend must be str" in queued_job.last_error
+    [raw] = store.raw.iterdir()  # the raw copy is made with the default settings
+    assert raw.read_bytes() == Path(job.transcript_path).read_bytes()
+    assert not store.summary.exists(), "no note from settings the user did not choose"
+    log = log_text(store)
+    assert log.count("distill.backend must be str") == 1
+    assert "archiving with the default settings, not distilling" in log
+
+    store.config_file.write_text("[distill]\nmax_attempts = 3\n")  # fixed
+    assert run_one(store, "s-cfg") is Status.DONE
+    assert queued(store) == []
+    assert len(list(store.summary.glob("*.md"))) == 1
 
 
 def test_a_held_session_is_skipped_without_waiting(store: Store, tmp_path: Path) -> None:

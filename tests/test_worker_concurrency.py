@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from test_worker_support import (
+    claude_projects,
     configure_command_backend,
     exited,
     hook_env,
@@ -64,7 +65,7 @@ def test_twenty_sessions_ending_at_once(tmp_path: Path) -> None:
     store = Store(project / "sessions")
     configure_command_backend(store, tmp_path)
     sids = [str(uuid.UUID(int=n + 1)) for n in range(SESSIONS)]
-    transcripts = {sid: write_transcript(tmp_path / "claude" / f"{sid}.jsonl", sid) for sid in sids}
+    transcripts = {sid: write_transcript(claude_projects() / f"{sid}.jsonl", sid) for sid in sids}
 
     _end_sessions_at_once(project, transcripts)
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from test_worker_support import (
+    claude_projects,
     exited,
     hook_env,
     make_project,
@@ -44,7 +45,7 @@ def test_spawned_worker_is_detached_with_a_cleaned_environment(tmp_path: Path) -
     project = make_project(tmp_path / "proj")
     store = Store(project / "sessions")
     fixture = "session_end_logout.json"
-    transcript = write_transcript(tmp_path / "t.jsonl", "s")
+    transcript = write_transcript(claude_projects() / "t.jsonl", "s")
     agent_env = hook_env(
         CLAUDECODE="1",
         CLAUDE_CODE_ENTRYPOINT="cli",

@@ -40,6 +40,12 @@ def make_project(root: Path) -> Path:
     return root
 
 
+def claude_projects(project: str = "-proj") -> Path:
+    """Where Claude Code keeps a project's transcripts: ``~/.claude/projects/<project>/`` in this
+    test's own HOME (conftest), the only place the hook and the worker archive from."""
+    return Path(os.environ["HOME"]) / ".claude" / "projects" / project
+
+
 def transcript_lines(session_id: str, turns: int) -> list[dict[str, Any]]:
     lines: list[dict[str, Any]] = []
     for n in range(turns):

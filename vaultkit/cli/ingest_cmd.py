@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 
+from vaultkit.agents.transcripts import file_problem
 from vaultkit.base.log import append_log
 from vaultkit.base.store import Store, find_store
 from vaultkit.cli.app import app
@@ -55,6 +56,16 @@ def _queue(store: Store, transcript: Path, session_id: str, ended: datetime | No
     jobs.write_job(store, job)
 
 
+def _check_transcript(source: Path) -> None:
+    """Refuse what is not a Claude Code transcript (it may live anywhere: the user named it)."""
+    hint = "pass a .jsonl transcript Claude Code wrote, from ~/.claude/projects/<project>/"
+    if not source.exists() and not source.is_symlink():
+        raise VaultkitError(f"{source}: no such transcript file", hint=hint)
+    problem = file_problem(str(source), os.environ, anywhere=True)
+    if problem is not None:
+        raise VaultkitError(f"{source}: not a Claude Code transcript ({problem})", hint=hint)
+
+
 def _reporter(store: Store, quiet: bool) -> Callable[[str], None]:
     def say(message: str) -> None:
         append_log(store.log, f"ingest[{os.getpid()}] {message}")
@@ -65,7 +76,7 @@ def _reporter(store: Store, quiet: bool) -> Callable[[str], None]:
 
 
 def _check(result: Result, store: Store) -> None:
-    if result.status in (Status.DONE, Status.SUPERSEDED):
+    if result.status in (Status.DONE, Status.SUPERSEDED, Status.DEFERRED):
         return
     if result.status is Status.LOCKED:
         raise VaultkitError(
@@ -118,11 +129,7 @@ def ingest(
       vaultkit ingest old.jsonl --session-id 4f6a2c1e --store ~/proj --format json
     """
     source = transcript.expanduser()
-    if not source.is_file():
-        raise VaultkitError(
-            f"{source}: no such transcript file",
-            hint="pass a .jsonl file from ~/.claude/projects/<project>/",
-        )
+    _check_transcript(source)
     facts = transcript_facts(source)
     sid = (session_id or facts.session_id or source.stem).strip()
     if not sid:

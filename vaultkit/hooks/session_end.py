@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 
+from vaultkit.agents.transcripts import path_problem
 from vaultkit.continuity import activity
 from vaultkit.hooks import common
 from vaultkit.session import jobs
@@ -25,12 +26,16 @@ def _stem(path: str) -> str:
     return os.path.splitext(os.path.basename(path.rstrip("/" + os.sep)))[0]
 
 
+def transcript_of(fields: common.HookFields) -> str:
+    """The payload's transcript path, made absolute against its ``cwd`` (an absolute one wins)."""
+    return os.path.join(fields.cwd or os.getcwd(), fields.transcript_path)
+
+
 def queue_session(store: Store, fields: common.HookFields) -> jobs.Job:
     """Write (or rewrite) the session's job; attempts and the last error of a queued job survive."""
-    transcript = os.path.join(fields.cwd or os.getcwd(), fields.transcript_path)  # absolute wins
     job = jobs.Job(
         session_id=fields.session_id,
-        transcript_path=transcript,
+        transcript_path=transcript_of(fields),
         cwd=fields.cwd,
         reason=fields.end_reason,
         ended_at=common.now_iso(),
@@ -53,6 +58,11 @@ def run(payload: common.Payload, env: Mapping[str, str]) -> str | None:
         return None
     if fields.reason != fields.end_reason:
         common.log(store, f"SessionEnd: unknown reason {fields.reason!r} read as 'other'")
+    transcript = transcript_of(fields)
+    refused = path_problem(transcript, env)
+    if refused is not None:  # /etc/passwd, a folder, a symlink out of the agent's folder, …
+        common.log(store, f"SessionEnd {fields.session_id}: {transcript} refused: {refused}")
+        return None
     queue_session(store, fields)
     pid = spawn_worker(store, session_id=fields.session_id)
     started = f"worker pid {pid}" if pid is not None else "worker could not be started"

@@ -3,7 +3,8 @@
 Layout under ``sessions/.vaultkit/``:
 
 - ``queue/<session_id>.json``    a session waiting to be (re)distilled (:class:`Job`)
-- ``queue/failed/<id>.json``     a job that used up its attempts (kept for ``vaultkit doctor``)
+- ``queue/failed/<id>.json``     a job that used up its attempts (kept for ``vaultkit doctor``
+                                 and SessionStart's status line; removed once it is distilled)
 - ``running/<session_id>.json``  written by the worker that holds the session, removed by it
 - ``done/<session_id>.json``     the outcome of the last successful distillation (:class:`Done`)
 
@@ -176,6 +177,29 @@ def fail_job(store: Store, job: Job) -> None:
     """Move a job that used up its attempts to ``queue/failed/``."""
     _write(_file(os.path.join(_queue(store), "failed"), job.session_id), job)
     remove_job(store, job.session_id)
+
+
+def clear_failed(store: Store, session_id: str) -> None:
+    """Forget the set-aside job of a session that has now been distilled."""
+    try:  # noqa: SIM105  (as above)
+        os.unlink(_file(os.path.join(_queue(store), "failed"), session_id))
+    except FileNotFoundError:
+        pass
+
+
+def failed(store: Store) -> list[tuple[str, Job]]:
+    """Jobs that used up their attempts (``queue/failed/``) and their files, newest file first."""
+    folder = os.path.join(_queue(store), "failed")
+    stamped = []
+    for name in _json_names(folder):
+        path = os.path.join(folder, name)
+        try:
+            stamped.append((os.stat(path).st_mtime_ns, name, path))
+        except FileNotFoundError:
+            continue
+    stamped.sort(reverse=True)
+    found = [(path, read_job(path)) for _, _, path in stamped]
+    return [(p, j) for p, j in found if j is not None]
 
 
 def mark_running(store: Store, session_id: str, started_at: str) -> str:

@@ -1,9 +1,12 @@
 """The detached distillation worker: ``python -m vaultkit.session.worker --store ROOT``.
 
-For each queued job it can lock (oldest first): wait for the transcript to settle, copy it into
-``raw/``, distil it into a summary and a wiki note, then — under the store lock — regenerate
-INDEX.md and apply summary retention. Infrastructure errors keep the job queued for a bounded
-number of attempts; no exception ever stops the loop.
+For each queued job it can lock (oldest first): check that the transcript is the agent's own
+(:mod:`vaultkit.agents.transcripts`), wait for it to settle, copy it into ``raw/``, distil it into
+a summary and a wiki note, then — under the store lock — regenerate INDEX.md and apply summary
+retention. Infrastructure errors keep the job queued for a bounded number of attempts; a broken
+``vaultkit.toml`` still gets the raw copy (with the defaults) and keeps the job queued; past
+``[distill] daily_budget`` the session gets its offline note and waits for the next day's LLM
+call. Each LLM distillation's cost goes to the cost log. No exception ever stops the loop.
 """
 
 from __future__ import annotations
@@ -23,12 +26,13 @@ from typing import TYPE_CHECKING
 
 from filelock import FileLock, Timeout
 
+from vaultkit.agents import transcripts
 from vaultkit.base import gitignore
 from vaultkit.base.config import Config, load_config
 from vaultkit.base.log import append_log
 from vaultkit.base.store import Store
 from vaultkit.errors import VaultkitError
-from vaultkit.session import jobs, rawcopy
+from vaultkit.session import costs, health, jobs, rawcopy
 
 if TYPE_CHECKING:
     from vaultkit.session.distill import DistillOutcome, SessionInfo
@@ -51,6 +55,8 @@ class Status(StrEnum):
     REQUEUED = "requeued"  # failed this time, will be retried later
     FAILED = "failed"  # used up its attempts, moved to queue/failed/
     DROPPED = "dropped"  # the transcript never existed
+    REFUSED = "refused"  # not the agent's own transcript (or empty): never copied
+    DEFERRED = "deferred"  # daily budget spent: offline note written, LLM retry tomorrow
     LOCKED = "locked"  # another worker holds this session
     GONE = "gone"  # the job disappeared (another worker finished it)
     SUPERSEDED = "superseded"  # the session ended again meanwhile; its new job stays queued
@@ -122,11 +128,30 @@ def _retry_later(store: Store, job: jobs.Job, error: str, max_attempts: int) -> 
     return Status.REQUEUED
 
 
+class Refused(Exception):
+    """The job's file is not the agent's transcript (or is empty); it is never copied."""
+
+
+def _check_transcript(job: jobs.Job, *, content: bool) -> None:
+    """Raise :class:`Refused` unless the job's file may be archived. A file the user named with
+    ``vaultkit ingest`` may live anywhere; every other one must be in the agent's own folder."""
+    anywhere = job.source == "ingest"
+    if content:
+        problem = transcripts.file_problem(job.transcript_path, os.environ, anywhere=anywhere)
+    elif not anywhere:
+        problem = transcripts.path_problem(job.transcript_path, os.environ)
+    else:
+        problem = None
+    if problem is not None:
+        raise Refused(f"{job.transcript_path}: {problem}")
+
+
 def _copy_raw(
     store: Store, job: jobs.Job, settle: rawcopy.Settle, say: Progress, *, redacted: bool = False
 ) -> Path | None:
     source = Path(job.transcript_path)
     rawcopy.clean_temps(store.raw, job.session_id)
+    _check_transcript(job, content=False)  # a folder or /etc/passwd is not waited for
     say(f"{job.session_id}: waiting for {source.name} to stop growing")
     size = rawcopy.wait_settled(source, settle)
     existing = rawcopy.find_raw(store.raw, job.session_id)
@@ -134,6 +159,7 @@ def _copy_raw(
         if existing is not None:
             say(f"{job.session_id}: transcript {source} is gone; using raw copy {existing.name}")
         return existing
+    _check_transcript(job, content=True)  # again, on the file as it is now, right before copying
     copy = rawcopy.copy_transcript(
         source, store.raw, job.session_id, _ended_at(job), redacted=redacted
     )
@@ -202,9 +228,13 @@ def _distil(
         ended_at=_ended_at(job),
         reason=job.reason,
     )
+    over = budget_spent(store, config)
+    if over:
+        return _defer(store, job, info, config, over, say)
     say(f"{job.session_id}: distilling with backend {config.distill.backend!r}")
     outcome = distill(store, info, config)
     say(f"{job.session_id}: wrote {outcome.summary_path} and {outcome.wiki_path}")
+    _record_cost(store, job.session_id, config, outcome, say)
     finish_store(store, config, say, (Path(outcome.summary_path), Path(outcome.wiki_path)))
     return Result(
         job.session_id,
@@ -217,7 +247,76 @@ def _distil(
     )
 
 
-def _record_done(store: Store, snapshot: JobSnapshot, result: Result) -> Result:
+def _today() -> str:
+    return _now().date().isoformat()
+
+
+def budget_spent(store: Store, config: Config) -> str:
+    """Why no LLM call may be made today (``""`` when one may): today's recorded cost has
+    reached ``[distill] daily_budget``. The offline backend costs nothing and is never capped."""
+    cap = config.distill.daily_budget
+    if cap <= 0 or config.distill.backend == "offline":
+        return ""
+    spent = costs.totals(store, _today()).cost_usd
+    if spent < cap:
+        return ""
+    return f"daily budget reached (${spent:.2f} of ${cap:.2f} spent today)"
+
+
+def _defer(
+    store: Store, job: jobs.Job, info: SessionInfo, config: Config, why: str, say: Progress
+) -> Result:
+    """Past the budget: the offline note now (once), the job stays queued for tomorrow."""
+    from vaultkit.session.distill import offline_session
+
+    done = jobs.read_done(store, job.session_id)
+    if done is None or done.degraded_reason != health.BUDGET:
+        outcome = offline_session(store, info, config, health.BUDGET)
+        say(f"{job.session_id}: {why}; wrote offline {outcome.summary_path.name}")
+        finish_store(store, config, say, (outcome.summary_path, outcome.wiki_path))
+        summary, wiki = str(outcome.summary_path), str(outcome.wiki_path)
+    else:
+        summary, wiki = done.summary_path, done.wiki_path
+        say(f"{job.session_id}: {why}; its offline note is already written")
+    current = jobs.read_job(_job_path(store, job.session_id)) or job
+    jobs.write_job(store, replace(current, last_error=health.tag(health.BUDGET, why)))
+    return Result(
+        job.session_id,
+        Status.DEFERRED,
+        raw_path=str(info.transcript),
+        summary_path=summary,
+        wiki_path=wiki,
+        quality="degraded",
+        message=why,
+    )
+
+
+def _record_cost(
+    store: Store, session_id: str, config: Config, outcome: DistillOutcome, say: Progress
+) -> None:
+    """One cost-log line for this distillation (the offline backend records zero)."""
+    usage = outcome.usage
+    entry = costs.Entry(
+        date=_today(),
+        session_id=session_id,
+        backend=config.distill.backend,
+        model=usage.model or (config.distill.model if config.distill.backend == "claude" else ""),
+        input_tokens=usage.input_tokens,
+        output_tokens=usage.output_tokens,
+        cost_usd=round(usage.cost_usd, 6),
+    )
+    try:
+        costs.record(store, entry)
+    except OSError as exc:
+        say(f"{session_id}: cost not recorded in {costs.COST_LOG}: {exc}")
+        return
+    say(
+        f"{session_id}: cost {usage.input_tokens} input + {usage.output_tokens} output tokens, "
+        f"${usage.cost_usd:.6f}"
+    )
+
+
+def _write_done(store: Store, result: Result) -> None:
     raw_size = Path(result.raw_path).stat().st_size
     jobs.write_done(
         store,
@@ -228,10 +327,17 @@ def _record_done(store: Store, snapshot: JobSnapshot, result: Result) -> Result:
             summary_path=result.summary_path,
             wiki_path=result.wiki_path,
             quality=result.quality,
-            degraded_reason=result.message,
+            degraded_reason=health.BUDGET if result.status is Status.DEFERRED else result.message,
             finished_at=_now().isoformat(timespec="seconds"),
         ),
     )
+
+
+def _record_done(store: Store, snapshot: JobSnapshot, result: Result) -> Result:
+    _write_done(store, result)
+    if result.status is Status.DEFERRED:  # stays queued for tomorrow's LLM call
+        return result
+    jobs.clear_failed(store, result.session_id)
     if not remove_if_unchanged(store, snapshot):
         return replace(result, status=Status.SUPERSEDED)
     return result
@@ -279,7 +385,12 @@ def _run_steps(
     say: Progress,
 ) -> Result:
     job = snapshot.job
-    raw = _copy_raw(store, job, settle, say, redacted=config.privacy.redact_raw)
+    try:
+        raw = _copy_raw(store, job, settle, say, redacted=config.privacy.redact_raw)
+    except Refused as exc:
+        jobs.remove_job(store, job.session_id)
+        say(f"{job.session_id}: refused {exc}; not archived, job removed")
+        return Result(job.session_id, Status.REFUSED, message=str(exc))
     if raw is None:
         jobs.remove_job(store, job.session_id)
         message = f"transcript {job.transcript_path} does not exist and was never copied; dropped"
@@ -305,13 +416,26 @@ def _write_readable(store: Store, config: Config, job: jobs.Job, raw: Path, say:
 
 
 def _config_problem(
-    store: Store, snapshot: JobSnapshot, exc: VaultkitError, say: Progress
+    store: Store,
+    snapshot: JobSnapshot,
+    exc: VaultkitError,
+    settle: rawcopy.Settle,
+    say: Progress,
 ) -> Result:
-    """A bad ``vaultkit.toml``: never write notes with the defaults instead; keep the job."""
-    current = jobs.read_job(_job_path(store, snapshot.job.session_id)) or snapshot.job
-    jobs.write_job(store, replace(current, last_error=str(exc)[:500]))
-    say(f"{current.session_id}: {exc}; job left queued")
-    return Result(current.session_id, Status.REQUEUED, message=str(exc))
+    """A bad ``vaultkit.toml``: the raw copy is still made (with the default settings), but no
+    note is written with settings the user did not choose; the job stays queued until the file
+    is fixed, and SessionStart's first line says so."""
+    job = snapshot.job
+    say(f"{job.session_id}: {exc.message}; archiving with the default settings, not distilling")
+    try:
+        raw = _copy_raw(store, job, settle, say)
+    except Refused as refused:
+        jobs.remove_job(store, job.session_id)
+        say(f"{job.session_id}: refused {refused}; not archived, job removed")
+        return Result(job.session_id, Status.REFUSED, message=str(refused))
+    current = jobs.read_job(_job_path(store, job.session_id)) or job
+    jobs.write_job(store, replace(current, last_error=health.tag(health.CONFIG, exc.message)[:500]))
+    return Result(job.session_id, Status.REQUEUED, raw_path=str(raw or ""), message=exc.message)
 
 
 def _failure(store: Store, job: jobs.Job, exc: Exception, config: Config, say: Progress) -> Result:
@@ -333,16 +457,17 @@ def _process_locked(
     snapshot = job_snapshot(store, session_id)
     if snapshot is None:
         return Result(session_id, Status.GONE)
-    try:
-        config = load_config(store.config_file)
-    except VaultkitError as exc:
-        return _config_problem(store, snapshot, exc, say)
-    _sync_gitignore(store, config, say)
     jobs.mark_running(store, session_id, _now().isoformat(timespec="seconds"))
     try:
-        return _run_steps(store, snapshot, config, distill, settle, say)
-    except Exception as exc:
-        return _failure(store, snapshot.job, exc, config, say)
+        try:
+            config = load_config(store.config_file)
+        except VaultkitError as exc:
+            return _config_problem(store, snapshot, exc, settle, say)
+        _sync_gitignore(store, config, say)
+        try:
+            return _run_steps(store, snapshot, config, distill, settle, say)
+        except Exception as exc:
+            return _failure(store, snapshot.job, exc, config, say)
     finally:
         jobs.clear_running(store, session_id)
 
