@@ -6,13 +6,14 @@ import json
 import os
 import subprocess
 import sys
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from test_hook_start_support import add_session, make_project
 
 from vaultkit.base import gitignore
 from vaultkit.base.store import Store
-from vaultkit.session import jobs
+from vaultkit.session import costs, jobs
 
 HOOK = str(Path(sys.executable).parent / "vaultkit-hook")
 
@@ -59,7 +60,11 @@ def test_doctor_passes_on_a_good_setup(tmp_path: Path) -> None:
     gitignore_line = f"ok    gitignore: {store.root / '.gitignore'} shares wiki/, summary/; "
     assert gitignore_line + "raw/, transcripts/, logs/, .vaultkit/ stay private" in lines
     assert "ok    git tracked: no private part of sessions/ is tracked by git" in lines
-    assert lines[-1] == "0 failed, 0 warning(s), 9 ok"
+    assert (
+        "ok    distillation cost: today 0 session(s), 0 tokens, $0.0000; "
+        "this month 0 session(s), 0 tokens, $0.0000 (no daily budget)" in lines
+    )
+    assert lines[-1] == "0 failed, 0 warning(s), 10 ok"
 
 
 def test_doctor_fails_on_a_broken_setup_and_names_the_fixes(tmp_path: Path) -> None:
@@ -86,6 +91,7 @@ def test_doctor_fails_on_a_broken_setup_and_names_the_fixes(tmp_path: Path) -> N
     assert "fail  config:" in out and "inject.budget must be int" in out
     assert "warn  claude CLI: 'claude' is not on PATH" in out
     assert "warn  failed jobs: 1 session(s) used up their 5 attempts: lost-one" in out
+    assert "then vaultkit ingest /x.jsonl" in out
     assert "warn  last worker result: 2026-11-30 b.md: degraded (timeout)" in out
     assert "warn  log: [2026-11-30T09:00:00+00:00] hook SessionEnd: OSError: disk full" in out
     assert "warn  git: git is not on PATH, tracking not checked" in out
@@ -121,3 +127,26 @@ def test_restore_prints_exactly_what_the_hook_injects(tmp_path: Path) -> None:
     assert text.stdout == context + "\n" and "THE-SUMMARY" in text.stdout
     cleared = vk("restore", "--source", "clear", cwd=project, path="/usr/bin:/bin")
     assert cleared.stdout == "" and "nothing would be injected for source 'clear'" in cleared.stderr
+
+
+def test_doctor_sums_the_cost_log_and_says_when_the_budget_is_spent(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "proj")
+    store = Store(project / "sessions")
+    today = datetime.now().astimezone().date()
+    other_month = today - timedelta(days=40)
+    for day, sid, tokens, cost in (
+        (today, "a", 1000, 0.25),
+        (today, "b", 2000, 0.5),
+        (other_month, "d", 9999, 9.0),
+    ):
+        costs.record(store, costs.Entry(day.isoformat(), sid, "claude", "m", tokens, 0, cost))
+    store.config_file.write_text("[distill]\ndaily_budget = 0.5\n")
+    jobs.write_job(store, jobs.Job("r1", "/t/r1.jsonl", attempts=1, last_error="usage limit"))
+    out = vk("doctor", cwd=project, path="/usr/bin:/bin").stdout
+    assert (
+        "warn  distillation cost: today 2 session(s), 3,000 tokens, $0.7500; "
+        "this month 2 session(s), 3,000 tokens, $0.7500 (daily budget $0.5000): "
+        "reached, sessions get offline notes until tomorrow"
+    ) in out
+    assert "fix: raise [distill] daily_budget in vaultkit.toml, or wait for tomorrow" in out
+    assert "warn  distillation: 1 session(s) queued again after failing: usage limit" in out

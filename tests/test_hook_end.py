@@ -280,3 +280,38 @@ def test_without_an_event_argument_the_payload_names_the_event(
     )
     assert (done.returncode, done.stdout) == (0, b"")
     assert [j.session_id for j in queued(store)] == [sid]
+
+
+def _refused_targets(tmp_path: Path) -> dict[str, Path]:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("not yours\n")
+    folder = claude_projects()
+    folder.mkdir(parents=True, exist_ok=True)
+    link = folder / "4c4c4c4c-1111-2222-3333-444444444444.jsonl"
+    link.symlink_to(secret)
+    (folder / "a-folder.jsonl").mkdir()
+    outside = write_transcript(tmp_path / "proj" / "5d5d5d5d.jsonl", "5d5d5d5d")
+    return {
+        "system file": Path("/etc/passwd"),
+        "folder": folder / "a-folder.jsonl",
+        "symlink out": link,
+        "transcript outside the agent's folder": outside,
+    }
+
+
+@pytest.mark.parametrize(
+    "kind", ["system file", "folder", "symlink out", "transcript outside the agent's folder"]
+)
+def test_anything_but_the_agents_transcript_is_refused_with_one_log_line_and_no_job(
+    kind: str, project: Path, store: Store, tmp_path: Path
+) -> None:
+    target = _refused_targets(tmp_path)[kind]
+    payload = {"session_id": "s-refused", "transcript_path": str(target), "cwd": str(project)}
+    done = run_hook("SessionEnd", json.dumps(payload).encode(), project)
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+    assert queued(store) == []
+    assert spawned_pids(store) == [], "no worker is started for nothing"
+    lines = [line for line in log_text(store).splitlines() if "s-refused" in line]
+    assert len(lines) == 1, lines
+    assert f"SessionEnd s-refused: {target} refused: " in lines[0]
+    assert not store.raw.exists()

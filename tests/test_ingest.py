@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -107,3 +108,41 @@ def test_a_session_held_by_a_worker_is_reported(project: Path, transcript: Path)
         done = ingest(project, str(transcript), "--settle", "0")
     assert done.returncode == 2
     assert "is being distilled by a background worker right now" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("make", "why"),
+    [
+        (lambda tmp: Path("/etc/passwd"), "line 1 is not JSON"),
+        (lambda tmp: tmp, "not a regular file"),
+        (lambda tmp: _write(tmp / "events.jsonl", '{"event": "click"}\n'), "no Claude Code record"),
+        (lambda tmp: _write(tmp / "empty.jsonl", ""), "the file is empty"),
+    ],
+)
+def test_a_file_that_is_not_a_transcript_is_refused_with_one_error_line(
+    project: Path, tmp_path: Path, make: Callable[[Path], Path], why: str
+) -> None:
+    target = make(tmp_path)
+    done = ingest(project, str(target), "--settle", "0")
+    assert (done.returncode, done.stdout) == (2, "")
+    first, hint = done.stderr.splitlines()
+    assert first.startswith(f"error: {target}: not a Claude Code transcript (")
+    assert why in first
+    assert hint == (
+        "hint: pass a .jsonl transcript Claude Code wrote, from ~/.claude/projects/<project>/"
+    )
+    store = Store(project / "sessions")
+    assert queued(store) == [] and not store.raw.exists()
+
+
+def test_an_old_transcript_outside_the_agents_folder_can_be_ingested(
+    project: Path, tmp_path: Path
+) -> None:
+    old = write_transcript(tmp_path / "backup" / f"{SID}.jsonl", SID)
+    done = ingest(project, str(old), "--settle", "0")
+    assert done.returncode == 0, done.stderr
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path

@@ -7,8 +7,10 @@ import shlex
 import shutil
 import subprocess
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Literal
@@ -29,7 +31,7 @@ from vaultkit.cli.hooks_cmd import (
 )
 from vaultkit.continuity import startup
 from vaultkit.errors import VaultkitError
-from vaultkit.session import jobs
+from vaultkit.session import costs, health, jobs
 
 Status = Literal["ok", "warn", "fail"]
 LOG_TAIL_BYTES = 64 * 1024
@@ -75,7 +77,9 @@ def restore(
         "cwd": str(project_dir(project)),
         "session_id": session,
     }
-    text = startup.compose(payload, os.environ, spawn=None)
+    text = startup.status_first(
+        payload, os.environ, startup.compose(payload, os.environ, spawn=None)
+    )
     if not text:
         typer.echo(f"nothing would be injected for source {source.value!r}", err=True)
         return
@@ -96,6 +100,8 @@ def doctor(project: ProjectOpt = None) -> None:
         ("git", lambda: _check_git(store, config)),
         ("queue", lambda: _check_queue(store, config)),
         ("worker results", lambda: _check_results(store)),
+        ("distillation", lambda: _check_held(store)),
+        ("distillation cost", lambda: [_check_costs(store, config)]),
     ):
         checks += _guarded(name, probe)
     for check in checks:
@@ -297,10 +303,72 @@ def _check_queue(store: Store, config: Config) -> list[Check]:
                 "warn",
                 f"{len(failed)} session(s) used up their "
                 f"{config.distill.max_attempts} attempts: {names}",
-                f"read {store.log}, fix the cause, then vaultkit ingest TRANSCRIPT",
+                f"read {store.log}, fix the cause, then {_ingest_commands(failed)}",
             )
         )
     return checks
+
+
+def _ingest_commands(failed: list[Path]) -> str:
+    """``vaultkit ingest PATH`` for the first set-aside jobs (their transcripts, quoted)."""
+    import shlex
+
+    found = [jobs.read_job(path) for path in failed[:3]]
+    paths = [shlex.quote(job.transcript_path) for job in found if job is not None]
+    commands = [f"vaultkit ingest {path}" for path in paths] or ["vaultkit ingest TRANSCRIPT"]
+    return "; ".join(commands)
+
+
+def _check_held(store: Store) -> list[Check]:
+    """Sessions queued again after a failure, or kept queued for the config or the budget."""
+    facts = health.queue_facts(store, time.time())
+    checks = []
+    if facts.retrying:
+        checks.append(
+            Check(
+                "distillation",
+                "warn",
+                f"{facts.retrying} session(s) queued again after failing: {facts.reason}",
+                "fix the cause (`claude` login or quota, distill.* in vaultkit.toml); "
+                "the next session start retries them",
+            )
+        )
+    if facts.config:
+        checks.append(
+            Check(
+                "distillation",
+                "warn",
+                f"{facts.config} session(s) archived but waiting for vaultkit.toml to be fixed",
+                f"fix {store.config_file} (see the config line above)",
+            )
+        )
+    return checks
+
+
+def _money(value: float) -> str:
+    return f"${value:.4f}" if value < 1 else f"${value:.2f}"
+
+
+def _spent(label: str, total: costs.Totals) -> str:
+    tokens = total.input_tokens + total.output_tokens
+    return f"{label} {total.sessions} session(s), {tokens:,} tokens, {_money(total.cost_usd)}"
+
+
+def _check_costs(store: Store, config: Config) -> Check:
+    """Sessions distilled, tokens and cost today and this month, from the cost log."""
+    today = datetime.now().astimezone().date().isoformat()
+    day, month = costs.totals(store, today), costs.totals(store, today[:7])
+    cap = config.distill.daily_budget
+    budget = f"daily budget {_money(cap)}" if cap > 0 else "no daily budget"
+    detail = f"{_spent('today', day)}; {_spent('this month', month)} ({budget})"
+    if cap > 0 and day.cost_usd >= cap:
+        return Check(
+            "distillation cost",
+            "warn",
+            f"{detail}: reached, sessions get offline notes until tomorrow",
+            "raise [distill] daily_budget in vaultkit.toml, or wait for tomorrow",
+        )
+    return Check("distillation cost", "ok", detail)
 
 
 def _check_results(store: Store) -> list[Check]:

@@ -1,6 +1,8 @@
 """Pure: the SessionStart injection text, built from gathered material within a character budget.
 
 Order: warnings, degraded notice, latest summary, previous wiki note, INDEX head, recent sessions.
+No sentence mentions a summary or a wiki note that is not in the text. :func:`status_line` is the
+one-line health report SessionStart puts above everything (see :func:`with_status`).
 When the text is too long the wiki note is trimmed first, then dropped; then recent sessions and
 INDEX lines are dropped from the end; the summary is trimmed last. The result never exceeds the
 budget, and the budget never exceeds :data:`MAX_BUDGET` (Claude Code replaces hook output over
@@ -24,8 +26,10 @@ EN = {
     "title": "## vaultkit: memory of earlier sessions in this project",
     "running": "A distillation of an earlier session is still running, so the summary below may "
     "be one session old.",
+    "running_none": "A distillation of an earlier session is still running.",
     "stale": "The newest raw transcript copy is newer than the newest summary, so the summary "
     "below may be one session old.",
+    "stale_none": "Earlier sessions are archived in sessions/raw/, but none has a summary yet.",
     "backfill": "{n} earlier session(s) of this project ended without being distilled; vaultkit "
     "started distilling them in the background.",
     "degraded": "The summary below was written in degraded mode ({reason}); the full transcript "
@@ -44,8 +48,10 @@ KO = {
     "title": "## vaultkit: 이 프로젝트의 이전 세션 기억",
     "running": "이전 세션의 요약 작업이 아직 진행 중이므로 아래 요약은 한 세션 전의 것일 수 "
     "있습니다.",
+    "running_none": "이전 세션의 요약 작업이 아직 진행 중입니다.",
     "stale": "가장 최근 원본 대화 사본이 가장 최근 요약보다 새롭기 때문에 아래 요약은 한 세션 "
     "전의 것일 수 있습니다.",
+    "stale_none": "이전 세션은 sessions/raw/에 보관되어 있지만 아직 요약이 없습니다.",
     "backfill": "요약되지 않은 채 끝난 이전 세션 {n}개의 요약이 백그라운드에서 시작되었습니다.",
     "degraded": "아래 요약은 품질 저하 모드({reason})로 작성되었습니다. 원본 대화: {raw}",
     "newer": "더 최근 요약이 있지만 선택되지 않았습니다: {name}",
@@ -131,10 +137,11 @@ def _is_empty(m: Material) -> bool:
 
 def _warnings(m: Material, labels: dict[str, str]) -> list[str]:
     lines: list[str] = []
+    none = "" if m.summary is not None else "_none"  # never point at a summary that is not here
     if m.running:
-        lines.append(labels["running"])
+        lines.append(labels["running" + none])
     elif m.stale:
-        lines.append(labels["stale"])
+        lines.append(labels["stale" + none])
     if m.backfilled:
         lines.append(labels["backfill"].format(n=m.backfilled))
     if m.summary is not None and m.degraded:
@@ -214,3 +221,88 @@ def _trim(body: str, room: int, labels: dict[str, str], path: str) -> str:
     if newline > keep // 2:
         cut = cut[:newline]
     return f"{cut.rstrip()}\n{marker}" if cut.strip() else marker[: max(room, 0)]
+
+
+# --- the status line ---------------------------------------------------------------------------
+
+STATUS_EN = {
+    "prefix": "vaultkit: ",
+    "config": "{path} is invalid ({detail}), so sessions are archived but not distilled until it "
+    "is fixed; `vaultkit doctor` shows the fix.",
+    "failing": "distillation is failing: {what} (last error: {reason}); `vaultkit doctor` lists "
+    "them and the `vaultkit ingest` command for each.",
+    "retrying": "{n} session(s) queued for another attempt",
+    "gave_up": "{n} session(s) out of attempts",
+    "budget": "the daily distillation budget is spent: {n} session(s) have offline notes and get "
+    "their LLM distillation on the next day.",
+    "waiting": "{n} session(s) wait for distillation and no worker is running; `vaultkit doctor` "
+    "shows why.",
+}
+STATUS_KO = {
+    "prefix": "vaultkit: ",
+    "config": "{path} 설정이 잘못되어({detail}) 세션은 보관되지만 고칠 때까지 요약되지 "
+    "않습니다. `vaultkit doctor`가 고치는 방법을 보여 줍니다.",
+    "failing": "요약이 실패하고 있습니다: {what} (마지막 오류: {reason}). `vaultkit doctor`가 "
+    "목록과 각각의 `vaultkit ingest` 명령을 보여 줍니다.",
+    "retrying": "세션 {n}개 재시도 대기",
+    "gave_up": "세션 {n}개 시도 횟수 소진",
+    "budget": "오늘의 요약 예산을 다 썼습니다: 세션 {n}개는 오프라인 노트가 있고 다음 날 LLM으로 "
+    "요약됩니다.",
+    "waiting": "세션 {n}개가 요약을 기다리지만 실행 중인 작업자가 없습니다. `vaultkit doctor`가 "
+    "이유를 보여 줍니다.",
+}
+STATUS_MAX = 600
+
+
+class Health(Record):
+    """What the status line reports (counts as :class:`vaultkit.session.health.QueueFacts`)."""
+
+    config_path: str = ""
+    config_error: str = ""  # why vaultkit.toml was refused, without its path
+    waiting: int = 0
+    retrying: int = 0
+    gave_up: int = 0
+    budget: int = 0
+    reason: str = ""
+
+
+def status_line(h: Health, *, korean: bool = False) -> str:
+    """One line of plain facts when distillation is broken, failing or waiting; else ``""``."""
+    labels = STATUS_KO if korean else STATUS_EN
+    parts = []
+    if h.config_error:
+        parts.append(labels["config"].format(path=h.config_path, detail=h.config_error))
+    if h.retrying or h.gave_up:
+        counts = [
+            labels[k].format(n=n)
+            for k, n in (("retrying", h.retrying), ("gave_up", h.gave_up))
+            if n
+        ]
+        reason = h.reason or "unknown"
+        parts.append(labels["failing"].format(what=", ".join(counts), reason=reason))
+    if h.budget:
+        parts.append(labels["budget"].format(n=h.budget))
+    if h.waiting and not h.config_error:
+        parts.append(labels["waiting"].format(n=h.waiting))
+    if not parts:
+        return ""
+    line = labels["prefix"] + " ".join(parts)
+    line = " ".join(line.split())  # one line, whatever a reason held
+    return line if len(line) <= STATUS_MAX else line[: STATUS_MAX - 1] + "…"
+
+
+def with_status(line: str, text: str, budget: int) -> str:
+    """``line`` above ``text``, the whole within ``budget`` (``text`` gives way, from its end)."""
+    if not line:
+        return text
+    limit = clamp_budget(budget)
+    if not text.strip():
+        return line[:limit]
+    room = limit - len(line) - len(SEP)
+    if room <= 0:
+        return line[:limit]
+    if len(text) > room:
+        cut = text[:room]
+        newline = cut.rfind("\n")
+        text = cut[:newline] if newline > room // 2 else cut
+    return f"{line}{SEP}{text.rstrip()}"

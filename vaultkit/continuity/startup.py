@@ -1,7 +1,8 @@
-"""The SessionStart composition: the latest summary, wiki note and INDEX head; backfill.
+"""The SessionStart composition: the status line, the latest summary, wiki note, INDEX head.
 
 Lean (stdlib + lean vaultkit modules). Reads only what it shows: the names in ``summary/``, the
-heads of the newest few summaries, the chosen summary and wiki note, and INDEX.md.
+heads of the newest few summaries, the chosen summary and wiki note, INDEX.md, and for the status
+line (:func:`status_first`) the queue folder and ``vaultkit.toml``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from vaultkit.base.record import Record
 from vaultkit.base.store import Store, find_git_root, find_store
 from vaultkit.continuity import inject
 from vaultkit.errors import VaultkitError
-from vaultkit.session import backfill, jobs
+from vaultkit.session import backfill, health, jobs
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -87,6 +88,36 @@ def compose(payload: Mapping[str, object], env: Mapping[str, str], *, spawn: Spa
 def _field(payload: Mapping[str, object], key: str) -> str:
     value = payload.get(key)
     return value.strip() if isinstance(value, str) else ""
+
+
+def status_first(payload: Mapping[str, object], env: Mapping[str, str], text: str) -> str:
+    """``text`` (the whole injection) with the status line on top when distillation is broken,
+    failing or waiting; the result stays within ``[inject] budget``."""
+    store = find_store(payload_cwd(payload), env=env)
+    if not os.path.isdir(store.top):
+        return text
+    try:
+        config, problem = store_config(store), ""
+    except VaultkitError as exc:
+        config, problem = Config(), exc.message
+    line = inject.status_line(store_health(store, problem), korean=inject.has_hangul(text))
+    return inject.with_status(line, text, config.inject.budget)
+
+
+def store_health(store: Store, config_problem: str = "") -> inject.Health:
+    """The status line's facts: the queue's counts and ``vaultkit.toml``'s error, if any."""
+    facts = health.queue_facts(store, time.time())
+    where = store.at("config_file")
+    detail = config_problem.removeprefix(f"{where}: ")
+    return inject.Health(
+        config_path=_rel(store, where) if config_problem else "",
+        config_error=health.one_line(detail),
+        waiting=facts.waiting,
+        retrying=facts.retrying,
+        gave_up=facts.gave_up,
+        budget=facts.budget,
+        reason=facts.reason,
+    )
 
 
 def _config(store: Store) -> Config:

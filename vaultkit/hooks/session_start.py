@@ -1,4 +1,4 @@
-"""SessionStart: print the injection (baton first, then the composed memory) as hook JSON."""
+"""SessionStart: print the injection (status line, baton, then the composed memory) as hook JSON."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ def run(payload: dict[str, object], env: Mapping[str, str]) -> str | None:
         return None
     text = startup.compose(payload, env, spawn=_spawn)
     text = resume.continuity_start(payload, env, text)  # baton first; resume if configured
+    text = startup.status_first(payload, env, text)  # above all: distillation failing/waiting
     if not text:
         return None
     return startup.envelope(text)
