@@ -61,8 +61,8 @@ def test_doctor_passes_on_a_good_setup(tmp_path: Path) -> None:
     assert gitignore_line + "raw/, transcripts/, logs/, .vaultkit/ stay private" in lines
     assert "ok    git tracked: no private part of sessions/ is tracked by git" in lines
     assert (
-        "ok    distillation cost: today 0 session(s), 0 tokens, $0.0000; "
-        "this month 0 session(s), 0 tokens, $0.0000 (no daily budget)" in lines
+        "ok    distillation cost: today 0 session(s), 0 tokens, $0.00; "
+        "this month 0 session(s), 0 tokens, $0.00 (no daily budget)" in lines
     )
     assert lines[-1] == "0 failed, 0 warning(s), 10 ok"
 
@@ -144,8 +144,8 @@ def test_doctor_sums_the_cost_log_and_says_when_the_budget_is_spent(tmp_path: Pa
     jobs.write_job(store, jobs.Job("r1", "/t/r1.jsonl", attempts=1, last_error="usage limit"))
     out = vk("doctor", cwd=project, path="/usr/bin:/bin").stdout
     assert (
-        "warn  distillation cost: today 2 session(s), 3,000 tokens, $0.7500; "
-        "this month 2 session(s), 3,000 tokens, $0.7500 (daily budget $0.5000): "
+        "warn  distillation cost: today 2 session(s), 3,000 tokens, $0.75; "
+        "this month 2 session(s), 3,000 tokens, $0.75 (daily budget $0.50): "
         "reached, sessions get offline notes until tomorrow"
     ) in out
     assert "fix: raise [distill] daily_budget in vaultkit.toml, or wait for tomorrow" in out

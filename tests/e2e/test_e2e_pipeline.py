@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from vaultkit.base.store import Store
-from vaultkit.session import jobs
+from vaultkit.session import costs, jobs
 
 from .capture_fixtures import EVENTS as DUMP_EVENTS
 from .capture_fixtures import HOOK as DUMP_HOOK
@@ -90,8 +90,13 @@ def test_s1_a_session_is_archived_and_distilled_by_the_real_worker(sandbox: Sand
     assert "Write hi into out.txt" in prompt_of(worker.body)
     assert "queued, worker pid" in log_text(store)  # the hook finished within the 1.5 s budget
     assert sandbox.mock.outside() == [], sandbox.mock.paths()
+    (cost,) = costs.entries(store)  # as `claude -p --output-format json` reported it
+    assert (cost.session_id, cost.backend) == (sid, "claude")
+    assert (cost.input_tokens, cost.output_tokens) == (12, 7)  # the mock's fixed usage
+    assert cost.cost_usd > 0 and cost.model
     observe(
         "s1",
+        cost=cost.as_dict(),
         session_seconds=round(run.seconds, 2),
         distilled_after_exit_seconds=round(waited, 2),
         raw_bytes=result.raw.stat().st_size,

@@ -346,7 +346,9 @@ def _check_held(store: Store) -> list[Check]:
 
 
 def _money(value: float) -> str:
-    return f"${value:.4f}" if value < 1 else f"${value:.2f}"
+    """Dollars with two decimals, or up to four for the small sums one session costs."""
+    whole, _, cents = f"{value:.4f}".partition(".")
+    return f"${whole}.{cents.rstrip('0').ljust(2, '0')}"
 
 
 def _spent(label: str, total: costs.Totals) -> str:
