@@ -71,7 +71,7 @@ def test_a_store_with_only_failures_says_so_first_and_mentions_no_summary(tmp_pa
     assert first == (
         "vaultkit: distillation is failing: 1 session(s) queued for another attempt, "
         "1 session(s) out of attempts (last error: claude: usage limit reached); "
-        "`vaultkit doctor` lists them and the `vaultkit ingest` command for each."
+        "`vaultkit doctor` shows the fix."
     )
     assert "Earlier sessions are archived in sessions/raw/, but none has a summary yet." in rest
     no_missing_notes(text, summary=False, wiki=False)

@@ -229,8 +229,8 @@ STATUS_EN = {
     "prefix": "vaultkit: ",
     "config": "{path} is invalid ({detail}), so sessions are archived but not distilled until it "
     "is fixed; `vaultkit doctor` shows the fix.",
-    "failing": "distillation is failing: {what} (last error: {reason}); `vaultkit doctor` lists "
-    "them and the `vaultkit ingest` command for each.",
+    "failing": "distillation is failing: {what} (last error: {reason}); `vaultkit doctor` shows "
+    "the fix.",
     "retrying": "{n} session(s) queued for another attempt",
     "gave_up": "{n} session(s) out of attempts",
     "budget": "the daily distillation budget is spent: {n} session(s) have offline notes and get "
@@ -243,7 +243,7 @@ STATUS_KO = {
     "config": "{path} 설정이 잘못되어({detail}) 세션은 보관되지만 고칠 때까지 요약되지 "
     "않습니다. `vaultkit doctor`가 고치는 방법을 보여 줍니다.",
     "failing": "요약이 실패하고 있습니다: {what} (마지막 오류: {reason}). `vaultkit doctor`가 "
-    "목록과 각각의 `vaultkit ingest` 명령을 보여 줍니다.",
+    "고치는 방법을 보여 줍니다.",
     "retrying": "세션 {n}개 재시도 대기",
     "gave_up": "세션 {n}개 시도 횟수 소진",
     "budget": "오늘의 요약 예산을 다 썼습니다: 세션 {n}개는 오프라인 노트가 있고 다음 날 LLM으로 "
