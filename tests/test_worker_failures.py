@@ -144,7 +144,7 @@ def test_past_the_daily_budget_the_offline_note_is_written_once_and_the_llm_wait
     before = summary.read_bytes(), summary.stat().st_mtime_ns
     assert run(store, "s-cap").status is Status.DEFERRED  # the same day: nothing rewritten
     assert (summary.read_bytes(), summary.stat().st_mtime_ns) == before
-    assert "its offline note is already written" in log_text(store)
+    assert "its notes are already written, kept as they are" in log_text(store)
 
     at(monkeypatch, DAY + timedelta(days=1))
     assert run(store, "s-cap").status is Status.DONE
@@ -175,3 +175,26 @@ def test_a_damaged_cost_log_line_is_skipped(store: Store) -> None:
     costs.record(store, costs.Entry("2026-12-01", "b", "claude", "m", 1, 2, 0.25))
     assert costs.totals(store, "2026-12-01") == costs.Totals(2, 2, 4, 0.75)
     assert json.loads(Path(costs.log_path(store)).read_text().splitlines()[0])["session_id"] == "a"
+
+
+def test_past_the_budget_a_session_that_ends_again_keeps_its_clean_note(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    at(monkeypatch, DAY)
+    replay_claude(store, tmp_path, "success.json", "daily_budget = 0.00009\n")
+    transcript = write_transcript(claude_projects() / "s-again.jsonl", "s-again", turns=2)
+    queue(store, transcript, "s-again")
+    assert run(store, "s-again").status is Status.DONE  # $0.000094 spent: the cap is reached
+    [summary] = store.summary.glob("*.md")
+    clean = summary.read_bytes()
+    write_transcript(transcript, "s-again", turns=4)  # resumed and ended again
+    queue(store, transcript, "s-again")
+    result = run(store, "s-again")
+    assert (result.status, result.quality) == (Status.DEFERRED, "ok")
+    assert [p.read_bytes() for p in store.summary.glob("*.md")] == [clean]
+    done = jobs.read_done(store, "s-again")
+    assert done is not None and done.quality == "ok"
+    [job] = queued(store)
+    assert job.last_error.startswith("budget: daily budget reached")
+    [raw] = store.raw.glob("*.jsonl")
+    assert raw.read_bytes() == transcript.read_bytes(), "the longer transcript is archived"

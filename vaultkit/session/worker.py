@@ -146,6 +146,12 @@ def _check_transcript(job: jobs.Job, *, content: bool) -> None:
         raise Refused(f"{job.transcript_path}: {problem}")
 
 
+def _refused(store: Store, job: jobs.Job, exc: Refused, say: Progress) -> Result:
+    jobs.remove_job(store, job.session_id)
+    say(f"{job.session_id}: refused {exc}; not archived, job removed")
+    return Result(job.session_id, Status.REFUSED, message=str(exc))
+
+
 def _copy_raw(
     store: Store, job: jobs.Job, settle: rawcopy.Settle, say: Progress, *, redacted: bool = False
 ) -> Path | None:
@@ -266,29 +272,30 @@ def budget_spent(store: Store, config: Config) -> str:
 def _defer(
     store: Store, job: jobs.Job, info: SessionInfo, config: Config, why: str, say: Progress
 ) -> Result:
-    """Past the budget: the offline note now (once), the job stays queued for tomorrow."""
+    """Past the budget: the offline note now (once; an earlier clean note of the session is kept),
+    and the job stays queued for tomorrow's LLM call."""
     from vaultkit.session.distill import offline_session
 
-    done = jobs.read_done(store, job.session_id)
-    if done is None or done.degraded_reason != health.BUDGET:
-        outcome = offline_session(store, info, config, health.BUDGET)
-        say(f"{job.session_id}: {why}; wrote offline {outcome.summary_path.name}")
-        finish_store(store, config, say, (outcome.summary_path, outcome.wiki_path))
-        summary, wiki = str(outcome.summary_path), str(outcome.wiki_path)
-    else:
-        summary, wiki = done.summary_path, done.wiki_path
-        say(f"{job.session_id}: {why}; its offline note is already written")
     current = jobs.read_job(_job_path(store, job.session_id)) or job
     jobs.write_job(store, replace(current, last_error=health.tag(health.BUDGET, why)))
-    return Result(
-        job.session_id,
-        Status.DEFERRED,
-        raw_path=str(info.transcript),
-        summary_path=summary,
-        wiki_path=wiki,
+    deferred = Result(job.session_id, Status.DEFERRED, raw_path=str(info.transcript), message=why)
+    done = jobs.read_done(store, job.session_id)
+    if done is not None and (done.quality == "ok" or done.degraded_reason == health.BUDGET):
+        say(f"{job.session_id}: {why}; its notes are already written, kept as they are")
+        return replace(
+            deferred, summary_path=done.summary_path, wiki_path=done.wiki_path, quality=done.quality
+        )
+    outcome = offline_session(store, info, config, health.BUDGET)
+    say(f"{job.session_id}: {why}; wrote offline {outcome.summary_path.name}")
+    finish_store(store, config, say, (outcome.summary_path, outcome.wiki_path))
+    written = replace(
+        deferred,
+        summary_path=str(outcome.summary_path),
+        wiki_path=str(outcome.wiki_path),
         quality="degraded",
-        message=why,
     )
+    _write_done(store, replace(written, message=health.BUDGET))  # the done record's reason
+    return written
 
 
 def _record_cost(
@@ -327,16 +334,16 @@ def _write_done(store: Store, result: Result) -> None:
             summary_path=result.summary_path,
             wiki_path=result.wiki_path,
             quality=result.quality,
-            degraded_reason=health.BUDGET if result.status is Status.DEFERRED else result.message,
+            degraded_reason=result.message,
             finished_at=_now().isoformat(timespec="seconds"),
         ),
     )
 
 
 def _record_done(store: Store, snapshot: JobSnapshot, result: Result) -> Result:
-    _write_done(store, result)
     if result.status is Status.DEFERRED:  # stays queued for tomorrow's LLM call
         return result
+    _write_done(store, result)
     jobs.clear_failed(store, result.session_id)
     if not remove_if_unchanged(store, snapshot):
         return replace(result, status=Status.SUPERSEDED)
@@ -388,9 +395,7 @@ def _run_steps(
     try:
         raw = _copy_raw(store, job, settle, say, redacted=config.privacy.redact_raw)
     except Refused as exc:
-        jobs.remove_job(store, job.session_id)
-        say(f"{job.session_id}: refused {exc}; not archived, job removed")
-        return Result(job.session_id, Status.REFUSED, message=str(exc))
+        return _refused(store, job, exc, say)
     if raw is None:
         jobs.remove_job(store, job.session_id)
         message = f"transcript {job.transcript_path} does not exist and was never copied; dropped"
@@ -430,9 +435,7 @@ def _config_problem(
     try:
         raw = _copy_raw(store, job, settle, say)
     except Refused as refused:
-        jobs.remove_job(store, job.session_id)
-        say(f"{job.session_id}: refused {refused}; not archived, job removed")
-        return Result(job.session_id, Status.REFUSED, message=str(refused))
+        return _refused(store, job, refused, say)
     current = jobs.read_job(_job_path(store, job.session_id)) or job
     jobs.write_job(store, replace(current, last_error=health.tag(health.CONFIG, exc.message)[:500]))
     return Result(job.session_id, Status.REQUEUED, raw_path=str(raw or ""), message=exc.message)
@@ -451,23 +454,29 @@ def _failure(store: Store, job: jobs.Job, exc: Exception, config: Config, say: P
     return Result(job.session_id, status, message=repr(exc))
 
 
+def _settings(store: Store) -> tuple[Config, VaultkitError | None]:
+    """``vaultkit.toml``, or the defaults (which still archive the transcript) and its error."""
+    try:
+        return load_config(store.config_file), None
+    except VaultkitError as exc:
+        return Config(), exc
+
+
 def _process_locked(
     store: Store, session_id: str, distill: DistillFn, settle: rawcopy.Settle, say: Progress
 ) -> Result:
     snapshot = job_snapshot(store, session_id)
     if snapshot is None:
         return Result(session_id, Status.GONE)
+    config, problem = _settings(store)
     jobs.mark_running(store, session_id, _now().isoformat(timespec="seconds"))
     try:
-        try:
-            config = load_config(store.config_file)
-        except VaultkitError as exc:
-            return _config_problem(store, snapshot, exc, settle, say)
+        if problem is not None:
+            return _config_problem(store, snapshot, problem, settle, say)
         _sync_gitignore(store, config, say)
-        try:
-            return _run_steps(store, snapshot, config, distill, settle, say)
-        except Exception as exc:
-            return _failure(store, snapshot.job, exc, config, say)
+        return _run_steps(store, snapshot, config, distill, settle, say)
+    except Exception as exc:
+        return _failure(store, snapshot.job, exc, config, say)
     finally:
         jobs.clear_running(store, session_id)
 
