@@ -209,3 +209,14 @@ def test_with_status_puts_the_line_first_and_keeps_the_budget() -> None:
     assert inject.with_status("L", "", 1000) == "L"
     text = inject.with_status("L", "a\n" * 1000, 500)
     assert text.startswith("L\n\na\n") and len(text) <= 500
+
+
+def test_the_status_line_comes_where_the_memory_does(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "p")
+    give_up(store_of(project), "bbbb", "usage limit")
+    assert context(project, "startup").startswith("vaultkit: distillation is failing")
+    assert context(project, "brand-new-source").startswith("vaultkit: distillation is failing")
+    for source in ("resume", "fork", "compact", "clear"):
+        assert context(project, source) == "", source
+    store_of(project).config_file.write_text("[inject]\non_clear = true\n")
+    assert context(project, "clear").startswith("vaultkit: distillation is failing")

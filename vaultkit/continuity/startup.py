@@ -92,7 +92,12 @@ def _field(payload: Mapping[str, object], key: str) -> str:
 
 def status_first(payload: Mapping[str, object], env: Mapping[str, str], text: str) -> str:
     """``text`` (the whole injection) with the status line on top when distillation is broken,
-    failing or waiting; the result stays within ``[inject] budget``."""
+    failing or waiting; the result stays within ``[inject] budget``. Only where a new session
+    starts with the memory: ``startup`` (and ``clear`` with ``inject.on_clear``), not on
+    ``resume``, ``fork`` or ``compact``."""
+    source = _field(payload, "source") or "startup"
+    if source in ("resume", "fork", "compact"):
+        return text
     store = find_store(payload_cwd(payload), env=env)
     if not os.path.isdir(store.top):
         return text
@@ -100,6 +105,8 @@ def status_first(payload: Mapping[str, object], env: Mapping[str, str], text: st
         config, problem = store_config(store), ""
     except VaultkitError as exc:
         config, problem = Config(), exc.message
+    if source == "clear" and not config.inject.on_clear:
+        return text
     line = inject.status_line(store_health(store, problem), korean=inject.has_hangul(text))
     return inject.with_status(line, text, config.inject.budget)
 
