@@ -30,10 +30,6 @@ class QueueFacts(Record):
     config: int = 0  # archived; distillation waits for ``vaultkit.toml`` to be fixed
     reason: str = ""  # the newest failure's reason, one line
 
-    @property
-    def failing(self) -> int:
-        return self.retrying + self.gave_up
-
 
 def tag(kind: str, message: str) -> str:
     """A ``last_error`` that says why the worker kept a job queued on purpose."""
