@@ -165,3 +165,13 @@ def test_backfill_never_distils_a_forgotten_session_again(project: Path, tmp_pat
     (store.root / ".vaultkit" / "forgotten" / f"{NEW}.json").unlink()  # without the tombstone
     found = backfill.plan(store, current, "current", max_attempts=5, now=time.time(), env={})
     assert [job.session_id for job in found.missed] == [NEW]
+
+
+def test_forget_keeps_the_cost_log_and_blanks_the_sessions_id_in_it(project: Path) -> None:
+    store = Store(project / "sessions")
+    log = Path(store.state / "costs.jsonl")
+    assert [json.loads(line)["session_id"] for line in log.read_text().splitlines()] == [OLD, NEW]
+    apply_forget(plan_forget(store, OLD))
+    rows = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [row["session_id"] for row in rows] == ["", NEW], "the spend stays, the id goes"
+    assert OLD not in log.read_text()

@@ -143,10 +143,17 @@ def test_git_share_is_checked() -> None:
 
 def test_the_session_end_hook_creates_the_gitignore(tmp_path: Path) -> None:
     """A real SessionEnd hook process in a real git repository; its worker keeps it."""
-    from test_worker_support import exited, payload_bytes, run_hook, spawned_pids, wait_for
+    from test_worker_support import (
+        claude_projects,
+        exited,
+        payload_bytes,
+        run_hook,
+        spawned_pids,
+        wait_for,
+    )
 
     repo = git_repo(tmp_path / "proj")
-    missing = tmp_path / "never-written.jsonl"  # the worker drops the job at once
+    missing = claude_projects() / "never-written.jsonl"  # the worker drops the job at once
     done = run_hook("SessionEnd", payload_bytes("session_end_other.json", missing, repo), repo)
     assert done.returncode == 0
     store = Store(repo / "sessions")

@@ -83,6 +83,7 @@ def test_a_git_project_keeps_its_store_at_the_root(tmp_path: Path) -> None:
 def test_a_session_in_a_folder_that_is_not_a_project_leaves_it_untouched(tmp_path: Path) -> None:
     """The real SessionEnd hook and its worker, run in a plain folder."""
     from test_worker_support import (
+        claude_projects,
         exited,
         hook_env,
         payload_bytes,
@@ -95,7 +96,7 @@ def test_a_session_in_a_folder_that_is_not_a_project_leaves_it_untouched(tmp_pat
     folder.mkdir()
     home = tmp_path / "vk"
     env = hook_env(VAULTKIT_HOME=str(home))
-    payload = payload_bytes("session_end_other.json", tmp_path / "gone.jsonl", folder)
+    payload = payload_bytes("session_end_other.json", claude_projects() / "gone.jsonl", folder)
     assert run_hook("SessionEnd", payload, folder, env).returncode == 0
     store = find_store(folder, env={"VAULTKIT_HOME": str(home)})
     assert store.root.is_dir() and (store.root / ".gitignore").is_file()

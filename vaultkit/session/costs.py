@@ -2,7 +2,8 @@
 
 Each line is what the backend reported (``claude -p --output-format json`` gives token usage and
 ``total_cost_usd``; other backends report nothing, recorded as zero). The log is append-only: one
-``O_APPEND`` write per line, so concurrent workers never interleave or lose a line. Lean (stdlib).
+``O_APPEND`` write per line, so concurrent workers never interleave or lose a line; only
+``vaultkit forget`` rewrites it, to blank a forgotten session's id. Lean (stdlib).
 """
 
 from __future__ import annotations
@@ -93,6 +94,20 @@ def entries(store: Store) -> list[Entry]:
         except (ValueError, TypeError):
             continue
     return found
+
+
+def forget(store: Store, session_ids: tuple[str, ...]) -> int:
+    """Blank the session id of these sessions' lines (``vaultkit forget``): what they cost still
+    counts towards the day's budget, but no line names them. Returns how many lines changed."""
+    from vaultkit.base.fsio import atomic_write_text
+
+    found = entries(store)
+    kept = [e.replace(session_id="") if e.session_id in session_ids else e for e in found]
+    changed = sum(a != b for a, b in zip(found, kept, strict=True))
+    if changed:
+        lines = (json.dumps(e.as_dict(), ensure_ascii=False, separators=(",", ":")) for e in kept)
+        atomic_write_text(log_path(store), "".join(f"{line}\n" for line in lines))
+    return changed
 
 
 def totals(store: Store, prefix: str) -> Totals:

@@ -18,13 +18,15 @@ from pathlib import Path
 from vaultkit.base.fsio import atomic_write_text
 from vaultkit.base.store import Store
 from vaultkit.errors import VaultkitError
-from vaultkit.session import jobs
+from vaultkit.session import costs, jobs
 from vaultkit.session.naming import parse_name, short_id
 from vaultkit.session.notes import find_session_notes, read_frontmatter
 
 MIN_PREFIX = 8
 STORE_LOCK_TIMEOUT = 300.0
-KEPT_STATE = frozenset({"vaultkit.log"})  # the only top-level .vaultkit/ file that is not derived
+# The top-level .vaultkit/ files that are not derived: the log and the cost log (its sums are
+# the daily budget's; a forgotten session's lines lose their id instead, see costs.forget).
+KEPT_STATE = frozenset({"vaultkit.log", costs.COST_LOG})
 _RAW_NAME = re.compile(r"^(?:(\d{4})-(\d{2})-(\d{2})_(\d{2})(\d{2})_)?(.+)\.jsonl$")
 _SESSION_LINE = re.compile(r"^session: `(.+)`$")
 TRANSCRIPT_HEAD_LINES = 8
@@ -319,3 +321,4 @@ def apply_forget(plan: Plan) -> None:
             regenerate_index(store.wiki)
             _drop_index_lines(store, plan.note_stems)
         _scrub_log(store, tuple(k.session_id for k in plan.sessions) + plan.note_stems)
+        costs.forget(store, tuple(k.session_id for k in plan.sessions))
