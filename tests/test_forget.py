@@ -76,12 +76,12 @@ def test_without_yes_it_shows_everything_and_deletes_nothing(project: Path) -> N
     result = vk("forget", OLD[:8], cwd=project)
     assert result.returncode == 2
     assert result.stderr.splitlines() == [
-        "error: nothing deleted: 6 file(s) listed above",
+        "error: nothing deleted: 7 file(s) listed above",
         f"hint: vaultkit forget {OLD[:8]} --yes",
     ]
     lines = result.stdout.splitlines()
     title = f"2026-11-02_0930_{OLD[:8]}_please change step 0 of the parser"
-    assert lines[:8] == [
+    assert lines[:9] == [
         f"store {store}",
         f"session {OLD} (ended 2026-11-02 09:30)",
         f"  delete  .vaultkit/done/{OLD}.json",
@@ -90,9 +90,10 @@ def test_without_yes_it_shows_everything_and_deletes_nothing(project: Path) -> N
         f"  delete  summary/{title}.md",
         f"  delete  transcripts/2026-11-02_0930_{OLD[:8]}.md",
         f"  delete  wiki/{title}.md",
+        "  delete  .vaultkit/search.sqlite  (derived, rebuilt on use)",  # the worker indexed them
     ]
-    assert lines[8].startswith(f"  INDEX   - [[{title}]] — ")
-    assert lines[9].startswith("  log     ") and len(lines) == 10
+    assert lines[9].startswith(f"  INDEX   - [[{title}]] — ")
+    assert lines[10].startswith("  log     ") and len(lines) == 11
     assert everything(store) == before
 
 
