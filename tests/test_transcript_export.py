@@ -23,6 +23,7 @@ from test_baton_support import (
     vk,
     write_jsonl,
 )
+from test_worker_support import claude_projects
 
 from vaultkit.session import jobs, render
 
@@ -133,7 +134,9 @@ def test_the_worker_writes_the_readable_transcript_and_the_hooks_log_activity(
     root, store = project(tmp_path / "p")
     (store.root / "vaultkit.toml").write_text('[distill]\nbackend = "offline"\n')
     sid = "0b1e2c3d-aaaa-bbbb-cccc-000000000000"
-    source = conversation(tmp_path / f"{sid}.jsonl")
+    source = conversation(claude_projects() / f"{sid}.jsonl")  # only there is it archived
+    record = {"type": "summary", "summary": "s", "leafUuid": "u", "sessionId": sid}
+    source.write_text(json.dumps(record) + "\n" + source.read_text("utf-8"), encoding="utf-8")
     payload = {
         "session_id": sid,
         "transcript_path": str(source),
