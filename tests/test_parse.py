@@ -86,10 +86,34 @@ def test_invalid_utf8_line_counts_crlf_once() -> None:
     assert _codes(data) == [("VK202", 3)]
 
 
-def test_binary_content_has_no_links() -> None:
-    note = parse_note("x.md", b"[[a]]\x00\x01\x02[[b]]")
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x01\x00[[a]]\xff\xd8",  # NUL, not UTF-8
+        b"\x00\x01\x02",  # nothing but control bytes
+        b"\x00" * 4096 + b"[[a]]",  # a zeroed file
+        b"[[a]] " + b"\x00\x01\x02\x03" * 400,  # UTF-8, but mostly control bytes
+    ],
+)
+def test_binary_content_has_no_links(data: bytes) -> None:
+    note = parse_note("x.md", data)
     assert note.links == ()
     assert [(f.code, f.message) for f in note.findings] == [("VK202", "binary content")]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"[[a]]\x00\x01\x02[[b]]",
+        b"# T\n\n```\nraw \x00 byte\n```\n\n[[a]] and [[b]]\n",
+        b"\x1b[31mred\x1b[0m [[a]] \x07\x08 [[b]]\n",
+        "caf\u00e9 \x00 [[a]] [[b]]".encode(),
+    ],
+)
+def test_a_control_byte_in_a_utf8_note_is_text(data: bytes) -> None:
+    note = parse_note("x.md", data)
+    assert [link.target for link in note.links] == ["a", "b"]
+    assert note.findings == ()
 
 
 def test_cr_only_and_crlf_line_endings_keep_positions() -> None:

@@ -34,6 +34,8 @@ _WATCHED = frozenset({"text", "wikilink", "wikilink_error", "link_open", "image"
 _EMPHASIS = re.compile(r"~~|==|(?<!\w)[*_]+(?=\S)|(?<=\S)[*_]+(?!\w)")
 _NEWLINE = re.compile("\n")
 _BREAKS = frozenset({"softbreak", "hardbreak"})
+_SAMPLE = 8192  # how much of a file the binary test looks at
+_NOT_CONTROL = bytes(b for b in range(256) if (b >= 0x20 and b != 0x7F) or b in b"\t\n\r\f\x1b")
 _BaseLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
@@ -71,11 +73,31 @@ def _finding(path: str, line: int, col: int, code: str, message: str) -> Finding
 
 
 def _normalise_newlines(text: str) -> str:
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    """``\\n`` line endings, and NUL as U+FFFD (what markdown-it reads it as, so line text
+    and token text agree)."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text.replace("\x00", "\ufffd") if "\x00" in text else text
+
+
+def _is_binary(data: bytes) -> bool:
+    """True when the file's start is not text: control bytes (other than tab, newlines, form
+    feed and escape) make up more than 30% of its first 8 KiB, or it holds a NUL and is not
+    UTF-8. One NUL or stray control byte in a UTF-8 note (pasted into a code block) is text."""
+    sample = data[:_SAMPLE]
+    controls = len(sample.translate(None, _NOT_CONTROL))
+    if controls * 10 > len(sample) * 3:
+        return True
+    if not controls or b"\x00" not in sample:
+        return False
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False
 
 
 def _decode(path: str, data: bytes) -> _Text:
-    if b"\x00" in data:
+    if _is_binary(data):
         return _Text(None, (_finding(path, 1, 1, "VK202", "binary content"),))
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
