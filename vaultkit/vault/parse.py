@@ -388,7 +388,6 @@ class _Locator:
 
     def __init__(self, lines: Sequence[str]) -> None:
         self.lines = lines
-        self.cursor = 0  # table rows: where the previous cell ended on the row's line
         self._token: Token | None = None
         self._breaks: list[int] = []
         self._offsets: dict[int, int] = {}
@@ -396,23 +395,15 @@ class _Locator:
     def raw(self, line: int) -> str:
         return self.lines[line] if 0 <= line < len(self.lines) else ""
 
-    def line_offset(self, content_line: str, line: int, in_table: bool) -> int:
+    def line_offset(self, content_line: str, line: int) -> int:
         """Column (0-based) in the file line where this content line starts."""
         raw = self.raw(line)
         wanted, have = content_line.rstrip(), raw.rstrip()
-        if not in_table and wanted and have.endswith(wanted):
+        if wanted and have.endswith(wanted):
             return len(have) - len(wanted)
         stripped = wanted.lstrip()
-        lead = len(wanted) - len(stripped)
-        found = raw.find(stripped, self.cursor) if stripped else -1
-        if found >= 0:
-            return max(0, found - lead)
-        if "|" in stripped:
-            pattern = re.escape(stripped).replace(r"\|", r"\\?\|")
-            match = re.compile(pattern).search(raw, self.cursor)
-            if match:
-                return max(0, match.start() - lead)
-        return 0
+        found = raw.find(stripped) if stripped else -1
+        return max(0, found - (len(wanted) - len(stripped))) if found >= 0 else 0
 
     def _select(self, token: Token) -> None:
         if self._token is not token:
@@ -423,7 +414,7 @@ class _Locator:
             )
             self._offsets = {}
 
-    def locate(self, token: Token, pos: int, in_table: bool) -> tuple[int, int]:
+    def locate(self, token: Token, pos: int) -> tuple[int, int]:
         self._select(token)
         content = token.content
         pos = max(0, min(pos, len(content)))
@@ -433,19 +424,8 @@ class _Locator:
         line = (token.map[0] if token.map else 0) + index
         if index not in self._offsets:
             content_line = content[line_start:line_stop]
-            self._offsets[index] = self.line_offset(content_line, line, in_table)
-        offset = self._offsets[index]
-        col = offset + (pos - line_start)
-        if in_table:
-            col += self.raw(line).count("\\|", offset, col + 1)
-        return line + 1, col + 1
-
-    def advance_cell(self, token: Token) -> None:
-        """Move the row cursor past this cell so equal cells later on the row are found."""
-        if not token.map or "\n" in token.content:
-            return
-        offset = self.line_offset(token.content, token.map[0], True)
-        self.cursor = max(self.cursor, offset + len(token.content))
+            self._offsets[index] = self.line_offset(content_line, line)
+        return line + 1, self._offsets[index] + (pos - line_start) + 1
 
 
 # --------------------------------------------------------------------------- body walk
@@ -492,37 +472,40 @@ class _Body:
 
     def walk(self, tokens: Sequence[MdToken]) -> None:
         heading_level = 0
-        in_table = False
         for token in tokens:
             if token.type == "heading_open":
                 heading_level = int(token.tag[1:])
-            elif token.type in ("tr_open", "table_open"):
-                self.locator.cursor = 0
-                in_table = True
-            elif token.type == "table_close":
-                in_table = False
             elif token.type == "inline":
-                self.inline(token, heading_level, in_table)
+                if token.meta:
+                    self.table_inline(token)
+                else:
+                    self.inline(token, heading_level)
                 heading_level = 0
 
-    def inline(self, token: Token, heading_level: int, in_table: bool) -> None:
+    def inline(self, token: Token, heading_level: int) -> None:
         children = token.children or []
         if heading_level:
             line = (token.map[0] if token.map else 0) + 1
             self.headings.append(Heading(token.content.strip(), heading_level, line))
             if not self.first_heading:
                 self.first_heading = _plain(children)
-        elif not self.first_paragraph and not in_table:
+        elif not self.first_paragraph:
             self.first_paragraph = _first_sentence(_plain(children))
         for index, child in enumerate(children):
             if child.type in _WATCHED:
-                self.child(token, child, children, index, in_table)
-        if in_table:
-            self.locator.advance_cell(token)
+                self.child(token, child, children, index)
 
-    def child(
-        self, token: Token, child: Token, siblings: Sequence[Token], index: int, in_table: bool
-    ) -> None:
+    def table_inline(self, token: Token) -> None:
+        """A table cell gives tags and block ids; its row line (``vk_row``) gives links."""
+        children = token.children or []
+        row = bool(token.meta.get("vk_row"))
+        for index, child in enumerate(children):
+            if child.type in _WATCHED and (child.type == "text") != row:
+                self.child(token, child, children, index)
+                if row and child.type == "wikilink":
+                    self.split_cell(token, child)
+
+    def child(self, token: Token, child: Token, siblings: Sequence[Token], index: int) -> None:
         kind = child.type
         if kind == "text":
             content = child.content
@@ -536,11 +519,11 @@ class _Body:
             if following in _BREAKS and "^" in content:
                 self.block_id(content.rstrip(), at_boundary)
         elif kind == "wikilink":
-            self.wikilink(token, child, in_table)
+            self.wikilink(token, child)
         elif kind == "wikilink_error":
-            self.malformed(token, child, in_table)
+            self.malformed(token, child)
         elif kind in ("link_open", "image"):
-            self.markdown_link(token, child, siblings, index, in_table)
+            self.markdown_link(token, child, siblings, index)
 
     def block_id(self, text: str, at_boundary: bool) -> None:
         match = _BLOCK_ID.search(text)
@@ -550,32 +533,38 @@ class _Body:
             return  # "^id" glued to a code span or link before it is not a block id
         self.block_ids.append(match.group(1))
 
-    def wikilink(self, token: Token, child: Token, in_table: bool) -> None:
+    def wikilink(self, token: Token, child: Token) -> None:
         meta = child.meta
-        line, col = self.locator.locate(token, meta["pos"], in_table)
+        line, col = self.locator.locate(token, meta["pos"])
         embed = bool(meta["embed"])
         kind: LinkKind = "embed" if embed else "wikilink"
         self.links.append(
             Link(kind, meta["target"], meta["subpath"], meta["display"], line, col, embed)
         )
 
-    def malformed(self, token: Token, child: Token, in_table: bool) -> None:
-        line, col = self.locator.locate(token, child.meta["pos"], in_table)
+    def split_cell(self, token: Token, child: Token) -> None:
+        """Warn (VK106) when a wikilink's ``|`` is not escaped in a table row: the link still
+        counts, but the pipe splits the cell, so the table renders broken."""
+        start = child.meta["pos"]
+        content = token.content
+        inner = content[start : content.find("]]", start)]
+        bar = inner.find("|")
+        if bar < 0 or (bar > 0 and inner[bar - 1] == "\\"):
+            return
+        line, col = self.locator.locate(token, start)
+        message = "unescaped pipe in table cell splits the cell (write '\\|' inside the wikilink)"
+        self.findings.append(_finding(self.path, line, col, "VK106", message))
+
+    def malformed(self, token: Token, child: Token) -> None:
+        line, col = self.locator.locate(token, child.meta["pos"])
         if child.meta["reason"] == "nested":
             message = "nested '[[' inside a wikilink"
-        elif in_table and self._pipe_split(line, col):
-            message = "unescaped pipe in table cell (write '\\|' inside the wikilink)"
         else:
             message = "unclosed wikilink ('[[' without ']]' on the same line)"
         self.findings.append(_finding(self.path, line, col, "VK106", message))
 
-    def _pipe_split(self, line: int, col: int) -> bool:
-        raw = self.locator.lines[line - 1] if line - 1 < len(self.locator.lines) else ""
-        close = raw.find("]]", col + 1)
-        return close >= 0 and "|" in raw[col + 1 : close]
-
     def markdown_link(
-        self, token: Token, child: Token, siblings: Sequence[Token], index: int, in_table: bool
+        self, token: Token, child: Token, siblings: Sequence[Token], index: int
     ) -> None:
         href = str(child.attrs.get("src" if child.type == "image" else "href", ""))
         if not href or _SCHEME.match(href) or "pos" not in child.meta:
@@ -585,7 +574,7 @@ class _Body:
             return
         embed = child.type == "image"
         display = child.content if embed else _plain(_link_label(siblings, index))
-        line, col = self.locator.locate(token, child.meta["pos"], in_table)
+        line, col = self.locator.locate(token, child.meta["pos"])
         self.links.append(Link("markdown", target, subpath, display, line, col, embed))
 
 
@@ -629,7 +618,7 @@ def _walk_plan(body: _Body, lines: Sequence[str], plan: Sequence[Segment]) -> No
             body.walk(_region_tokens(lines, low, high))
         else:
             for level, token in blocks:
-                body.inline(token, level, False)
+                body.inline(token, level)
 
 
 def _parse(path: str, data: bytes, mode: str = "auto") -> Note | None:

@@ -8,6 +8,12 @@ inline token's ``content``, stored in ``token.meta["pos"]``):
 - ``wikilink_error``: a malformed ``[[``; ``meta["reason"]`` is ``"unclosed"`` or ``"nested"``.
 - ``vk_comment``: an inline ``%%comment%%`` (its text is dropped).
 
+In a GFM table, the cells' ``inline`` tokens get ``meta["vk_cell"]`` and each row line also
+gets an ``inline`` token of its own, ``meta["vk_row"]``, holding the whole line: Obsidian finds
+links before the row is split into cells, so ``[[Note|alias]]`` with an unescaped pipe, cells
+beyond the header's count (which markdown-it drops) and lines glued under the table all keep
+their links. Links are read from the row tokens, tags from the cells.
+
 ``link_open`` and ``image`` tokens also get ``meta["pos"]``. A paragraph that opens a ``%%``
 comment without closing it is extended over the following lines (blank lines included) until
 the closing ``%%``, so nothing inside a block comment becomes a link and line maps stay right.
@@ -25,6 +31,7 @@ from markdown_it.common.utils import mdTrim, unescapeAll
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_block import lheading as _md_lheading
 from markdown_it.rules_block import paragraph as _md_paragraph
+from markdown_it.rules_block import table as _md_table
 from markdown_it.rules_inline import StateInline
 from markdown_it.rules_inline import image as _md_image
 from markdown_it.rules_inline import link as _md_link
@@ -342,6 +349,28 @@ def lheading_rule(state: StateBlock, start_line: int, end_line: int, silent: boo
     return False
 
 
+def table_rule(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """markdown-it's GFM table, plus one ``vk_row`` inline token per row line (see above)."""
+    count = len(state.tokens)
+    if not _md_table(state, start_line, end_line, silent):
+        return False
+    if silent:
+        return True
+    for token in state.tokens[count:]:
+        if token.type == "inline":
+            token.meta["vk_cell"] = True
+    close = state.tokens.pop()
+    for line in range(start_line, state.line):
+        if line == start_line + 1:
+            continue  # the delimiter row
+        row = state.push("inline", "", 0)
+        row.content = mdTrim(_line_text(state, line))
+        row.map = [line, line + 1]
+        row.meta["vk_row"] = True
+    state.tokens.append(close)
+    return True
+
+
 def make_parser() -> MarkdownIt:
     """A new lean parser: the "zero" preset plus only the rules vaultkit needs, plus ours.
 
@@ -353,6 +382,7 @@ def make_parser() -> MarkdownIt:
     md.disable("text_join")
     md.block.ruler.at("paragraph", paragraph_rule)
     md.block.ruler.at("lheading", lheading_rule)
+    md.block.ruler.at("table", table_rule)
     md.inline.ruler.at("text", text_rule)
     md.inline.ruler.at("link", with_position(_md_link, "link_open"))
     md.inline.ruler.at("image", with_position(_md_image, "image"))
