@@ -14,6 +14,9 @@ links before the row is split into cells, so ``[[Note|alias]]`` with an unescape
 beyond the header's count (which markdown-it drops) and lines glued under the table all keep
 their links. Links are read from the row tokens, tags from the cells.
 
+A footnote definition (``[^1]: text``) is a container whose links count; it is never a link
+reference definition, so ``[^1]`` is never a link (see :func:`footnote_rule`).
+
 ``link_open`` and ``image`` tokens also get ``meta["pos"]``. A paragraph that opens a ``%%``
 comment without closing it is extended over the following lines (blank lines included) until
 the closing ``%%``, so nothing inside a block comment becomes a link and line maps stay right.
@@ -63,6 +66,7 @@ COMMENT = "%%"
 _SCAN_KEY = "vaultkit_wikilink_scan"
 _PLAIN_RUN = re.compile(r"[^\n!\[\]\\`<%]+")
 _BRACKET_RUN = re.compile(r"[!\[]+")
+_FOOTNOTE = re.compile(r"\[\^([^\]\s]+)\]:")  # "[^label]:" opening a footnote definition
 _CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.DOTALL)
 
 InlineRule = Callable[[StateInline, bool], bool]
@@ -371,6 +375,41 @@ def table_rule(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     return True
 
 
+def footnote_rule(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """A footnote definition ``[^label]: text``, never a link reference definition.
+
+    It is a container, like a list item whose content is indented four columns more than the
+    definition (a lazy line continues its paragraph), so the links inside it count. Its tokens
+    are ``footnote_open`` (``meta["label"]``), the content's blocks and ``footnote_close``.
+    """
+    if state.is_code_block(start_line):
+        return False
+    start = state.bMarks[start_line] + state.tShift[start_line]
+    match = _FOOTNOTE.match(state.src, start, state.eMarks[start_line])
+    if match is None:
+        return False
+    if silent:
+        return True
+    pos = match.end()
+    while pos < state.eMarks[start_line] and state.src[pos] in " \t":
+        pos += 1
+    saved = (state.tShift[start_line], state.sCount[start_line], state.blkIndent)
+    parent = state.parentType
+    opening = state.push("footnote_open", "", 1)
+    opening.meta = {"label": match.group(1)}
+    opening.map = [start_line, start_line + 1]
+    state.blkIndent += 4
+    state.parentType = "footnote"
+    state.tShift[start_line] = pos - state.bMarks[start_line]
+    state.sCount[start_line] = state.blkIndent
+    state.md.block.tokenize(state, start_line, end_line)
+    state.tShift[start_line], state.sCount[start_line], state.blkIndent = saved
+    state.parentType = parent
+    state.push("footnote_close", "", -1)
+    opening.map = [start_line, max(state.line, start_line + 1)]
+    return True
+
+
 def make_parser() -> MarkdownIt:
     """A new lean parser: the "zero" preset plus only the rules vaultkit needs, plus ours.
 
@@ -383,6 +422,9 @@ def make_parser() -> MarkdownIt:
     md.block.ruler.at("paragraph", paragraph_rule)
     md.block.ruler.at("lheading", lheading_rule)
     md.block.ruler.at("table", table_rule)
+    md.block.ruler.before(
+        "reference", "vk_footnote", footnote_rule, {"alt": ["paragraph", "reference"]}
+    )
     md.inline.ruler.at("text", text_rule)
     md.inline.ruler.at("link", with_position(_md_link, "link_open"))
     md.inline.ruler.at("image", with_position(_md_image, "image"))
