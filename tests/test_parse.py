@@ -31,9 +31,10 @@ def _codes(data: bytes) -> list[tuple[str, int]]:
 
 def test_parser_enables_only_the_rules_vaultkit_needs() -> None:
     active = make_parser().get_active_rules()
-    assert set(active["block"]) == {*BLOCK_RULES, "vk_footnote"}
+    assert set(active["block"]) == {*BLOCK_RULES, "vk_footnote", "vk_math"}
+    assert active["block"].index("vk_math") < active["block"].index("fence")
     assert active["block"].index("vk_footnote") < active["block"].index("reference")
-    assert set(active["inline"]) == {*INLINE_RULES, "wikilink", "vk_comment"}
+    assert set(active["inline"]) == {*INLINE_RULES, "wikilink", "vk_comment", "vk_math"}
     assert active["core"] == ["normalize", "block", "inline"]
     inline = active["inline"]
     assert inline.index("wikilink") < inline.index("link")

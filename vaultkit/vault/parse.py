@@ -442,7 +442,7 @@ def _plain(children: Sequence[Token]) -> str:
     for child in children:
         if child.type == "text":
             parts.append(_EMPHASIS.sub("", child.content))
-        elif child.type in ("text_special", "code_inline"):
+        elif child.type in ("text_special", "code_inline", "math_inline"):
             parts.append(child.content)
         elif child.type in _BREAKS:
             parts.append(" ")

@@ -14,6 +14,9 @@ links before the row is split into cells, so ``[[Note|alias]]`` with an unescape
 beyond the header's count (which markdown-it drops) and lines glued under the table all keep
 their links. Links are read from the row tokens, tags from the cells.
 
+Math is never a link: a ``$$`` block becomes a ``math_block`` token and inline ``$…$`` or
+``$$…$$`` a ``math_inline`` one (see :class:`MathScan` for Obsidian's rule).
+
 A footnote definition (``[^1]: text``) is a container whose links count; it is never a link
 reference definition, so ``[^1]`` is never a link (see :func:`footnote_rule`).
 
@@ -64,9 +67,11 @@ INLINE_RULES = (
 )
 COMMENT = "%%"
 _SCAN_KEY = "vaultkit_wikilink_scan"
-_PLAIN_RUN = re.compile(r"[^\n!\[\]\\`<%]+")
+_PLAIN_RUN = re.compile(r"[^\n!\[\]\\`<%$]+")
 _BRACKET_RUN = re.compile(r"[!\[]+")
-_FOOTNOTE = re.compile(r"\[\^([^\]\s]+)\]:")  # "[^label]:" opening a footnote definition
+FOOTNOTE = re.compile(r"\[\^([^\]\s]+)\]:")  # "[^label]:" opening a footnote definition
+_MATH_CLOSER = re.compile(r"(?<=[^\s\\])\$")
+MATH = "$$"
 _CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.DOTALL)
 
 InlineRule = Callable[[StateInline, bool], bool]
@@ -130,6 +135,50 @@ class _Finder:
 
 
 @dataclass(slots=True)
+class _Search:
+    """``pattern.search(src, pos)``'s start remembered, like :class:`_Finder`."""
+
+    src: str
+    pattern: re.Pattern[str]
+    start: int = -1
+    found: int = -1
+
+    def at(self, pos: int) -> int:
+        valid = self.start >= 0 and self.start <= pos and (self.found < 0 or pos <= self.found)
+        if not valid:
+            match = self.pattern.search(self.src, pos)
+            self.start, self.found = pos, match.start() if match else -1
+        return self.found
+
+
+@dataclass(slots=True)
+class MathScan:
+    """Obsidian's inline math in one inline source: ``$$…$$``, or ``$…$`` whose opening
+    ``$`` is not followed by whitespace and whose closing ``$`` is not preceded by whitespace
+    (nor escaped). Shared by the inline rule and the fast path; linear over a whole source."""
+
+    src: str
+    pairs: _Finder
+    closers: _Search
+
+    @classmethod
+    def build(cls, src: str) -> MathScan:
+        return cls(src, _Finder(src, MATH), _Search(src, _MATH_CLOSER))
+
+    def end(self, pos: int) -> int:
+        """Where the math opened by the ``$`` at ``pos`` ends; -1 when it opens none."""
+        src = self.src
+        if src.startswith(MATH, pos):
+            close = self.pairs.at(pos + 2)
+            return close + 2 if close >= 0 else -1
+        following = src[pos + 1 : pos + 2]
+        if not following or following.isspace():
+            return -1
+        close = self.closers.at(pos + 2)
+        return close + 1 if close >= 0 else -1
+
+
+@dataclass(slots=True)
 class _Scan:
     """Finders for ``[[``, ``]]`` and newlines in one inline source, plus reported lines."""
 
@@ -139,6 +188,7 @@ class _Scan:
     newlines: _Finder
     brackets: _Finder
     reported: set[int] = field(default_factory=set)
+    math: MathScan | None = None
 
     @classmethod
     def build(cls, src: str) -> _Scan:
@@ -245,6 +295,24 @@ def comment_rule(state: StateInline, silent: bool) -> bool:
         end = state.posMax if close < 0 else close + 2
     if not silent:
         _push_meta(state, "vk_comment", {"pos": pos})
+    state.pos = end
+    return True
+
+
+def math_rule(state: StateInline, silent: bool) -> bool:
+    """Inline rule for ``$math$`` and ``$$math$$`` (:class:`MathScan`): a ``math_inline``
+    token whose content (the source, dollars included) is never scanned for links."""
+    if state.src[state.pos] != "$":
+        return False
+    scan = _scan_for(state)
+    if scan.math is None:
+        scan.math = MathScan.build(state.src)
+    end = scan.math.end(state.pos)
+    if end < 0 or end > state.posMax:
+        return False
+    if not silent:
+        token = state.push("math_inline", "", 0)
+        token.content = state.src[state.pos : end]
     state.pos = end
     return True
 
@@ -385,7 +453,7 @@ def footnote_rule(state: StateBlock, start_line: int, end_line: int, silent: boo
     if state.is_code_block(start_line):
         return False
     start = state.bMarks[start_line] + state.tShift[start_line]
-    match = _FOOTNOTE.match(state.src, start, state.eMarks[start_line])
+    match = FOOTNOTE.match(state.src, start, state.eMarks[start_line])
     if match is None:
         return False
     if silent:
@@ -410,6 +478,37 @@ def footnote_rule(state: StateBlock, start_line: int, end_line: int, silent: boo
     return True
 
 
+def _closing_math_line(state: StateBlock, start_line: int, end_line: int) -> int:
+    """The line after the ``$$`` that closes a block opened at ``start_line``; -1 if none
+    does inside the container (a non-blank line indented less than it ends the search)."""
+    first = _line_text(state, start_line)
+    if MATH in first[2:]:
+        return start_line + 1 if not first[2:].split(MATH, 1)[1].strip() else -1
+    for line in range(start_line + 1, end_line):
+        text = _line_text(state, line)
+        if text and state.sCount[line] < state.blkIndent:
+            return -1
+        if MATH in text:
+            return line + 1
+    return -1
+
+
+def math_block_rule(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """A ``$$`` math block (it may span blank lines; closed by the next line holding ``$$``):
+    a ``math_block`` token, never scanned for links. An unclosed ``$$`` opens no block."""
+    if state.is_code_block(start_line) or not _line_text(state, start_line).startswith(MATH):
+        return False
+    after = _closing_math_line(state, start_line, end_line)
+    if after < 0:
+        return False
+    if not silent:
+        token = state.push("math_block", "math", 0)
+        token.content = state.getLines(start_line, after, state.blkIndent, True)
+        token.map = [start_line, after]
+    state.line = after
+    return True
+
+
 def make_parser() -> MarkdownIt:
     """A new lean parser: the "zero" preset plus only the rules vaultkit needs, plus ours.
 
@@ -423,6 +522,12 @@ def make_parser() -> MarkdownIt:
     md.block.ruler.at("lheading", lheading_rule)
     md.block.ruler.at("table", table_rule)
     md.block.ruler.before(
+        "fence",
+        "vk_math",
+        math_block_rule,
+        {"alt": ["paragraph", "reference", "blockquote", "list"]},
+    )
+    md.block.ruler.before(
         "reference", "vk_footnote", footnote_rule, {"alt": ["paragraph", "reference"]}
     )
     md.inline.ruler.at("text", text_rule)
@@ -430,6 +535,7 @@ def make_parser() -> MarkdownIt:
     md.inline.ruler.at("image", with_position(_md_image, "image"))
     md.inline.ruler.before("link", "wikilink", wikilink_rule)
     md.inline.ruler.before("link", "vk_comment", comment_rule)
+    md.inline.ruler.before("link", "vk_math", math_rule)
     return md
 
 
