@@ -34,6 +34,10 @@ _WATCHED = frozenset({"text", "wikilink", "wikilink_error", "link_open", "image"
 _EMPHASIS = re.compile(r"~~|==|(?<!\w)[*_]+(?=\S)|(?<=\S)[*_]+(?!\w)")
 _NEWLINE = re.compile("\n")
 _BREAKS = frozenset({"softbreak", "hardbreak"})
+_VALUE_START = re.compile(r"\s*(?:(?:-\s+)+|[^\s\"'#-][^:]*:\s+)")  # "key: " or "- "
+_QUOTED = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^']|'')*'")
+_FLOW_OR_QUOTE = frozenset("[{\"'")
+_NOT_PLAIN = frozenset("&*!|>%@`#")
 _SAMPLE = 8192  # how much of a file the binary test looks at
 _NOT_CONTROL = bytes(b for b in range(256) if (b >= 0x20 and b != 0x7F) or b in b"\t\n\r\f\x1b")
 _BaseLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -218,6 +222,7 @@ def _parse_frontmatter(path: str, lines: Sequence[str], fast: bool = True) -> _F
         node, data = _load_yaml("\n".join(body) + "\n")
     except Exception as exc:  # any YAML failure is a finding, never a crash
         result.findings.append(_yaml_error(path, exc))
+        result.links = list(_fallback_links(body))
         return result
     if data is None:
         return result
@@ -300,6 +305,42 @@ def _frontmatter_links(root: yaml.Node, body: Sequence[str]) -> Iterator[Link]:
             yield Link(
                 "frontmatter", parts.target, parts.subpath, parts.display, line + 2, col + 1, embed
             )
+
+
+def _fallback_links(body: Sequence[str]) -> Iterator[Link]:
+    """The frontmatter's links when PyYAML would not load it (VK201), as Obsidian still reads
+    them: from the YAML tree when it composes (``created: {{date}}`` is an unhashable key to
+    PyYAML, a fine mapping to Obsidian), else line by line from string values."""
+    try:
+        node = yaml.compose("\n".join(body) + "\n", Loader=_Loader)
+    except (yaml.YAMLError, RecursionError):
+        node = None
+    if node is not None:
+        yield from _frontmatter_links(node, body)
+        return
+    for index, line in enumerate(body):
+        for start, end in _string_values(line):
+            for offset, inner, embed in _wikilinks_in(line[start:end]):
+                parts = split_wikilink(inner)
+                if parts is not None:
+                    target, subpath, display = parts
+                    col = start + offset + 1
+                    yield Link("frontmatter", target, subpath, display, index + 2, col, embed)
+
+
+def _string_values(line: str) -> Iterator[tuple[int, int]]:
+    """Spans of the YAML strings on one frontmatter line: each quoted string (in flow lists
+    too), or the value of ``key: value`` / ``- value`` when it is a plain scalar (an unquoted
+    ``[[x]]`` is a nested list in YAML, not a string)."""
+    match = _VALUE_START.match(line)
+    start = match.end() if match else 0
+    value = line[start:]
+    if value[:1] in _FLOW_OR_QUOTE:
+        for quoted in _QUOTED.finditer(line, start):
+            yield quoted.start() + 1, quoted.end() - 1
+    elif value[:1] not in _NOT_PLAIN:
+        comment = value.find(" #")
+        yield start, start + comment if comment >= 0 else len(line)
 
 
 # --------------------------------------------------------------------------- tags and aliases
