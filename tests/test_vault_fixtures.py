@@ -37,17 +37,37 @@ def _observed(vault: Vault) -> dict[str, Any]:
 
 def test_there_are_fixture_vaults() -> None:
     assert {"basic", "folders", "unicode_case", "attachments", "index_rules"} <= set(NAMES)
+    obsidian_index = {"tables", "footnotes", "math", "control_bytes", "case", "symlinks"}
+    assert obsidian_index | {"template_frontmatter"} <= set(NAMES)
+
+
+def _links(vault: Vault) -> list[list[Any]]:
+    """Each link as ``[source, line, col, kind, target, subpath, display, resolved path]``."""
+    rows: list[list[Any]] = []
+    for item in vault.links:
+        link = item.link
+        row = [link.line, link.col, link.kind, link.target, link.subpath, link.display]
+        rows.append([item.source, *row, item.resolution.path])
+    return rows
+
+
+def _findings(vault: Vault) -> list[list[Any]]:
+    return [[f.path, f.line, f.col, f.code] for f in vault.findings]
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_fixture_vault_matches_expected(name: str) -> None:
+    """``links`` and ``findings`` are optional in expected.json; without ``findings`` the vault
+    must have none."""
     expected = json.loads((FIXTURES / name / "expected.json").read_text(encoding="utf-8"))
-    vault = load_vault(FIXTURES / name / "vault")
+    vault = load_vault(FIXTURES / name / "vault", cache=False)
     observed = _observed(vault)
     for key in ("nodes", "edges"):
         expected[key] = sorted(expected[key])
+    assert _findings(vault) == expected.pop("findings", [])
+    if "links" in expected:
+        assert _links(vault) == expected.pop("links")
     assert observed == expected
-    assert vault.findings == ()
 
 
 def test_dot_folders_and_dot_files_are_not_part_of_the_vault() -> None:

@@ -537,28 +537,35 @@ class _Body:
                 self.child(token, child, children, index)
 
     def table_inline(self, token: Token) -> None:
-        """A table cell gives tags and block ids; its row line (``vk_row``) gives links."""
+        """A table row line (``vk_row``) is read whole, its ``|`` separating like spaces
+        (cells markdown-it drops keep their links and tags); the cells are skipped."""
+        if not token.meta.get("vk_row"):
+            return
         children = token.children or []
-        row = bool(token.meta.get("vk_row"))
         for index, child in enumerate(children):
-            if child.type in _WATCHED and (child.type == "text") != row:
+            if child.type == "text":
+                self.text(child.content.replace("|", " "), children, index)
+            elif child.type in _WATCHED:
                 self.child(token, child, children, index)
-                if row and child.type == "wikilink":
+                if child.type == "wikilink":
                     self.split_cell(token, child)
+
+    def text(self, content: str, siblings: Sequence[Token], index: int) -> None:
+        """Tags and a block id in a text child."""
+        if "#" not in content and "^" not in content:
+            return  # neither a tag nor a block id can be in it
+        previous = siblings[index - 1].type if index else "softbreak"
+        at_boundary = previous in _BREAKS
+        if "#" in content:
+            self.tags.extend(_tags_in_text(content, at_boundary))
+        following = siblings[index + 1].type if index + 1 < len(siblings) else "softbreak"
+        if following in _BREAKS and "^" in content:
+            self.block_id(content.rstrip(), at_boundary)
 
     def child(self, token: Token, child: Token, siblings: Sequence[Token], index: int) -> None:
         kind = child.type
         if kind == "text":
-            content = child.content
-            if "#" not in content and "^" not in content:
-                return  # neither a tag nor a block id can be in it
-            previous = siblings[index - 1].type if index else "softbreak"
-            at_boundary = previous in _BREAKS
-            if "#" in content:
-                self.tags.extend(_tags_in_text(content, at_boundary))
-            following = siblings[index + 1].type if index + 1 < len(siblings) else "softbreak"
-            if following in _BREAKS and "^" in content:
-                self.block_id(content.rstrip(), at_boundary)
+            self.text(child.content, siblings, index)
         elif kind == "wikilink":
             self.wikilink(token, child)
         elif kind == "wikilink_error":

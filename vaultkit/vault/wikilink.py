@@ -12,7 +12,7 @@ In a GFM table, the cells' ``inline`` tokens get ``meta["vk_cell"]`` and each ro
 gets an ``inline`` token of its own, ``meta["vk_row"]``, holding the whole line: Obsidian finds
 links before the row is split into cells, so ``[[Note|alias]]`` with an unescaped pipe, cells
 beyond the header's count (which markdown-it drops) and lines glued under the table all keep
-their links. Links are read from the row tokens, tags from the cells.
+their links. Links and tags are read from the row tokens; the cells are not read.
 
 Math is never a link: a ``$$`` block becomes a ``math_block`` token and inline ``$…$`` or
 ``$$…$$`` a ``math_inline`` one (see :class:`MathScan` for Obsidian's rule).
