@@ -517,8 +517,8 @@ class _Body:
             if token.type == "heading_open":
                 heading_level = int(token.tag[1:])
             elif token.type == "inline":
-                if token.meta:
-                    self.table_inline(token)
+                if token.meta and token.meta.get("vk_row"):
+                    self.table_row(token)
                 else:
                     self.inline(token, heading_level)
                 heading_level = 0
@@ -536,11 +536,9 @@ class _Body:
             if child.type in _WATCHED:
                 self.child(token, child, children, index)
 
-    def table_inline(self, token: Token) -> None:
-        """A table row line (``vk_row``) is read whole, its ``|`` separating like spaces
-        (cells markdown-it drops keep their links and tags); the cells are skipped."""
-        if not token.meta.get("vk_row"):
-            return
+    def table_row(self, token: Token) -> None:
+        """A table row line (``vk_row``) is read whole, its ``|`` separating like spaces, so
+        cells markdown-it drops keep their links and tags."""
         children = token.children or []
         for index, child in enumerate(children):
             if child.type == "text":

@@ -1,4 +1,5 @@
-"""markdown-it-py rules for Obsidian syntax: wikilinks, embeds and ``%%comments%%``.
+"""markdown-it-py rules for Obsidian syntax: wikilinks, embeds, ``%%comments%%``, tables, math
+and footnotes, as Obsidian's link index reads them.
 
 Tokens this module adds to an inline token's children (all positions are offsets into the
 inline token's ``content``, stored in ``token.meta["pos"]``):
@@ -7,18 +8,17 @@ inline token's ``content``, stored in ``token.meta["pos"]``):
   ``embed`` and ``pos`` (the ``!`` of an embed or the first ``[``).
 - ``wikilink_error``: a malformed ``[[``; ``meta["reason"]`` is ``"unclosed"`` or ``"nested"``.
 - ``vk_comment``: an inline ``%%comment%%`` (its text is dropped).
+- ``math_inline``: ``$…$`` or ``$$…$$`` (its ``content`` is the source, never scanned).
 
-In a GFM table, the cells' ``inline`` tokens get ``meta["vk_cell"]`` and each row line also
-gets an ``inline`` token of its own, ``meta["vk_row"]``, holding the whole line: Obsidian finds
-links before the row is split into cells, so ``[[Note|alias]]`` with an unescaped pipe, cells
-beyond the header's count (which markdown-it drops) and lines glued under the table all keep
-their links. Links and tags are read from the row tokens; the cells are not read.
+In a GFM table, the cells' ``inline`` tokens become ``vk_cell`` ones (never inline-parsed)
+and each row line gets an ``inline`` token of its own, ``meta["vk_row"]``, holding the whole
+line: Obsidian finds links before a row is split into cells, so ``[[Note|alias]]`` with an
+unescaped pipe, cells beyond the header's count (which markdown-it drops) and lines glued
+under the table all keep their links, and their tags.
 
-Math is never a link: a ``$$`` block becomes a ``math_block`` token and inline ``$…$`` or
-``$$…$$`` a ``math_inline`` one (see :class:`MathScan` for Obsidian's rule).
-
-A footnote definition (``[^1]: text``) is a container whose links count; it is never a link
-reference definition, so ``[^1]`` is never a link (see :func:`footnote_rule`).
+A ``$$`` math block becomes a ``math_block`` token (see :func:`math_block_rule`), and a
+footnote definition (``[^1]: text``) a container whose links count, never a link reference
+definition, so ``[^1]`` is never a link (see :func:`footnote_rule`).
 
 ``link_open`` and ``image`` tokens also get ``meta["pos"]``. A paragraph that opens a ``%%``
 comment without closing it is extended over the following lines (blank lines included) until
@@ -430,7 +430,7 @@ def table_rule(state: StateBlock, start_line: int, end_line: int, silent: bool) 
         return True
     for token in state.tokens[count:]:
         if token.type == "inline":
-            token.meta["vk_cell"] = True
+            token.type = "vk_cell"  # not inline-parsed: the row token holds its text
     close = state.tokens.pop()
     for line in range(start_line, state.line):
         if line == start_line + 1:
