@@ -166,7 +166,8 @@ def test_random_text_matches(text: str) -> None:
 
 
 def test_fast_path_declines_what_it_does_not_model() -> None:
-    for body in ["> quote", "    code", "a\n---", "<b>x</b>", "a | b\n--|--", "1. x", "[a]: b"]:
+    declined = ["> quote", "    code", "a\n---", "<b>x</b>", "a | b\n--|--", "1. x", "[a]: b"]
+    for body in [*declined, "$$\nx\n$$", "a\n$$\n[[m]]\n$$", "[^1]: x", "a\n[^1]: [[f]]"]:
         assert inline_blocks(body.split("\n"), 0) is None, body
     assert inline_blocks(["# H", "", "text [[a]] #t ^id", "- item", ""], 0) is not None
 
@@ -328,6 +329,8 @@ def test_mixed_notes_match_markdown_it_and_often_mix() -> None:
         ("> a %%\n\n# h\n\n> q %%\n\nc\n", [(0, 8, None)]),  # no cut after an open "%%"
         ("> a %% b %%\n\n# h\n", [(0, 2, None), (2, 3, 1)]),  # closed on its line: cut
         ("> a `%%\n\n# h\n", [(0, 4, None)]),  # a backtick: unsure
+        ("a\n\n$$\n\n# h [[m]]\n\n$$\n\nb\n", [(0, 2, 1), (2, 10, None)]),  # no cut after $$
+        ("a $x$ and $$y$$\n\n| t |\n|-|\n\nb\n", [(0, 2, 1), (2, 5, None), (5, 6, 1)]),
     ],
 )
 def test_body_plan_cuts(text: str, expected: list[tuple[int, int, int | None]] | None) -> None:
@@ -342,7 +345,8 @@ SOUP = [
     "\t```", "> ```", "- ```", "1. ```", "> q", "<div>", "</div>", "<!--", "-->", "<pre>",
     "%%", "a %%", "%% b %%", "`%%`", "a `", "` %%", "| a |", "|-|", "---", "===", "    code",
     "  para", "[[l]]:", "text <b>", "b ^id", "", "", "", "", " ", "$$", "$$ x $$", "x $$",
-    "| [[a|b]] |", "|-|", "[^1]: [[f]]", "    [[g]]", "$x$ [[h]]",
+    "| [[a|b]] |", "|-|", "[^1]: [[f]]", "    [[g]]", "$x$ [[h]]", "a $$b", "> $$", "- $$",
+    "1. $$ [[k]]", "  $$", "# h | [[x]]", "- b | c", "```a|b", "-|-", ":-:", "  |--",
 ]  # fmt: skip
 
 

@@ -50,6 +50,7 @@ _HR = re.compile(r"([-*_])(?:[ \t]*\1){2,}[ \t]*")
 _UNDERLINE = re.compile(r"(?:=+|-+)[ \t]*")
 _ORDERED = re.compile(r"[0-9]+[.)]")
 _DELIMITER_CHARS = frozenset("|-: \t")
+_DELIMITER_ROW = re.compile(r"[ \t]*[-:|][-:| \t]*")  # what may be a table's delimiter row
 
 BLANK, TEXT, HEADING, FENCE, BULLET = range(5)
 
@@ -244,6 +245,8 @@ def scan_blocks(
             continue
         line = lines[index]
         level = 0
+        if "|" in line and index + 1 < line_max and _DELIMITER_ROW.fullmatch(lines[index + 1]):
+            return found, index  # maybe a table's header row (the table rule comes first)
         if kind == TEXT and _starts_paragraph(line):
             paragraph = _paragraph(lines, kinds, index, line_max)
             if paragraph is None:
@@ -294,6 +297,7 @@ _RAW_HTML = re.compile(r"<(?:script|pre|style|textarea|!|\?)", re.IGNORECASE)  #
 # wikilink before a colon (a label cannot hold an unescaped "]", so only "\]]:" may be one).
 _REFERENCE = re.compile(r"(?<!\])\]:|\\\]\]:")
 _HTML_START = re.compile(r"[ \t>]*(?:(?:[-*+]|[0-9]+[.)])[ \t]+[ \t>]*)*<")  # maybe types 6-7
+_MATH_START = re.compile(r"[ \t>]*(?:(?:[-*+]|[0-9]+[.)])[ \t]+[ \t>]*)*\$\$")  # maybe a block
 
 
 def _fence_opening(line: str) -> tuple[str, int, bool] | None:
@@ -324,8 +328,8 @@ def cuts(lines: Sequence[str], kinds: Sequence[int | None], start: int, line_max
     nothing before it that can run on over blank lines: no open top-level fence, and no cut
     at all after an HTML block of types 1-5, a fence line whose container we cannot tell
     (indented 1-3 spaces, or right under a possible HTML block), or a line outside a fence
-    with an odd number of ``%%`` or with ``%%`` and a backtick, or with ``$$`` (a math block
-    may open there). (When every ``%%`` line has
+    with an odd number of ``%%`` or with ``%%`` and a backtick, or starting (in whatever
+    container) with ``$$``, where a math block may open. (When every ``%%`` line has
     an even count and no backtick, a code span holds whole lines of them, so no paragraph
     can leave a comment open.)
     """
@@ -350,7 +354,7 @@ def cuts(lines: Sequence[str], kinds: Sequence[int | None], start: int, line_max
         blank_before = False
         if COMMENT in line and ("`" in line or line.count(COMMENT) % 2):
             break  # a paragraph here may leave a comment open, which runs on to its "%%"
-        if MATH in line:
+        if MATH in line and _MATH_START.match(line):
             break  # a math block may open here and run on over blank lines
         if "<" in line and _RAW_HTML.search(line):
             break
