@@ -63,6 +63,8 @@ INLINE = [
     "%%c%%", "%%", "%%%%", "%", "%%[[a]]%%", "`%%`",
     "#tag", "#1", "x#y", "(#t)", "#t/a-b_c", "#é", "#", " ^id", "^id", "^bad id", "^",
     "!", "]", "[", "<", "&amp;", "*em*", "_u_", "~", "|", ":", "-", "==", "~~",
+    "$x$", "$[[m]]$", "$5", "$ a $", "a$", "$$x$$", "$$", "$a\\$b$", "$`c`$", "`$`", "\\$x$",
+    "[^1]", "[^n]:", "^[n [[a]]]", "\x00", "\x07", "\x1b[0m", "|[[a|b]]|",
 ]  # fmt: skip
 inline_text = st.lists(st.sampled_from(WORDS + INLINE), max_size=8).map(" ".join) | st.lists(
     st.sampled_from(WORDS + INLINE), max_size=8
@@ -71,7 +73,7 @@ inline_text = st.lists(st.sampled_from(WORDS + INLINE), max_size=8).map(" ".join
 
 @st.composite
 def lines(draw: st.DrawFn) -> list[str]:
-    kind = draw(st.integers(0, 11))
+    kind = draw(st.integers(0, 13))
     text = draw(inline_text)
     if kind <= 2:
         return [text]
@@ -94,6 +96,12 @@ def lines(draw: st.DrawFn) -> list[str]:
         return [draw(st.sampled_from(["---", "***", "===", "- - -", "___", "--", "=", "-x"]))]
     if kind == 8:
         return [draw(st.sampled_from(["> q", "    code", "  x", "\tx", "<div>", "a | b", "|-|"]))]
+    if kind == 12:
+        head = draw(st.sampled_from(["| a | b |", "a | b", "| [[h|x]] |"]))
+        rows = draw(st.lists(st.sampled_from(["| [[a|b]] | c |", "| x | y | [[z]] |", "t"])))
+        return [head, draw(st.sampled_from(["|---|---|", "-|-", "|:-:|"])), *rows]
+    if kind == 13:
+        return [draw(st.sampled_from(["$$", "$$ x $$", "[^1]: " + text, "[^a]:", "    " + text]))]
     if kind == 9:
         return ["%%", text, draw(st.sampled_from(["%%", "", "# h", "x %% y"]))]
     if kind == 10:
@@ -131,7 +139,8 @@ def test_grammar_notes_match_and_often_take_the_fast_path() -> None:
 UNMODELLED = {"<", "[[a", "a]]", "[[a [[b]]]]", "[[]]", "[x`y`](z.md)", "[a [[b]]](c.md)"}
 FLOWING = [w for w in WORDS + INLINE if w not in UNMODELLED] + [
     "\n", "\n", "  \n", " \n", "\\\n", "%%\n", "\n\n", "\n# h ", "\n- b ", "\n```\n", "\n~~~\n",
-    "\n  ", "\n   ", "\n  - ", "\n  # ", "\n  ---", "\n\n  "
+    "\n  ", "\n   ", "\n  - ", "\n  # ", "\n  ---", "\n\n  ", "\n$$\n", "\n| a |\n|-|\n",
+    "\n[^1]: ",
 ]  # fmt: skip
 HEADS = ["", "---\ntitle: A\n---\n", "---\nk: [a, b]\n---\n", "---\nk: [[a]]\n---\n"]
 
@@ -157,7 +166,8 @@ def test_random_text_matches(text: str) -> None:
 
 
 def test_fast_path_declines_what_it_does_not_model() -> None:
-    for body in ["> quote", "    code", "a\n---", "<b>x</b>", "a | b\n--|--", "1. x", "[a]: b"]:
+    declined = ["> quote", "    code", "a\n---", "<b>x</b>", "a | b\n--|--", "1. x", "[a]: b"]
+    for body in [*declined, "$$\nx\n$$", "a\n$$\n[[m]]\n$$", "[^1]: x", "a\n[^1]: [[f]]"]:
         assert inline_blocks(body.split("\n"), 0) is None, body
     assert inline_blocks(["# H", "", "text [[a]] #t ^id", "- item", ""], 0) is not None
 
@@ -240,6 +250,9 @@ FOREIGN = [  # blocks markdown-it must parse, which end at the next blank line
     "> ```\n> [[a]]", "1. x\n   ```\n\n   [[y]]\n   ```", "- a\n\n  continued [[b]]",
     "- a\n\nafter [[c]]", "  indented para [[x]]", "``` a`b\n# h\n```", "- ```\n```\n\n# h",
     "\t```\n\n# h\n```", "Text <b>x</b> [[t]]", "<https://a.b> [[u]]", "> q\n\n> r [[r]]",
+    "| a | b |\n|---|---|\n| [[N|al]] | ![[i.png|9]] | [[extra]] |\nglued [[g]]",
+    "a | b\n-|-\n`[[c]]` | [[d\\|e]]", "> | q |\n> |---|\n> | [[bq|x]] |", "$$\nx [[m]]\n$$",
+    "text\n$$\n[[i]]\n$$", "$$ [[o]] $$", "- $$\n  [[l]]\n  $$", "[^1]: see [[o]]\n[^2]: x",
 ]  # fmt: skip
 RUNNING = [  # blocks that can run on over blank lines, or define references for the whole note
     "[x]: y.md", "[foo\nbar]: z.md", "> [x]: r.md",
@@ -247,6 +260,8 @@ RUNNING = [  # blocks that can run on over blank lines, or define references for
     "<?\n\n# pi\n", "<script>\n\n[[a]]\n</script>", "<pre>\n\n```\n</pre>", "%% one\n\n[[w]] %%",
     "%%\n\n# h [[a]]\n\n%%", "text %%\n\nmore [[m]]\n\n%% end", "- item %%\n\n# h\n\n%%",
     "- ```\n  code\n\n# h [[f]]\n  ```", "   ```\n# h\n\n[[g]]\n```", "```\n\n# unclosed [[u]]",
+    "$$\n\n# h [[m]]\n\n$$", "$$ unclosed\n\n[[u]]", "[^1]: a\n\n    b [[c]]\n\nd",
+    "> $$\n\n[[q]]\n\n$$",
 ]  # fmt: skip
 PLAIN_BLOCKS = st.one_of(st.sampled_from(MODELLED), st.sampled_from(MODELLED), inline_text)
 OTHER_BLOCKS = st.one_of(
@@ -314,6 +329,8 @@ def test_mixed_notes_match_markdown_it_and_often_mix() -> None:
         ("> a %%\n\n# h\n\n> q %%\n\nc\n", [(0, 8, None)]),  # no cut after an open "%%"
         ("> a %% b %%\n\n# h\n", [(0, 2, None), (2, 3, 1)]),  # closed on its line: cut
         ("> a `%%\n\n# h\n", [(0, 4, None)]),  # a backtick: unsure
+        ("a\n\n$$\n\n# h [[m]]\n\n$$\n\nb\n", [(0, 2, 1), (2, 10, None)]),  # no cut after $$
+        ("a $x$ and $$y$$\n\n| t |\n|-|\n\nb\n", [(0, 2, 1), (2, 5, None), (5, 6, 1)]),
     ],
 )
 def test_body_plan_cuts(text: str, expected: list[tuple[int, int, int | None]] | None) -> None:
@@ -327,7 +344,9 @@ SOUP = [
     "a [[x]]", "# h [[y]]", "- b", "  - c", "   ```", "```", "````", "~~~", "  ```", "    ```",
     "\t```", "> ```", "- ```", "1. ```", "> q", "<div>", "</div>", "<!--", "-->", "<pre>",
     "%%", "a %%", "%% b %%", "`%%`", "a `", "` %%", "| a |", "|-|", "---", "===", "    code",
-    "  para", "[[l]]:", "text <b>", "b ^id", "", "", "", "", " ",
+    "  para", "[[l]]:", "text <b>", "b ^id", "", "", "", "", " ", "$$", "$$ x $$", "x $$",
+    "| [[a|b]] |", "|-|", "[^1]: [[f]]", "    [[g]]", "$x$ [[h]]", "a $$b", "> $$", "- $$",
+    "1. $$ [[k]]", "  $$", "# h | [[x]]", "- b | c", "```a|b", "-|-", ":-:", "  |--",
 ]  # fmt: skip
 
 

@@ -31,8 +31,10 @@ def _codes(data: bytes) -> list[tuple[str, int]]:
 
 def test_parser_enables_only_the_rules_vaultkit_needs() -> None:
     active = make_parser().get_active_rules()
-    assert set(active["block"]) == set(BLOCK_RULES)
-    assert set(active["inline"]) == {*INLINE_RULES, "wikilink", "vk_comment"}
+    assert set(active["block"]) == {*BLOCK_RULES, "vk_footnote", "vk_math"}
+    assert active["block"].index("vk_math") < active["block"].index("fence")
+    assert active["block"].index("vk_footnote") < active["block"].index("reference")
+    assert set(active["inline"]) == {*INLINE_RULES, "wikilink", "vk_comment", "vk_math"}
     assert active["core"] == ["normalize", "block", "inline"]
     inline = active["inline"]
     assert inline.index("wikilink") < inline.index("link")
@@ -86,10 +88,34 @@ def test_invalid_utf8_line_counts_crlf_once() -> None:
     assert _codes(data) == [("VK202", 3)]
 
 
-def test_binary_content_has_no_links() -> None:
-    note = parse_note("x.md", b"[[a]]\x00\x01\x02[[b]]")
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x01\x00[[a]]\xff\xd8",  # NUL, not UTF-8
+        b"\x00\x01\x02",  # nothing but control bytes
+        b"\x00" * 4096 + b"[[a]]",  # a zeroed file
+        b"[[a]] " + b"\x00\x01\x02\x03" * 400,  # UTF-8, but mostly control bytes
+    ],
+)
+def test_binary_content_has_no_links(data: bytes) -> None:
+    note = parse_note("x.md", data)
     assert note.links == ()
     assert [(f.code, f.message) for f in note.findings] == [("VK202", "binary content")]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"[[a]]\x00\x01\x02[[b]]",
+        b"# T\n\n```\nraw \x00 byte\n```\n\n[[a]] and [[b]]\n",
+        b"\x1b[31mred\x1b[0m [[a]] \x07\x08 [[b]]\n",
+        "caf\u00e9 \x00 [[a]] [[b]]".encode(),
+    ],
+)
+def test_a_control_byte_in_a_utf8_note_is_text(data: bytes) -> None:
+    note = parse_note("x.md", data)
+    assert [link.target for link in note.links] == ["a", "b"]
+    assert note.findings == ()
 
 
 def test_cr_only_and_crlf_line_endings_keep_positions() -> None:
@@ -334,3 +360,65 @@ def test_realistic_note_parses_quickly() -> None:
         parse_note("n.md", data)
     average = (time.perf_counter() - start) / rounds
     assert average < 0.02  # generous: CI machines are shared; the report has real numbers
+
+
+@pytest.mark.parametrize(
+    ("row", "targets", "tags"),
+    [
+        ("| [[N|al]] | #t |", [("N", "al")], ["t"]),
+        ("|#a|b #c|", [], ["a", "c"]),
+        ("| x | y | [[Extra]] #more |", [("Extra", None)], ["more"]),  # beyond the header
+        ("| `[[code]] #no` | [[a\\|b]] |", [("a", "b")], []),
+        ("| %%[[hidden]]%% | $[[math]]$ |", [], []),
+    ],
+)
+def test_table_rows_are_read_whole(
+    row: str, targets: list[tuple[str, str | None]], tags: list[str]
+) -> None:
+    note = parse_note("t.md", f"| h | k |\n|---|---|\n{row}\n".encode())
+    assert [(link.target, link.display) for link in note.links] == targets
+    assert list(note.tags) == tags
+
+
+def test_a_line_glued_under_a_table_keeps_its_links() -> None:
+    note = parse_note("t.md", b"| h |\n|---|\nglued [[g]] #x\n# After [[h]]\n")
+    assert [(link.target, link.line, link.col) for link in note.links] == [("g", 3, 7), ("h", 4, 9)]
+    assert note.tags == ("x",)
+
+
+@pytest.mark.parametrize(
+    ("text", "targets"),
+    [
+        ("[^1]: see [[Other]]\n", ["Other"]),
+        ("a[^1]\n\n[^1]: x.md\n", []),  # a footnote is no reference definition
+        ("[^n]: one [[A]]\nlazy [[B]]\n\n    more [[C]]\n\n    code? no: [[D]]\n", list("ABCD")),
+        ("[^n]: one\n\n    still the note [[in]]\n\nend\n\n    code [[no]]\n", ["in"]),
+        ("text\n[^1]: [[F]]\n", ["F"]),
+        ("[x]: y.md\n\n[x] and [^x]\n", ["y.md"]),  # real reference links still work
+    ],
+)
+def test_footnote_definitions(text: str, targets: list[str]) -> None:
+    assert [link.target for link in parse_note("f.md", text.encode()).links] == targets
+
+
+@pytest.mark.parametrize(
+    ("text", "targets"),
+    [
+        ("$[[a]]$ [[b]]", ["b"]),
+        ("$ [[a]] $", ["a"]),  # a space after the opening $: no math
+        ("$x [[a]] $", ["a"]),  # a space before the closing $: no math
+        ("$5 and $10 [[a]]", ["a"]),
+        ("$a\\$ [[b]]$ [[c]]", ["c"]),  # an escaped $ does not close
+        ("\\$[[a]]$", ["a"]),
+        ("`$`[[a]]`$`", ["a"]),
+        ("$$[[a]]$$ [[b]]", ["b"]),
+        ("$$\n[[a]]\n\n[[b]]\n$$\n[[c]]", ["c"]),
+        ("text $$[[a]]\n[[b]]$$ end", []),  # inline $$ spans the paragraph's lines
+        ("$$unclosed [[a]]\n\n[[b]]\n", ["a", "b"]),
+        ("> $$\n> [[a]]\n> $$\n\n[[b]]", ["b"]),
+        ("- $$\n  [[a]]\n  $$\n- [[b]]", ["b"]),
+        ("[[a$b$]] $c$", ["a$b$"]),
+    ],
+)
+def test_math_holds_no_links(text: str, targets: list[str]) -> None:
+    assert [link.target for link in parse_note("m.md", text.encode()).links] == targets

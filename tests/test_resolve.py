@@ -285,7 +285,7 @@ def test_same_name_notes_groups_duplicates_shortest_first() -> None:
     assert index.same_name_notes() == (("Dup.md", "m/dup.MD", "n/Dup.md"),)
 
 
-def test_match_key_folds_case_and_normalisation() -> None:
+def test_match_key_ignores_case_and_normalisation() -> None:
     assert match_key("Ä") == match_key(unicodedata.normalize("NFD", "ä"))
     assert match_key("Note") != match_key("Notes")
 

@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from vaultkit.errors import VaultkitError
 from vaultkit.vault import analysis
 from vaultkit.vault.graph import build_graph, ghost_key
-from vaultkit.vault.load import Vault, list_vault_files, load_vault
+from vaultkit.vault.index import INDEX_NAME
+from vaultkit.vault.indexer import regenerate_index
+from vaultkit.vault.load import Vault, list_vault_files, load_vault, through_link
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "vaults"
 NAMES = sorted(p.name for p in FIXTURES.iterdir() if (p / "expected.json").is_file())
@@ -32,17 +37,37 @@ def _observed(vault: Vault) -> dict[str, Any]:
 
 def test_there_are_fixture_vaults() -> None:
     assert {"basic", "folders", "unicode_case", "attachments", "index_rules"} <= set(NAMES)
+    obsidian_index = {"tables", "footnotes", "math", "control_bytes", "case", "symlinks"}
+    assert obsidian_index | {"template_frontmatter"} <= set(NAMES)
+
+
+def _links(vault: Vault) -> list[list[Any]]:
+    """Each link as ``[source, line, col, kind, target, subpath, display, resolved path]``."""
+    rows: list[list[Any]] = []
+    for item in vault.links:
+        link = item.link
+        row = [link.line, link.col, link.kind, link.target, link.subpath, link.display]
+        rows.append([item.source, *row, item.resolution.path])
+    return rows
+
+
+def _findings(vault: Vault) -> list[list[Any]]:
+    return [[f.path, f.line, f.col, f.code] for f in vault.findings]
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_fixture_vault_matches_expected(name: str) -> None:
+    """``links`` and ``findings`` are optional in expected.json; without ``findings`` the vault
+    must have none."""
     expected = json.loads((FIXTURES / name / "expected.json").read_text(encoding="utf-8"))
-    vault = load_vault(FIXTURES / name / "vault")
+    vault = load_vault(FIXTURES / name / "vault", cache=False)
     observed = _observed(vault)
     for key in ("nodes", "edges"):
         expected[key] = sorted(expected[key])
+    assert _findings(vault) == expected.pop("findings", [])
+    if "links" in expected:
+        assert _links(vault) == expected.pop("links")
     assert observed == expected
-    assert vault.findings == ()
 
 
 def test_dot_folders_and_dot_files_are_not_part_of_the_vault() -> None:
@@ -63,18 +88,90 @@ def _write(root: Path, rel: str, text: str) -> Path:
     return path
 
 
-def test_symlinks_are_followed_only_inside_the_vault(tmp_path: Path) -> None:
+def test_symlinks_are_followed_as_obsidian_follows_them(tmp_path: Path) -> None:
     vault, outside = tmp_path / "vault", tmp_path / "outside"
-    _write(vault, "a.md", "[[b]]")
+    _write(vault, "a.md", "[[b]] [[secret]] [[latest]] [[shared/deep]]")
     _write(vault, "real/b.md", "# B")
-    _write(outside, "secret.md", "# not part of the vault")
-    os.symlink(outside, vault / "escape")
+    _write(outside, "secret.md", "# kept outside, linked in")
+    _write(tmp_path / "other", "deep.md", "# deeper")
+    os.symlink(outside, vault / "escape")  # a folder link: listed under the link's name
+    os.symlink(outside, vault / "escape2")  # a second link to it: listed once
+    os.symlink(tmp_path / "other", vault / "shared")
     os.symlink(outside / "secret.md", vault / "leak.md")
-    os.symlink(vault / "real", vault / "alias")  # a folder link would duplicate real/
-    os.symlink(vault, vault / "real" / "loop")  # and this one would never end
-    os.symlink(vault / "real" / "b.md", vault / "latest.md")  # a file link inside is a file
+    os.symlink(vault / "real", vault / "alias")  # a second route into real/: listed once
+    os.symlink(vault, vault / "real" / "loop")  # a loop: never followed round
+    os.symlink(tmp_path / "other", tmp_path / "other" / "again")  # a loop met through a link
+    os.symlink(vault / "real" / "b.md", vault / "latest.md")  # a file link is its own file
     os.symlink(vault / "gone.md", vault / "broken.md")
-    assert list_vault_files(vault) == ["a.md", "latest.md", "real/b.md"]
+    os.symlink(vault / "nowhere", vault / "broken-folder")
+    assert list_vault_files(vault) == [
+        "a.md",
+        "escape/secret.md",
+        "latest.md",
+        "leak.md",
+        "real/b.md",
+        "shared/deep.md",
+    ]
+    loaded = load_vault(vault, cache=False)
+    assert [item.resolution.path for item in loaded.links] == [
+        "real/b.md",
+        "escape/secret.md",
+        "latest.md",
+        "shared/deep.md",
+    ]
+    assert loaded.findings == ()
+
+
+def test_the_real_route_into_a_folder_wins_over_a_link_met_first(tmp_path: Path) -> None:
+    _write(tmp_path, "z/real/n.md", "# N")
+    os.symlink(tmp_path / "z" / "real", tmp_path / "a-link")  # sorts before z/
+    assert list_vault_files(tmp_path) == ["z/real/n.md"]
+
+
+def test_through_link_names_links_and_linked_folders(tmp_path: Path) -> None:
+    _write(tmp_path, "outside/x.md", "x")
+    _write(tmp_path, "vault/plain.md", "p")
+    vault = tmp_path / "vault"
+    os.symlink(tmp_path / "outside", vault / "linked")
+    os.symlink(tmp_path / "outside" / "x.md", vault / "file.md")
+    assert not through_link(vault, "plain.md")
+    assert not through_link(vault, "missing/new.md")
+    assert through_link(vault, "linked/x.md")
+    assert through_link(vault, "file.md")
+
+
+def test_index_is_never_written_through_a_link(tmp_path: Path) -> None:
+    vault, elsewhere = tmp_path / "vault", tmp_path / "elsewhere.md"
+    _write(vault, "a.md", "# A")
+    elsewhere.write_text("hand-written\n", encoding="utf-8")
+    os.symlink(elsewhere, vault / INDEX_NAME)
+    with pytest.raises(VaultkitError, match="symbolic link") as raised:
+        regenerate_index(vault)
+    assert str(vault / INDEX_NAME) in raised.value.message
+    assert elsewhere.read_text(encoding="utf-8") == "hand-written\n"
+    assert (vault / INDEX_NAME).is_symlink()
+    assert regenerate_index(vault, dry_run=True).changed  # computing is fine
+
+
+def test_lint_fix_never_writes_through_a_link(tmp_path: Path) -> None:
+    vault, outside = tmp_path / "vault", tmp_path / "outside"
+    _write(vault, "Target.md", "---\naliases: [Nick]\n---\n# T\n")
+    _write(vault, "here.md", "[[Nick]]\n")
+    _write(outside, "there.md", "[[Nick]]\n")
+    _write(outside, "file.md", "[[Nick]]\n")
+    os.symlink(outside, vault / "linked")
+    os.symlink(outside / "file.md", vault / "file.md")
+    done = subprocess.run(
+        [sys.executable, "-m", "vaultkit", "lint", "--fix", str(vault)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    assert (vault / "here.md").read_text(encoding="utf-8") == "[[Target|Nick]]\n"
+    assert (outside / "there.md").read_text(encoding="utf-8") == "[[Nick]]\n"
+    assert (outside / "file.md").read_text(encoding="utf-8") == "[[Nick]]\n"
+    assert (vault / "file.md").is_symlink()
 
 
 def test_a_file_that_vanishes_mid_walk_is_a_vk202_finding(tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
 """``vaultkit lint --fix``: the safe fixes only — alias-only links become ``[[target|Alias]]``
-and INDEX.md is regenerated. A note with a VK201/VK202 finding is never touched.
+and INDEX.md is regenerated. A note with a VK201/VK202 finding is never touched, nor one
+reached through a symbolic link (itself a link, or in a linked folder).
 
 ``alias_edits`` and ``apply_edits`` are pure; ``fix_vault`` reads and writes (atomically).
 """
@@ -15,6 +16,7 @@ from vaultkit.lint.context import LintContext
 from vaultkit.lint.links import alias_fix
 from vaultkit.vault.index import INDEX_NAME, vault_index_plan
 from vaultkit.vault.indexer import regenerate_index, unified_diff
+from vaultkit.vault.load import through_link
 
 UNPARSEABLE = frozenset({"VK201", "VK202"})
 BOM = "\ufeff"
@@ -76,6 +78,8 @@ def apply_edits(text: str, edits: Sequence[Edit]) -> str:
 
 
 def _fix_note(ctx: LintContext, path: str, edits: list[Edit], dry_run: bool) -> str:
+    if through_link(ctx.vault.root, path):
+        return ""  # a linked note or folder: never written through the link
     file = ctx.vault.root / path
     try:
         old = file.read_bytes().decode("utf-8")

@@ -3,12 +3,13 @@
 :func:`inline_blocks` reproduces, for a subset of Markdown, the ``inline`` tokens (and their
 children) that the markdown-it parser of :mod:`vaultkit.vault.wikilink` produces: ATX headings,
 paragraphs, one-line ``-``/``*``/``+`` bullet items, fenced code, and inline code spans,
-escapes, wikilinks, embeds, simple ``[text](dest)`` links and images, and ``%%comments%%``
-(including a paragraph extended over the lines of a comment it leaves open). Anything outside
-that subset (indentation, blockquotes, HTML, tables, setext headings, thematic breaks, ordered
-or nested lists, link reference definitions, malformed wikilinks, unusual links...) makes it
-return ``None``, and the caller uses markdown-it. :func:`simple_yaml` does the same for
-frontmatter made only of plain ``key: value`` strings, dates and lists of them.
+escapes, wikilinks, embeds, simple ``[text](dest)`` links and images, inline ``$math$`` and
+``%%comments%%`` (including a paragraph extended over the lines of a comment it leaves open).
+Anything outside that subset (indentation, blockquotes, HTML, tables, setext headings,
+thematic breaks, ordered or nested lists, ``$$`` math blocks, link reference and footnote
+definitions, malformed wikilinks, unusual links...) makes it return ``None``, and the caller
+uses markdown-it. :func:`simple_yaml` does the same for frontmatter made only of plain
+``key: value`` strings, dates and lists of them.
 
 Every rule here mirrors a markdown-it-py (or PyYAML) rule; tests/test_fastparse.py proves the
 results equal on generated vaults, the fixtures and a Hypothesis grammar of nasty variants.
@@ -26,6 +27,9 @@ from typing import Any, NamedTuple
 
 from vaultkit.vault.wikilink import (
     COMMENT,
+    FOOTNOTE,
+    MATH,
+    MathScan,
     comment_left_open,
     link_href,
     md_trim,
@@ -34,18 +38,19 @@ from vaultkit.vault.wikilink import (
 )
 
 ESCAPABLE = frozenset(string.punctuation)  # what markdown-it's escape rule unescapes
-_SPECIAL = re.compile(r"[\n!\[\]\\`<%]")  # characters where an enabled inline rule may start
+_SPECIAL = re.compile(r"[\n!\[\]\\`<%$]")  # characters where an enabled inline rule may start
 # The two common tokens, matched whole where a special character is: a wikilink with no bracket
 # or newline inside (so its "]]" is the first one, nothing nested) and a one-backtick code span
 # closed by the next backtick run when that run is a single backtick.
 _WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]*)\]\]")
 _CODE = re.compile(r"`(?!`)([^`]*)`(?!`)")
-_LABEL_STOP = re.compile(r"[\[\]\\`<\n]|!\[|%%")  # ends a label we can decide without markdown-it
+_LABEL_STOP = re.compile(r"[\[\]\\`<\n$]|!\[|%%")  # ends a label we can decide without markdown-it
 _DEST = re.compile(r"[^\s()<>\\&\x00-\x1f\x7f]+")
 _HR = re.compile(r"([-*_])(?:[ \t]*\1){2,}[ \t]*")
 _UNDERLINE = re.compile(r"(?:=+|-+)[ \t]*")
 _ORDERED = re.compile(r"[0-9]+[.)]")
 _DELIMITER_CHARS = frozenset("|-: \t")
+_DELIMITER_ROW = re.compile(r"[ \t]*[-:|][-:| \t]*")  # what may be a table's delimiter row
 
 BLANK, TEXT, HEADING, FENCE, BULLET = range(5)
 
@@ -88,6 +93,10 @@ def _classify(line: str) -> int | None:
         return BLANK
     if first in " \t>|:<":
         return None  # indentation, blockquote, table row, HTML
+    if first == "$" and line.startswith(MATH):
+        return None  # maybe a math block
+    if first == "[" and FOOTNOTE.match(line):
+        return None  # a footnote definition (it may interrupt a paragraph)
     if first == "#":
         level = len(line) - len(line.lstrip("#"))
         if level <= 6 and (level == len(line) or line[level] in " \t"):
@@ -236,6 +245,8 @@ def scan_blocks(
             continue
         line = lines[index]
         level = 0
+        if "|" in line and index + 1 < line_max and _DELIMITER_ROW.fullmatch(lines[index + 1]):
+            return found, index  # maybe a table's header row (the table rule comes first)
         if kind == TEXT and _starts_paragraph(line):
             paragraph = _paragraph(lines, kinds, index, line_max)
             if paragraph is None:
@@ -286,6 +297,7 @@ _RAW_HTML = re.compile(r"<(?:script|pre|style|textarea|!|\?)", re.IGNORECASE)  #
 # wikilink before a colon (a label cannot hold an unescaped "]", so only "\]]:" may be one).
 _REFERENCE = re.compile(r"(?<!\])\]:|\\\]\]:")
 _HTML_START = re.compile(r"[ \t>]*(?:(?:[-*+]|[0-9]+[.)])[ \t]+[ \t>]*)*<")  # maybe types 6-7
+_MATH_START = re.compile(r"[ \t>]*(?:(?:[-*+]|[0-9]+[.)])[ \t]+[ \t>]*)*\$\$")  # maybe a block
 
 
 def _fence_opening(line: str) -> tuple[str, int, bool] | None:
@@ -316,7 +328,8 @@ def cuts(lines: Sequence[str], kinds: Sequence[int | None], start: int, line_max
     nothing before it that can run on over blank lines: no open top-level fence, and no cut
     at all after an HTML block of types 1-5, a fence line whose container we cannot tell
     (indented 1-3 spaces, or right under a possible HTML block), or a line outside a fence
-    with an odd number of ``%%`` or with ``%%`` and a backtick. (When every ``%%`` line has
+    with an odd number of ``%%`` or with ``%%`` and a backtick, or starting (in whatever
+    container) with ``$$``, where a math block may open. (When every ``%%`` line has
     an even count and no backtick, a code span holds whole lines of them, so no paragraph
     can leave a comment open.)
     """
@@ -341,6 +354,8 @@ def cuts(lines: Sequence[str], kinds: Sequence[int | None], start: int, line_max
         blank_before = False
         if COMMENT in line and ("`" in line or line.count(COMMENT) % 2):
             break  # a paragraph here may leave a comment open, which runs on to its "%%"
+        if MATH in line and _MATH_START.match(line):
+            break  # a math block may open here and run on over blank lines
         if "<" in line and _RAW_HTML.search(line):
             break
         if "`" in line or "~" in line:
@@ -566,6 +581,7 @@ def inline_children(src: str) -> list[Piece] | None:
     children: list[Piece] = []
     text_start = pos = 0
     runs: dict[int, int] | None = None
+    math: MathScan | None = None
     search = _SPECIAL.search
     while (special := search(src, pos)) is not None:
         at = special.start()
@@ -618,6 +634,11 @@ def inline_children(src: str) -> list[Piece] | None:
                 found = _link(src, at, True)
             else:
                 found = (), at + 1
+        elif char == "$":
+            if math is None:
+                math = MathScan.build(src)
+            end = math.end(at)
+            found = ((Piece("math_inline", src[at:end]),), end) if end >= 0 else ((), at + 1)
         elif char == "]":
             found = (), at + 1
         elif char == "\\":

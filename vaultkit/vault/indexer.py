@@ -13,7 +13,7 @@ from vaultkit.base.store import config_file_for_vault, state_dir_for_vault
 from vaultkit.errors import VaultkitError
 from vaultkit.vault.analysis import degraded, orphans
 from vaultkit.vault.index import INDEX_NAME, vault_index_plan
-from vaultkit.vault.load import Vault, load_vault
+from vaultkit.vault.load import Vault, load_vault, through_link
 
 LOG_NAME = "vaultkit.log"
 LOG_NAMES_MAX = 20  # names listed per category in one log line; the count is always complete
@@ -74,6 +74,17 @@ def log_message(outcome: IndexOutcome) -> str:
     )
 
 
+def _refuse_link(vault_root: Path, path: Path) -> None:
+    """Never write through a symbolic link: the rename would replace the link with a file
+    (or, for a linked folder, change a file outside the vault)."""
+    if through_link(vault_root, INDEX_NAME):
+        raise VaultkitError(
+            f"{path}: is a symbolic link; vaultkit does not write through links",
+            hint="replace the link with a regular copy of the file it points to, "
+            "then run `vaultkit index` again",
+        )
+
+
 def regenerate_index(
     vault_root: Path,
     *,
@@ -107,6 +118,7 @@ def regenerate_index(
         adopted=plan.adopted,
     )
     if not (dry_run or check):
+        _refuse_link(vault_root, path)
         write_if_changed(path, plan.text)
         state = state_dir if state_dir is not None else state_dir_for_vault(vault_root)
         append_log(state / LOG_NAME, log_message(outcome))

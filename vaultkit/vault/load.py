@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
 
 from vaultkit.vault.cache import load_parts
 from vaultkit.vault.model import NOTE_SUFFIX, Finding
@@ -12,7 +14,7 @@ from vaultkit.vault.value import Vault
 
 Progress = Callable[[int, int], None]
 
-__all__ = ["Progress", "Vault", "is_note_path", "list_vault_files", "load_vault"]
+__all__ = ["Progress", "Vault", "is_note_path", "list_vault_files", "load_vault", "through_link"]
 
 
 def is_note_path(path: str) -> bool:
@@ -20,39 +22,73 @@ def is_note_path(path: str) -> bool:
     return path.lower().endswith(NOTE_SUFFIX)
 
 
-def _inside(real: str, real_root: str) -> bool:
-    return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
+@dataclass(slots=True)
+class _Walk:
+    """One listing: real folders already walked (by ``(st_dev, st_ino)``), the files found and
+    the folder links still to follow, in the order they were met."""
 
+    walked: set[tuple[int, int]] = field(default_factory=set)
+    files: list[str] = field(default_factory=list)
+    links: deque[tuple[str, str]] = field(default_factory=deque)
 
-def _walk(folder: str, prefix: str, real_root: str) -> Iterator[str]:
-    try:
-        entries = sorted(os.scandir(folder), key=lambda e: e.name)
-    except OSError:
-        return
-    for entry in entries:
-        if entry.name.startswith("."):
-            continue
+    def folder(self, folder: str, prefix: str) -> None:
+        """List ``folder`` (vault path ``prefix``) and, below it, every real subfolder; folder
+        links are queued, so the real route into a folder is taken before any link to it."""
+        try:
+            info = os.stat(folder)
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError:
+            return
+        if (info.st_dev, info.st_ino) in self.walked:
+            return  # a loop, or a second route into a folder already listed
+        self.walked.add((info.st_dev, info.st_ino))
+        for entry in entries:
+            if not entry.name.startswith("."):
+                self.entry(entry, prefix + entry.name)
+
+    def entry(self, entry: os.DirEntry[str], path: str) -> None:
         try:
             if entry.is_symlink():
-                real = os.path.realpath(entry.path)
-                if _inside(real, real_root) and os.path.isfile(real):
-                    yield prefix + entry.name
+                if os.path.isdir(entry.path):
+                    self.links.append((entry.path, path + "/"))
+                elif os.path.isfile(entry.path):
+                    self.files.append(path)  # a file link is a file of its own name
             elif entry.is_dir():
-                yield from _walk(entry.path, prefix + entry.name + "/", real_root)
+                self.folder(entry.path, path + "/")
             elif entry.is_file():
-                yield prefix + entry.name
+                self.files.append(path)
         except OSError:
-            continue
+            return
 
 
 def list_vault_files(root: Path) -> list[str]:
     """Every file of the vault as a sorted vault-relative POSIX path.
 
-    Dot-files and dot-folders (``.obsidian/``, ``.trash/``, ``.vaultkit/``) are skipped. A
-    symbolic link to a file inside the vault is listed under its own name; links to anything
-    outside the vault and links to folders (duplicates or escapes, possibly loops) are skipped.
+    Dot-files and dot-folders (``.obsidian/``, ``.trash/``, ``.vaultkit/``) are skipped.
+    Symbolic links are followed as Obsidian follows them, wherever they point: a link to a
+    file is a file under the link's own name; a link to a folder lists that folder under the
+    link's name, unless the real folder is already listed (a loop, or a second route into
+    it: each real folder, and so each file in it, is read once, and the real route wins over
+    a link). Broken links are skipped. Nothing is ever written through a link
+    (:func:`through_link`).
     """
-    return sorted(_walk(str(root), "", os.path.realpath(root)))
+    walk = _Walk()
+    walk.folder(str(root), "")
+    while walk.links:
+        target, prefix = walk.links.popleft()
+        walk.folder(target, prefix)
+    return sorted(walk.files)
+
+
+def through_link(root: Path, path: str) -> bool:
+    """True when the vault path ``path`` (a file or folder under ``root``) is a symbolic link
+    or lies in a linked folder: writing there would change a file the link points to."""
+    current = root
+    for part in PurePosixPath(path).parts:
+        current = current / part
+        if current.is_symlink():
+            return True
+    return False
 
 
 def load_vault(

@@ -34,6 +34,12 @@ _WATCHED = frozenset({"text", "wikilink", "wikilink_error", "link_open", "image"
 _EMPHASIS = re.compile(r"~~|==|(?<!\w)[*_]+(?=\S)|(?<=\S)[*_]+(?!\w)")
 _NEWLINE = re.compile("\n")
 _BREAKS = frozenset({"softbreak", "hardbreak"})
+_VALUE_START = re.compile(r"\s*(?:(?:-\s+)+|[^\s\"'#-][^:]*:\s+)")  # "key: " or "- "
+_QUOTED = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^']|'')*'")
+_FLOW_OR_QUOTE = frozenset("[{\"'")
+_NOT_PLAIN = frozenset("&*!|>%@`#")
+_SAMPLE = 8192  # how much of a file the binary test looks at
+_NOT_CONTROL = bytes(b for b in range(256) if (b >= 0x20 and b != 0x7F) or b in b"\t\n\r\f\x1b")
 _BaseLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
@@ -71,11 +77,31 @@ def _finding(path: str, line: int, col: int, code: str, message: str) -> Finding
 
 
 def _normalise_newlines(text: str) -> str:
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    """``\\n`` line endings, and NUL as U+FFFD (what markdown-it reads it as, so line text
+    and token text agree)."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text.replace("\x00", "\ufffd") if "\x00" in text else text
+
+
+def _is_binary(data: bytes) -> bool:
+    """True when the file's start is not text: control bytes (other than tab, newlines, form
+    feed and escape) make up more than 30% of its first 8 KiB, or it holds a NUL and is not
+    UTF-8. One NUL or stray control byte in a UTF-8 note (pasted into a code block) is text."""
+    sample = data[:_SAMPLE]
+    controls = len(sample.translate(None, _NOT_CONTROL))
+    if controls * 10 > len(sample) * 3:
+        return True
+    if not controls or b"\x00" not in sample:
+        return False
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False
 
 
 def _decode(path: str, data: bytes) -> _Text:
-    if b"\x00" in data:
+    if _is_binary(data):
         return _Text(None, (_finding(path, 1, 1, "VK202", "binary content"),))
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
@@ -196,6 +222,7 @@ def _parse_frontmatter(path: str, lines: Sequence[str], fast: bool = True) -> _F
         node, data = _load_yaml("\n".join(body) + "\n")
     except Exception as exc:  # any YAML failure is a finding, never a crash
         result.findings.append(_yaml_error(path, exc))
+        result.links = list(_fallback_links(body))
         return result
     if data is None:
         return result
@@ -278,6 +305,42 @@ def _frontmatter_links(root: yaml.Node, body: Sequence[str]) -> Iterator[Link]:
             yield Link(
                 "frontmatter", parts.target, parts.subpath, parts.display, line + 2, col + 1, embed
             )
+
+
+def _fallback_links(body: Sequence[str]) -> Iterator[Link]:
+    """The frontmatter's links when PyYAML would not load it (VK201), as Obsidian still reads
+    them: from the YAML tree when it composes (``created: {{date}}`` is an unhashable key to
+    PyYAML, a fine mapping to Obsidian), else line by line from string values."""
+    try:
+        node = yaml.compose("\n".join(body) + "\n", Loader=_Loader)
+    except (yaml.YAMLError, RecursionError):
+        node = None
+    if node is not None:
+        yield from _frontmatter_links(node, body)
+        return
+    for index, line in enumerate(body):
+        for start, end in _string_values(line):
+            for offset, inner, embed in _wikilinks_in(line[start:end]):
+                parts = split_wikilink(inner)
+                if parts is not None:
+                    target, subpath, display = parts
+                    col = start + offset + 1
+                    yield Link("frontmatter", target, subpath, display, index + 2, col, embed)
+
+
+def _string_values(line: str) -> Iterator[tuple[int, int]]:
+    """Spans of the YAML strings on one frontmatter line: each quoted string (in flow lists
+    too), or the value of ``key: value`` / ``- value`` when it is a plain scalar (an unquoted
+    ``[[x]]`` is a nested list in YAML, not a string)."""
+    match = _VALUE_START.match(line)
+    start = match.end() if match else 0
+    value = line[start:]
+    if value[:1] in _FLOW_OR_QUOTE:
+        for quoted in _QUOTED.finditer(line, start):
+            yield quoted.start() + 1, quoted.end() - 1
+    elif value[:1] not in _NOT_PLAIN:
+        comment = value.find(" #")
+        yield start, start + comment if comment >= 0 else len(line)
 
 
 # --------------------------------------------------------------------------- tags and aliases
@@ -366,7 +429,6 @@ class _Locator:
 
     def __init__(self, lines: Sequence[str]) -> None:
         self.lines = lines
-        self.cursor = 0  # table rows: where the previous cell ended on the row's line
         self._token: Token | None = None
         self._breaks: list[int] = []
         self._offsets: dict[int, int] = {}
@@ -374,23 +436,15 @@ class _Locator:
     def raw(self, line: int) -> str:
         return self.lines[line] if 0 <= line < len(self.lines) else ""
 
-    def line_offset(self, content_line: str, line: int, in_table: bool) -> int:
+    def line_offset(self, content_line: str, line: int) -> int:
         """Column (0-based) in the file line where this content line starts."""
         raw = self.raw(line)
         wanted, have = content_line.rstrip(), raw.rstrip()
-        if not in_table and wanted and have.endswith(wanted):
+        if wanted and have.endswith(wanted):
             return len(have) - len(wanted)
         stripped = wanted.lstrip()
-        lead = len(wanted) - len(stripped)
-        found = raw.find(stripped, self.cursor) if stripped else -1
-        if found >= 0:
-            return max(0, found - lead)
-        if "|" in stripped:
-            pattern = re.escape(stripped).replace(r"\|", r"\\?\|")
-            match = re.compile(pattern).search(raw, self.cursor)
-            if match:
-                return max(0, match.start() - lead)
-        return 0
+        found = raw.find(stripped) if stripped else -1
+        return max(0, found - (len(wanted) - len(stripped))) if found >= 0 else 0
 
     def _select(self, token: Token) -> None:
         if self._token is not token:
@@ -401,7 +455,7 @@ class _Locator:
             )
             self._offsets = {}
 
-    def locate(self, token: Token, pos: int, in_table: bool) -> tuple[int, int]:
+    def locate(self, token: Token, pos: int) -> tuple[int, int]:
         self._select(token)
         content = token.content
         pos = max(0, min(pos, len(content)))
@@ -411,19 +465,8 @@ class _Locator:
         line = (token.map[0] if token.map else 0) + index
         if index not in self._offsets:
             content_line = content[line_start:line_stop]
-            self._offsets[index] = self.line_offset(content_line, line, in_table)
-        offset = self._offsets[index]
-        col = offset + (pos - line_start)
-        if in_table:
-            col += self.raw(line).count("\\|", offset, col + 1)
-        return line + 1, col + 1
-
-    def advance_cell(self, token: Token) -> None:
-        """Move the row cursor past this cell so equal cells later on the row are found."""
-        if not token.map or "\n" in token.content:
-            return
-        offset = self.line_offset(token.content, token.map[0], True)
-        self.cursor = max(self.cursor, offset + len(token.content))
+            self._offsets[index] = self.line_offset(content_line, line)
+        return line + 1, self._offsets[index] + (pos - line_start) + 1
 
 
 # --------------------------------------------------------------------------- body walk
@@ -440,7 +483,7 @@ def _plain(children: Sequence[Token]) -> str:
     for child in children:
         if child.type == "text":
             parts.append(_EMPHASIS.sub("", child.content))
-        elif child.type in ("text_special", "code_inline"):
+        elif child.type in ("text_special", "code_inline", "math_inline"):
             parts.append(child.content)
         elif child.type in _BREAKS:
             parts.append(" ")
@@ -470,55 +513,63 @@ class _Body:
 
     def walk(self, tokens: Sequence[MdToken]) -> None:
         heading_level = 0
-        in_table = False
         for token in tokens:
             if token.type == "heading_open":
                 heading_level = int(token.tag[1:])
-            elif token.type in ("tr_open", "table_open"):
-                self.locator.cursor = 0
-                in_table = True
-            elif token.type == "table_close":
-                in_table = False
             elif token.type == "inline":
-                self.inline(token, heading_level, in_table)
+                if token.meta and token.meta.get("vk_row"):
+                    self.table_row(token)
+                else:
+                    self.inline(token, heading_level)
                 heading_level = 0
 
-    def inline(self, token: Token, heading_level: int, in_table: bool) -> None:
+    def inline(self, token: Token, heading_level: int) -> None:
         children = token.children or []
         if heading_level:
             line = (token.map[0] if token.map else 0) + 1
             self.headings.append(Heading(token.content.strip(), heading_level, line))
             if not self.first_heading:
                 self.first_heading = _plain(children)
-        elif not self.first_paragraph and not in_table:
+        elif not self.first_paragraph:
             self.first_paragraph = _first_sentence(_plain(children))
         for index, child in enumerate(children):
             if child.type in _WATCHED:
-                self.child(token, child, children, index, in_table)
-        if in_table:
-            self.locator.advance_cell(token)
+                self.child(token, child, children, index)
 
-    def child(
-        self, token: Token, child: Token, siblings: Sequence[Token], index: int, in_table: bool
-    ) -> None:
+    def table_row(self, token: Token) -> None:
+        """A table row line (``vk_row``) is read whole, its ``|`` separating like spaces, so
+        cells markdown-it drops keep their links and tags."""
+        children = token.children or []
+        for index, child in enumerate(children):
+            if child.type == "text":
+                self.text(child.content.replace("|", " "), children, index)
+            elif child.type in _WATCHED:
+                self.child(token, child, children, index)
+                if child.type == "wikilink":
+                    self.split_cell(token, child)
+
+    def text(self, content: str, siblings: Sequence[Token], index: int) -> None:
+        """Tags and a block id in a text child."""
+        if "#" not in content and "^" not in content:
+            return  # neither a tag nor a block id can be in it
+        previous = siblings[index - 1].type if index else "softbreak"
+        at_boundary = previous in _BREAKS
+        if "#" in content:
+            self.tags.extend(_tags_in_text(content, at_boundary))
+        following = siblings[index + 1].type if index + 1 < len(siblings) else "softbreak"
+        if following in _BREAKS and "^" in content:
+            self.block_id(content.rstrip(), at_boundary)
+
+    def child(self, token: Token, child: Token, siblings: Sequence[Token], index: int) -> None:
         kind = child.type
         if kind == "text":
-            content = child.content
-            if "#" not in content and "^" not in content:
-                return  # neither a tag nor a block id can be in it
-            previous = siblings[index - 1].type if index else "softbreak"
-            at_boundary = previous in _BREAKS
-            if "#" in content:
-                self.tags.extend(_tags_in_text(content, at_boundary))
-            following = siblings[index + 1].type if index + 1 < len(siblings) else "softbreak"
-            if following in _BREAKS and "^" in content:
-                self.block_id(content.rstrip(), at_boundary)
+            self.text(child.content, siblings, index)
         elif kind == "wikilink":
-            self.wikilink(token, child, in_table)
+            self.wikilink(token, child)
         elif kind == "wikilink_error":
-            self.malformed(token, child, in_table)
+            self.malformed(token, child)
         elif kind in ("link_open", "image"):
-            self.markdown_link(token, child, siblings, index, in_table)
+            self.markdown_link(token, child, siblings, index)
 
     def block_id(self, text: str, at_boundary: bool) -> None:
         match = _BLOCK_ID.search(text)
@@ -528,32 +579,38 @@ class _Body:
             return  # "^id" glued to a code span or link before it is not a block id
         self.block_ids.append(match.group(1))
 
-    def wikilink(self, token: Token, child: Token, in_table: bool) -> None:
+    def wikilink(self, token: Token, child: Token) -> None:
         meta = child.meta
-        line, col = self.locator.locate(token, meta["pos"], in_table)
+        line, col = self.locator.locate(token, meta["pos"])
         embed = bool(meta["embed"])
         kind: LinkKind = "embed" if embed else "wikilink"
         self.links.append(
             Link(kind, meta["target"], meta["subpath"], meta["display"], line, col, embed)
         )
 
-    def malformed(self, token: Token, child: Token, in_table: bool) -> None:
-        line, col = self.locator.locate(token, child.meta["pos"], in_table)
+    def split_cell(self, token: Token, child: Token) -> None:
+        """Warn (VK106) when a wikilink's ``|`` is not escaped in a table row: the link still
+        counts, but the pipe splits the cell, so the table renders broken."""
+        start = child.meta["pos"]
+        content = token.content
+        inner = content[start : content.find("]]", start)]
+        bar = inner.find("|")
+        if bar < 0 or (bar > 0 and inner[bar - 1] == "\\"):
+            return
+        line, col = self.locator.locate(token, start)
+        message = "unescaped pipe in table cell splits the cell (write '\\|' inside the wikilink)"
+        self.findings.append(_finding(self.path, line, col, "VK106", message))
+
+    def malformed(self, token: Token, child: Token) -> None:
+        line, col = self.locator.locate(token, child.meta["pos"])
         if child.meta["reason"] == "nested":
             message = "nested '[[' inside a wikilink"
-        elif in_table and self._pipe_split(line, col):
-            message = "unescaped pipe in table cell (write '\\|' inside the wikilink)"
         else:
             message = "unclosed wikilink ('[[' without ']]' on the same line)"
         self.findings.append(_finding(self.path, line, col, "VK106", message))
 
-    def _pipe_split(self, line: int, col: int) -> bool:
-        raw = self.locator.lines[line - 1] if line - 1 < len(self.locator.lines) else ""
-        close = raw.find("]]", col + 1)
-        return close >= 0 and "|" in raw[col + 1 : close]
-
     def markdown_link(
-        self, token: Token, child: Token, siblings: Sequence[Token], index: int, in_table: bool
+        self, token: Token, child: Token, siblings: Sequence[Token], index: int
     ) -> None:
         href = str(child.attrs.get("src" if child.type == "image" else "href", ""))
         if not href or _SCHEME.match(href) or "pos" not in child.meta:
@@ -563,7 +620,7 @@ class _Body:
             return
         embed = child.type == "image"
         display = child.content if embed else _plain(_link_label(siblings, index))
-        line, col = self.locator.locate(token, child.meta["pos"], in_table)
+        line, col = self.locator.locate(token, child.meta["pos"])
         self.links.append(Link("markdown", target, subpath, display, line, col, embed))
 
 
@@ -607,7 +664,7 @@ def _walk_plan(body: _Body, lines: Sequence[str], plan: Sequence[Segment]) -> No
             body.walk(_region_tokens(lines, low, high))
         else:
             for level, token in blocks:
-                body.inline(token, level, False)
+                body.inline(token, level)
 
 
 def _parse(path: str, data: bytes, mode: str = "auto") -> Note | None:

@@ -13,10 +13,18 @@ _SEP = "/"
 
 
 def match_key(text: str) -> str:
-    """The form two names are compared in: NFC, casefolded, NFC again (casefold can denormalise)."""
+    """The form two names are compared in: NFC, then lower-cased as JavaScript's
+    ``toLowerCase`` does (Obsidian's rule). Python's ``str.lower`` is the same mapping, final
+    sigma included; it is no case folding: ``ß`` stays ``ß`` and the ligature ``ﬁ`` stays ``ﬁ``.
+    A note's ``.md`` is lower-cased on its own, as if the name were written without it (a
+    link may omit it): before ``.`` a final ``Σ`` would not be final (``ΑΣ.md`` -> ``ας.md``).
+    """
     if text.isascii():  # the common case, and the same result
         return text.lower()
-    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", text).casefold())
+    text = unicodedata.normalize("NFC", text)
+    if text[-3:].lower() == NOTE_SUFFIX:
+        return text[:-3].lower() + NOTE_SUFFIX
+    return text.lower()
 
 
 def _folder(path: str) -> str:

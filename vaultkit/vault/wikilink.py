@@ -1,4 +1,5 @@
-"""markdown-it-py rules for Obsidian syntax: wikilinks, embeds and ``%%comments%%``.
+"""markdown-it-py rules for Obsidian syntax: wikilinks, embeds, ``%%comments%%``, tables, math
+and footnotes, as Obsidian's link index reads them.
 
 Tokens this module adds to an inline token's children (all positions are offsets into the
 inline token's ``content``, stored in ``token.meta["pos"]``):
@@ -7,6 +8,17 @@ inline token's ``content``, stored in ``token.meta["pos"]``):
   ``embed`` and ``pos`` (the ``!`` of an embed or the first ``[``).
 - ``wikilink_error``: a malformed ``[[``; ``meta["reason"]`` is ``"unclosed"`` or ``"nested"``.
 - ``vk_comment``: an inline ``%%comment%%`` (its text is dropped).
+- ``math_inline``: ``$…$`` or ``$$…$$`` (its ``content`` is the source, never scanned).
+
+In a GFM table, the cells' ``inline`` tokens become ``vk_cell`` ones (never inline-parsed)
+and each row line gets an ``inline`` token of its own, ``meta["vk_row"]``, holding the whole
+line: Obsidian finds links before a row is split into cells, so ``[[Note|alias]]`` with an
+unescaped pipe, cells beyond the header's count (which markdown-it drops) and lines glued
+under the table all keep their links, and their tags.
+
+A ``$$`` math block becomes a ``math_block`` token (see :func:`math_block_rule`), and a
+footnote definition (``[^1]: text``) a container whose links count, never a link reference
+definition, so ``[^1]`` is never a link (see :func:`footnote_rule`).
 
 ``link_open`` and ``image`` tokens also get ``meta["pos"]``. A paragraph that opens a ``%%``
 comment without closing it is extended over the following lines (blank lines included) until
@@ -25,6 +37,7 @@ from markdown_it.common.utils import mdTrim, unescapeAll
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_block import lheading as _md_lheading
 from markdown_it.rules_block import paragraph as _md_paragraph
+from markdown_it.rules_block import table as _md_table
 from markdown_it.rules_inline import StateInline
 from markdown_it.rules_inline import image as _md_image
 from markdown_it.rules_inline import link as _md_link
@@ -54,8 +67,11 @@ INLINE_RULES = (
 )
 COMMENT = "%%"
 _SCAN_KEY = "vaultkit_wikilink_scan"
-_PLAIN_RUN = re.compile(r"[^\n!\[\]\\`<%]+")
+_PLAIN_RUN = re.compile(r"[^\n!\[\]\\`<%$]+")
 _BRACKET_RUN = re.compile(r"[!\[]+")
+FOOTNOTE = re.compile(r"\[\^([^\]\s]+)\]:")  # "[^label]:" opening a footnote definition
+_MATH_CLOSER = re.compile(r"(?<=[^\s\\])\$")
+MATH = "$$"
 _CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.DOTALL)
 
 InlineRule = Callable[[StateInline, bool], bool]
@@ -119,6 +135,50 @@ class _Finder:
 
 
 @dataclass(slots=True)
+class _Search:
+    """``pattern.search(src, pos)``'s start remembered, like :class:`_Finder`."""
+
+    src: str
+    pattern: re.Pattern[str]
+    start: int = -1
+    found: int = -1
+
+    def at(self, pos: int) -> int:
+        valid = self.start >= 0 and self.start <= pos and (self.found < 0 or pos <= self.found)
+        if not valid:
+            match = self.pattern.search(self.src, pos)
+            self.start, self.found = pos, match.start() if match else -1
+        return self.found
+
+
+@dataclass(slots=True)
+class MathScan:
+    """Obsidian's inline math in one inline source: ``$$…$$``, or ``$…$`` whose opening
+    ``$`` is not followed by whitespace and whose closing ``$`` is not preceded by whitespace
+    (nor escaped). Shared by the inline rule and the fast path; linear over a whole source."""
+
+    src: str
+    pairs: _Finder
+    closers: _Search
+
+    @classmethod
+    def build(cls, src: str) -> MathScan:
+        return cls(src, _Finder(src, MATH), _Search(src, _MATH_CLOSER))
+
+    def end(self, pos: int) -> int:
+        """Where the math opened by the ``$`` at ``pos`` ends; -1 when it opens none."""
+        src = self.src
+        if src.startswith(MATH, pos):
+            close = self.pairs.at(pos + 2)
+            return close + 2 if close >= 0 else -1
+        following = src[pos + 1 : pos + 2]
+        if not following or following.isspace():
+            return -1
+        close = self.closers.at(pos + 2)
+        return close + 1 if close >= 0 else -1
+
+
+@dataclass(slots=True)
 class _Scan:
     """Finders for ``[[``, ``]]`` and newlines in one inline source, plus reported lines."""
 
@@ -128,6 +188,7 @@ class _Scan:
     newlines: _Finder
     brackets: _Finder
     reported: set[int] = field(default_factory=set)
+    math: MathScan | None = None
 
     @classmethod
     def build(cls, src: str) -> _Scan:
@@ -238,6 +299,24 @@ def comment_rule(state: StateInline, silent: bool) -> bool:
     return True
 
 
+def math_rule(state: StateInline, silent: bool) -> bool:
+    """Inline rule for ``$math$`` and ``$$math$$`` (:class:`MathScan`): a ``math_inline``
+    token whose content (the source, dollars included) is never scanned for links."""
+    if state.src[state.pos] != "$":
+        return False
+    scan = _scan_for(state)
+    if scan.math is None:
+        scan.math = MathScan.build(state.src)
+    end = scan.math.end(state.pos)
+    if end < 0 or end > state.posMax:
+        return False
+    if not silent:
+        token = state.push("math_inline", "", 0)
+        token.content = state.src[state.pos : end]
+    state.pos = end
+    return True
+
+
 def text_rule(state: StateInline, silent: bool) -> bool:
     """Consume a run of characters that start none of the enabled inline rules.
 
@@ -342,6 +421,94 @@ def lheading_rule(state: StateBlock, start_line: int, end_line: int, silent: boo
     return False
 
 
+def table_rule(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """markdown-it's GFM table, plus one ``vk_row`` inline token per row line (see above)."""
+    count = len(state.tokens)
+    if not _md_table(state, start_line, end_line, silent):
+        return False
+    if silent:
+        return True
+    for token in state.tokens[count:]:
+        if token.type == "inline":
+            token.type = "vk_cell"  # not inline-parsed: the row token holds its text
+    close = state.tokens.pop()
+    for line in range(start_line, state.line):
+        if line == start_line + 1:
+            continue  # the delimiter row
+        row = state.push("inline", "", 0)
+        row.content = mdTrim(_line_text(state, line))
+        row.map = [line, line + 1]
+        row.meta["vk_row"] = True
+    state.tokens.append(close)
+    return True
+
+
+def footnote_rule(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """A footnote definition ``[^label]: text``, never a link reference definition.
+
+    It is a container, like a list item whose content is indented four columns more than the
+    definition (a lazy line continues its paragraph), so the links inside it count. Its tokens
+    are ``footnote_open`` (``meta["label"]``), the content's blocks and ``footnote_close``.
+    """
+    if state.is_code_block(start_line):
+        return False
+    start = state.bMarks[start_line] + state.tShift[start_line]
+    match = FOOTNOTE.match(state.src, start, state.eMarks[start_line])
+    if match is None:
+        return False
+    if silent:
+        return True
+    pos = match.end()
+    while pos < state.eMarks[start_line] and state.src[pos] in " \t":
+        pos += 1
+    saved = (state.tShift[start_line], state.sCount[start_line], state.blkIndent)
+    parent = state.parentType
+    opening = state.push("footnote_open", "", 1)
+    opening.meta = {"label": match.group(1)}
+    opening.map = [start_line, start_line + 1]
+    state.blkIndent += 4
+    state.parentType = "footnote"
+    state.tShift[start_line] = pos - state.bMarks[start_line]
+    state.sCount[start_line] = state.blkIndent
+    state.md.block.tokenize(state, start_line, end_line)
+    state.tShift[start_line], state.sCount[start_line], state.blkIndent = saved
+    state.parentType = parent
+    state.push("footnote_close", "", -1)
+    opening.map = [start_line, max(state.line, start_line + 1)]
+    return True
+
+
+def _closing_math_line(state: StateBlock, start_line: int, end_line: int) -> int:
+    """The line after the ``$$`` that closes a block opened at ``start_line``; -1 if none
+    does inside the container (a non-blank line indented less than it ends the search)."""
+    first = _line_text(state, start_line)
+    if MATH in first[2:]:
+        return start_line + 1 if not first[2:].split(MATH, 1)[1].strip() else -1
+    for line in range(start_line + 1, end_line):
+        text = _line_text(state, line)
+        if text and state.sCount[line] < state.blkIndent:
+            return -1
+        if MATH in text:
+            return line + 1
+    return -1
+
+
+def math_block_rule(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """A ``$$`` math block (it may span blank lines; closed by the next line holding ``$$``):
+    a ``math_block`` token, never scanned for links. An unclosed ``$$`` opens no block."""
+    if state.is_code_block(start_line) or not _line_text(state, start_line).startswith(MATH):
+        return False
+    after = _closing_math_line(state, start_line, end_line)
+    if after < 0:
+        return False
+    if not silent:
+        token = state.push("math_block", "math", 0)
+        token.content = state.getLines(start_line, after, state.blkIndent, True)
+        token.map = [start_line, after]
+    state.line = after
+    return True
+
+
 def make_parser() -> MarkdownIt:
     """A new lean parser: the "zero" preset plus only the rules vaultkit needs, plus ours.
 
@@ -353,11 +520,22 @@ def make_parser() -> MarkdownIt:
     md.disable("text_join")
     md.block.ruler.at("paragraph", paragraph_rule)
     md.block.ruler.at("lheading", lheading_rule)
+    md.block.ruler.at("table", table_rule)
+    md.block.ruler.before(
+        "fence",
+        "vk_math",
+        math_block_rule,
+        {"alt": ["paragraph", "reference", "blockquote", "list"]},
+    )
+    md.block.ruler.before(
+        "reference", "vk_footnote", footnote_rule, {"alt": ["paragraph", "reference"]}
+    )
     md.inline.ruler.at("text", text_rule)
     md.inline.ruler.at("link", with_position(_md_link, "link_open"))
     md.inline.ruler.at("image", with_position(_md_image, "image"))
     md.inline.ruler.before("link", "wikilink", wikilink_rule)
     md.inline.ruler.before("link", "vk_comment", comment_rule)
+    md.inline.ruler.before("link", "vk_math", math_rule)
     return md
 
 
