@@ -144,3 +144,13 @@ def test_statements_not_commands() -> None:
     text = build(full(running=True, backfilled=1, degraded=True), 9000)
     for imperative in ("You must", "Read ", "Please", "Do not"):
         assert imperative not in text
+
+
+def test_the_injection_says_once_that_older_memory_is_searchable() -> None:
+    from vaultkit.continuity.inject import EN, KO, Material, NoteText, build
+
+    material = Material(summary=NoteText("sessions/summary/a.md", "done"))
+    text = build(material, 9000)
+    assert text.count(EN["recall"]) == 1 and "search and read_note" in EN["recall"]
+    assert KO["recall"] in build(material.replace(korean=True), 9000)
+    assert EN["recall"] not in build(Material(running=True), 9000)  # no memory, nothing to search

@@ -43,6 +43,8 @@ EN = {
     "handoff": "### Handoff of this session before compaction ({path})",
     "trimmed": "… (trimmed; the full text is in {path})",
     "degraded_tag": " (degraded)",
+    "recall": "Older sessions are searchable too: the vaultkit MCP tools search and read_note, "
+    'or `vaultkit search "words"` in a shell.',
 }
 KO = {
     "title": "## vaultkit: 이 프로젝트의 이전 세션 기억",
@@ -63,6 +65,8 @@ KO = {
     "handoff": "### 컴팩트 전 이 세션의 인수인계 ({path})",
     "trimmed": "… (잘림; 전체 내용: {path})",
     "degraded_tag": " (품질 저하)",
+    "recall": "더 오래된 세션도 검색할 수 있습니다: vaultkit MCP 도구 search와 read_note, "
+    '또는 셸에서 `vaultkit search "단어"`.',
 }
 
 
@@ -155,6 +159,8 @@ def _warnings(m: Material, labels: dict[str, str]) -> list[str]:
 def _render(m: Material, wiki_room: int | None = None) -> str:
     labels = KO if m.korean else EN
     parts = [labels["title"], *_warnings(m, labels)]
+    if m.summary is not None or m.wiki is not None or m.index_lines:
+        parts.append(labels["recall"])
     if m.summary is not None:
         parts.append(f"{labels['summary'].format(path=m.summary.path)}\n{m.summary.body.strip()}")
     if m.wiki is not None:
