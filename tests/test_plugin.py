@@ -4,6 +4,7 @@ sound, and its hooks stand down where ``vaultkit hooks install`` registered vaul
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -125,3 +126,39 @@ def test_a_plugin_hook_stands_down_where_hooks_install_registered_vaultkit(tmp_p
     assert f"{local} registers vaultkit too; it runs there" in log
     unmarked = _hook(project, tmp_path / "config", "SessionStart")  # the settings entry itself
     assert "Everything shipped." in unmarked.stdout.decode()
+
+
+def _doctor(project: Path, config: Path) -> str:
+    env = {**os.environ, "CLAUDE_CONFIG_DIR": str(config)}
+    done = subprocess.run(
+        [sys.executable, "-m", "vaultkit", "doctor"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    return done.stdout
+
+
+def test_doctor_says_which_registration_runs_the_hooks(tmp_path: Path) -> None:
+    project = _project_with_summary(tmp_path)
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "settings.json").write_text('{"enabledPlugins": {"vaultkit@vaultkit": true}}')
+    out = _doctor(project, config)
+    assert (
+        f"ok    hooks (plugin): registered by the vaultkit plugin ({config}/settings.json)" in out
+    )
+    assert "not installed" not in out
+    local = project / ".claude" / "settings.local.json"
+    local.parent.mkdir()
+    local.write_text(
+        settings.render(settings.install({}, "/v/bin/vaultkit-hook")), encoding="utf-8"
+    )
+    assert "the settings entries run them and the plugin's hooks stand down" in _doctor(
+        project, config
+    )
+    (config / "settings.json").write_text('{"enabledPlugins": {"vaultkit@vaultkit": false}}')
+    assert "hooks (plugin)" not in _doctor(project, config)

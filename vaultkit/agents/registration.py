@@ -82,3 +82,17 @@ def project_dir(cwd: str, env: Mapping[str, str]) -> str:
     """The project Claude Code runs in: ``CLAUDE_PROJECT_DIR`` (set for hooks), else the git
     root of ``cwd``, else ``cwd``."""
     return env.get("CLAUDE_PROJECT_DIR") or find_git_root(cwd) or cwd
+
+
+def plugin_enabled(project: str, env: Mapping[str, str]) -> str | None:
+    """The settings file that enables the vaultkit plugin (``enabledPlugins`` holds
+    ``vaultkit@<marketplace>: true``), or None."""
+    for path in settings_files(project, env):
+        data = _read(path)
+        enabled = data.get("enabledPlugins") if isinstance(data, dict) else None
+        if isinstance(enabled, dict) and any(
+            isinstance(key, str) and key.split("@", 1)[0] == "vaultkit" and value is True
+            for key, value in enabled.items()
+        ):
+            return path
+    return None

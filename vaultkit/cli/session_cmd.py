@@ -17,6 +17,7 @@ from typing import Annotated, Literal
 
 import typer
 
+from vaultkit.agents import registration
 from vaultkit.base import gitignore
 from vaultkit.base.config import Config, load_config
 from vaultkit.base.store import Store, find_git_root, find_store, is_project_store
@@ -152,6 +153,10 @@ def _check_hooks(folder: Path) -> list[Check]:
     ]
     covered = {event: [r.scope for r in rows if event in r.events] for event in _EVENTS}
     absent = [event for event, scopes in covered.items() if not scopes]
+    plugin = registration.plugin_enabled(str(folder), os.environ)
+    if plugin is not None:
+        checks.append(_plugin_check(plugin, len(absent) < len(_EVENTS)))
+        absent = []
     if absent:
         checks.append(
             Check("hooks", "fail", f"not installed: {', '.join(absent)}", "vaultkit hooks install")
@@ -173,6 +178,18 @@ def _check_hooks(folder: Path) -> list[Check]:
 
 
 _EVENTS = ("SessionStart", "SessionEnd")
+
+
+def _plugin_check(enabled_in: str, settings_too: bool) -> Check:
+    """Which registration runs the hooks when the Claude Code plugin is enabled."""
+    if settings_too:
+        return Check(
+            "hooks (plugin)",
+            "ok",
+            f"the vaultkit plugin is enabled in {enabled_in}, and settings also register the"
+            " hooks: the settings entries run them and the plugin's hooks stand down (once each)",
+        )
+    return Check("hooks (plugin)", "ok", f"registered by the vaultkit plugin ({enabled_in})")
 
 
 def _check_claude(config: Config) -> Check:
