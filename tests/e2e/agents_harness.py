@@ -119,7 +119,7 @@ class _Sandbox:
     def payloads(self) -> list[dict[str, Any]]:
         return read_dumps(self.dumps)
 
-    def _run(self, argv: tuple[str, ...], cwd: Path, extra: Mapping[str, str] | None) -> Run:
+    def run_argv(self, argv: tuple[str, ...], cwd: Path, extra: Mapping[str, str] | None) -> Run:
         started = time.monotonic()
         done = subprocess.run(
             argv,
@@ -160,7 +160,7 @@ class CodexSandbox(_Sandbox):
         self, prompt: str, cwd: Path, *args: str, extra_env: Mapping[str, str] | None = None
     ) -> Run:
         """``codex exec ARGS… PROMPT`` in ``cwd``; waits for it to exit."""
-        return self._run((str(self.binary), "exec", *args, prompt), cwd, extra_env)
+        return self.run_argv((str(self.binary), "exec", *args, prompt), cwd, extra_env)
 
 
 class GeminiSandbox(_Sandbox):
@@ -200,4 +200,4 @@ class GeminiSandbox(_Sandbox):
     ) -> Run:
         """``gemini --skip-trust -m MODEL ARGS… -p PROMPT`` in ``cwd``; waits for it to exit."""
         argv = (str(self.binary), "--skip-trust", "-m", self.MODEL, *args, "-p", prompt)
-        return self._run(argv, cwd, extra_env)
+        return self.run_argv(argv, cwd, extra_env)
