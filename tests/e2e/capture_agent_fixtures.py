@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import shutil
 import sys
+import time
 from pathlib import Path
 
 from .agents_harness import (
@@ -99,6 +100,11 @@ def capture_codex() -> None:
     (out / "rollout.jsonl").write_text(scrub(text, project, box.home), encoding="utf-8")
 
 
+def _next_minute() -> None:
+    """Sleep into the next wall-clock minute (Gemini names chat files by the minute)."""
+    time.sleep(61 - time.time() % 60)
+
+
 def capture_gemini() -> None:
     root = _fresh(CAPTURE_ROOT / "gemini")
     hooks_out = _fresh(FIXTURES / "hooks" / "gemini")
@@ -116,6 +122,7 @@ def capture_gemini() -> None:
         first = box.prompt("Write hi into out.txt", project, "--yolo", extra_env=env)
         if first.returncode != 0:
             raise RuntimeError(f"gemini -p failed: {first.stderr}")
+        _next_minute()  # so that the resumed run's own new file does not share the old name
         again = box.prompt("그리고 요약해 줘", project, "--resume", "latest", extra_env=env)
         if again.returncode != 0:
             raise RuntimeError(f"gemini --resume failed: {again.stderr}")
@@ -126,8 +133,9 @@ def capture_gemini() -> None:
     transcript = Path(str(payloads[0]["transcript_path"]))
     text = transcript.read_text(encoding="utf-8")
     (out / "chat.jsonl").write_text(scrub(text, project, box.home), encoding="utf-8")
-    # On --resume, SessionStart names a new file holding only the session header and context,
-    # while the resumed turns are appended to the original file (the one SessionEnd names).
+    # On --resume, SessionStart names a new file (session-<minute>-<id8>.jsonl) holding only a
+    # header and the context set-up, while the resumed turns are appended to the original file
+    # (the one SessionEnd names). Resumed within the same minute, both names are the same file.
     resumed = next(p for p in payloads if p.get("source") == "resume")
     stub = Path(str(resumed["transcript_path"])).read_text(encoding="utf-8")
     (out / "resume-stub.jsonl").write_text(scrub(stub, project, box.home), encoding="utf-8")

@@ -17,8 +17,10 @@ if TYPE_CHECKING:
 MAX_LINE_BYTES = 16 * 1024 * 1024
 
 
-def iter_objects(path: Path, max_line: int = MAX_LINE_BYTES) -> Iterator[dict[str, Any] | None]:
-    """Each line of ``path`` as a JSON object, or ``None`` for an unusable or overlong line."""
+def iter_objects(path: Path, max_line: int = 0) -> Iterator[dict[str, Any] | None]:
+    """Each line of ``path`` as a JSON object, or ``None`` for an unusable or overlong line
+    (longer than ``max_line`` bytes, default ``MAX_LINE_BYTES``)."""
+    max_line = max_line or MAX_LINE_BYTES
     with path.open("rb") as handle:
         while line := handle.readline(max_line):
             if len(line) == max_line and not line.endswith(b"\n"):
