@@ -8,6 +8,7 @@ them fails here first.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -115,3 +116,30 @@ def test_a_child_run_fires_no_hooks_and_keeps_no_rollout(
     assert "Hello from the mock Codex model." in run.stdout
     assert box.payloads() == []
     assert not (box.codex_home / "sessions").exists()
+
+
+def test_project_hooks_load_only_in_a_trusted_project(box: CodexSandbox, mock: MockOpenAI) -> None:
+    box.write_hooks({})
+    project = box.project()
+    (project / ".codex").mkdir()
+    hooks = hook_groups(recorder_command(), ("SessionStart", "SessionEnd"), 10)
+    (project / ".codex" / "hooks.json").write_text(json.dumps(hooks), encoding="utf-8")
+    assert box.exec("say hi", project, BYPASS).returncode == 0
+    assert box.payloads() == []
+    assert box.exec("say hi", project, BYPASS, "--trust").returncode == 0
+    assert [p["hook_event_name"] for p in box.payloads()] == ["SessionStart", "SessionEnd"]
+    config = (box.codex_home / "config.toml").read_text(encoding="utf-8")
+    assert f'[projects."{project}"]' in config or f"[projects.'{project}']" in config
+    assert 'trust_level = "trusted"' in config
+
+
+def test_hooks_in_config_toml_run_too(box: CodexSandbox, mock: MockOpenAI) -> None:
+    box.write_hooks({})
+    config = box.codex_home / "config.toml"
+    table = (
+        "\n[[hooks.SessionStart]]\n[[hooks.SessionStart.hooks]]\n"
+        f'type = "command"\ncommand = "{recorder_command()}"\ntimeout = 10\n'
+    )
+    config.write_text(config.read_text(encoding="utf-8") + table, encoding="utf-8")
+    assert box.exec("say hi", box.project(), BYPASS).returncode == 0
+    assert [p["hook_event_name"] for p in box.payloads()] == ["SessionStart"]

@@ -98,10 +98,32 @@ def test_headless_runs_need_a_trusted_folder(box: GeminiSandbox, mock: MockGemin
     assert mock.of_kind("agent") == []
 
 
+def _project_hooks(project: Path) -> None:
+    (project / ".gemini").mkdir()
+    hooks = hook_groups(recorder_command(), EVENTS, 10_000)
+    (project / ".gemini" / "settings.json").write_text(json.dumps(hooks), encoding="utf-8")
+
+
+def test_project_hooks_load_only_when_the_folder_itself_is_trusted(
+    box: GeminiSandbox, mock: MockGemini
+) -> None:
+    box.write_settings({})  # no user-level hooks
+    project = box.project()
+    _project_hooks(project)
+    assert box.prompt("say hi", project).returncode == 0  # --skip-trust: project hooks ignored
+    assert box.payloads() == []
+    argv = (str(box.binary), "-m", box.MODEL, "-p", "say hi")
+    run = box.run_argv(argv, project, {"GEMINI_CLI_TRUST_WORKSPACE": "true"})
+    assert run.returncode == 0, run.stderr
+    assert [p["hook_event_name"] for p in box.payloads()] == list(EVENTS)
+    assert "project-level hooks have been detected" in run.stderr
+
+
 def test_a_child_run_fires_no_hooks_and_writes_no_user_chat(
     box: GeminiSandbox, mock: MockGemini, tmp_path: Path
 ) -> None:
     project = box.project()
+    _project_hooks(project)
     child_home = tmp_path / "child-home"
     (child_home / ".gemini").mkdir(parents=True)
     settings = {
@@ -110,10 +132,10 @@ def test_a_child_run_fires_no_hooks_and_writes_no_user_chat(
         "privacy": {"usageStatisticsEnabled": False},
     }
     (child_home / ".gemini" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
-    (project / ".gemini").mkdir()
-    project_hooks = hook_groups(recorder_command(), EVENTS, 10_000)
-    (project / ".gemini" / "settings.json").write_text(json.dumps(project_hooks), "utf-8")
-    run = box.prompt("summarise", project, extra_env={"GEMINI_CLI_HOME": str(child_home)})
+    # Trusted through the variable, so the project's hooks would load if hooks were enabled.
+    env = {"GEMINI_CLI_HOME": str(child_home), "GEMINI_CLI_TRUST_WORKSPACE": "true"}
+    argv = (str(box.binary), "-m", box.MODEL, "-p", "summarise")
+    run = box.run_argv(argv, project, env)
     assert run.returncode == 0, run.stderr
     assert "Hello from the mock Gemini model." in run.stdout
     assert box.payloads() == []  # neither the user's nor the project's hooks ran
