@@ -28,9 +28,11 @@ INSTALL_AGENTS = REPO / "tests" / "e2e" / "install_agents.sh"
 RECORDER = Path(__file__).with_name("agent_hook.py")
 CODEX_KEY = "sk-e2e-dummy-openai-key-not-a-secret"
 GEMINI_KEY = "e2e-dummy-gemini-key-not-a-secret"
+# Inherited variables that would leak the outer agent or user into the sandbox. GITHUB_SHA and
+# SURFACE=Github also make Gemini CLI strip every other variable from its hooks' environment.
 _DROP_PREFIXES = (
     "CLAUDE", "ANTHROPIC", "VAULTKIT", "OTEL_", "AWS_", "GOOGLE_", "VERTEX", "GEMINI_",
-    "OPENAI", "CODEX", "AZURE",
+    "OPENAI", "CODEX", "AZURE", "GITHUB_", "SURFACE",
 )  # fmt: skip
 
 
