@@ -2,7 +2,7 @@
 
 Codex's ``hooks.json`` and Gemini CLI's ``settings.json`` keep hooks in the shape Claude Code's
 settings use: per event a list of groups, each ``{"matcher"?: …, "hooks": [hook, …]}``. vaultkit
-recognises its own hooks by their command (see :func:`vaultkit.agents.settings.is_vaultkit`),
+recognises its own hooks by their command (the marks Claude Code's settings merge uses too),
 keeps everyone else's, appends its group at the end of an event's list (Codex keys hook trust by
 position, so foreign hooks keep their place), installs idempotently and uninstalls exactly what
 it added.
@@ -13,8 +13,11 @@ from __future__ import annotations
 import copy
 import json
 
-from vaultkit.agents.settings import is_vaultkit
 from vaultkit.errors import VaultkitError
+
+# The same marks as vaultkit.agents.settings.MARKS (not imported: settings loads ``typing``, which
+# a hook process does without).
+MARKS = ("vaultkit-hook", "vaultkit.hookentry")
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -107,6 +110,14 @@ def strip_comments(text: str) -> str:
 def render(data: Data) -> str:
     """Data as file text: two-space indent, Unicode kept, final newline."""
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def is_vaultkit(hook: object) -> bool:
+    """True for a hook whose command runs vaultkit's hook entry point."""
+    if not isinstance(hook, dict):
+        return False
+    command = hook.get("command")
+    return isinstance(command, str) and any(mark in command for mark in MARKS)
 
 
 def _groups(data: Data, event: str) -> list[Any]:
