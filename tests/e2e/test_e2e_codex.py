@@ -25,6 +25,20 @@ BYPASS = "--dangerously-bypass-hook-trust"
 MARKER = "Handoff from the previous session: INJECTED-7f3a"
 
 
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+FIXTURE_NAMES = ("session-start-startup.json", "stop.json", "session-end-other.json")
+
+
+def _fixture(name: str) -> dict[str, object]:
+    value = json.loads((FIXTURES / "hooks" / "codex" / name).read_text(encoding="utf-8"))
+    assert isinstance(value, dict)
+    return value
+
+
+def _record_kinds(path: Path) -> set[str]:
+    return {json.loads(line)["type"] for line in path.read_text("utf-8").splitlines()}
+
+
 @pytest.fixture(scope="session")
 def codex_bin() -> Path:
     return agent_binary("codex")
@@ -75,6 +89,9 @@ def test_hooks_fire_with_the_documented_fields(box: CodexSandbox, mock: MockOpen
     assert re.fullmatch(rf"\d{{4}}/\d\d/\d\d/rollout-[0-9T-]+-{start['session_id']}\.jsonl", rel)
     assert (project / "out.txt").read_text(encoding="utf-8").strip() == "hi"
     assert mock.of_kind("outside") == []
+    for payload, name in zip(payloads, FIXTURE_NAMES, strict=True):
+        assert sorted(payload) == sorted(_fixture(name)), name  # the committed fixtures still hold
+    assert _record_kinds(transcript) == _record_kinds(FIXTURES / "codex" / "rollout.jsonl")
 
 
 @pytest.mark.parametrize("mode", ["json", "plain"])
@@ -143,3 +160,17 @@ def test_hooks_in_config_toml_run_too(box: CodexSandbox, mock: MockOpenAI) -> No
     config.write_text(config.read_text(encoding="utf-8") + table, encoding="utf-8")
     assert box.exec("say hi", box.project(), BYPASS).returncode == 0
     assert [p["hook_event_name"] for p in box.payloads()] == ["SessionStart"]
+
+
+def test_a_trust_record_with_a_wrong_hash_does_not_trust(
+    box: CodexSandbox, mock: MockOpenAI
+) -> None:
+    hooks = box.codex_home / "hooks.json"
+    config = box.codex_home / "config.toml"
+    records = "".join(
+        f'\n[hooks.state."{hooks}:{event}:0:0"]\ntrusted_hash = "sha256:{"0" * 64}"\n'
+        for event in ("session_start", "stop", "session_end")
+    )
+    config.write_text(config.read_text(encoding="utf-8") + records, encoding="utf-8")
+    assert box.exec("say hi", box.project()).returncode == 0
+    assert box.payloads() == []

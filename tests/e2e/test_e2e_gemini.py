@@ -25,6 +25,16 @@ EVENTS = ("SessionStart", "SessionEnd")
 MARKER = "Handoff from the previous session: INJECTED-9c1d"
 
 
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+FIXTURE_NAMES = ("session-start-startup.json", "session-end-exit.json")
+
+
+def _fixture(name: str) -> dict[str, object]:
+    value = json.loads((FIXTURES / "hooks" / "gemini" / name).read_text(encoding="utf-8"))
+    assert isinstance(value, dict)
+    return value
+
+
 @pytest.fixture(scope="session")
 def gemini_bin() -> Path:
     return agent_binary("gemini")
@@ -67,6 +77,8 @@ def test_hooks_fire_with_the_documented_fields(box: GeminiSandbox, mock: MockGem
     header = json.loads(transcript.read_text(encoding="utf-8").splitlines()[0])
     assert header["sessionId"] == start["session_id"]
     assert mock.of_kind("outside") == []
+    for payload, name in zip(payloads, FIXTURE_NAMES, strict=True):
+        assert sorted(payload) == sorted(_fixture(name)), name  # the committed fixtures still hold
 
 
 def test_json_additional_context_reaches_the_model_wrapped(
