@@ -25,8 +25,7 @@ def test_adapters_stay_light_enough_for_a_hook(module: str) -> None:
     assert loaded & (FORBIDDEN | SLOW_STDLIB) == set()
 
 
-def test_vaultkit_hooks_are_recognised_by_the_same_marks_as_in_claude_settings() -> None:
-    assert hookmerge.MARKS == settings.MARKS
+def test_vaultkit_hooks_are_recognised_as_in_claude_settings() -> None:
     hook = codex.hook_entry("/x/vaultkit-hook", "SessionStart")
     assert hookmerge.is_vaultkit(hook) and settings.is_vaultkit(hook)
 

@@ -2,7 +2,7 @@
 
 Codex's ``hooks.json`` and Gemini CLI's ``settings.json`` keep hooks in the shape Claude Code's
 settings use: per event a list of groups, each ``{"matcher"?: …, "hooks": [hook, …]}``. vaultkit
-recognises its own hooks by their command (the marks Claude Code's settings merge uses too),
+recognises its own hooks by their command (``registration.MARKS``, as in Claude's settings),
 keeps everyone else's, appends its group at the end of an event's list (Codex keys hook trust by
 position, so foreign hooks keep their place), installs idempotently and uninstalls exactly what
 it added.
@@ -13,11 +13,8 @@ from __future__ import annotations
 import copy
 import json
 
+from vaultkit.agents.registration import MARKS
 from vaultkit.errors import VaultkitError
-
-# The same marks as vaultkit.agents.settings.MARKS (not imported: settings loads ``typing``, which
-# a hook process does without).
-MARKS = ("vaultkit-hook", "vaultkit.hookentry")
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
