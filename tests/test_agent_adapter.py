@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from test_import_weight import FORBIDDEN, SLOW_STDLIB
 
 from vaultkit.agents import codex, gemini, hookmerge, settings
-from vaultkit.agents.adapter import JSON_ONLY, STDOUT_OR_JSON, Entry, one_line
+from vaultkit.agents.adapter import JSON_ONLY, STDOUT_OR_JSON, Agent, Entry, one_line, owns
 
 
 @pytest.mark.parametrize("module", ["vaultkit.agents.codex", "vaultkit.agents.gemini"])
@@ -42,3 +45,31 @@ def test_entries_are_values() -> None:
     assert entry.replace(text="y").text == "y"
     assert one_line("a\n  b\tc") == "a b c"
     assert one_line("x" * 300, 10) == "x" * 9 + "…"
+
+
+def _payload_path(agent: str, name: str, home: Path) -> str:
+    fixture = Path(__file__).parent / "fixtures" / "hooks" / agent / name
+    path: str = json.loads(fixture.read_text(encoding="utf-8"))["transcript_path"]
+    return path.replace("{HOME}", str(home))
+
+
+@pytest.mark.parametrize(
+    ("agent", "name"),
+    [(codex.AGENT, "session-start-startup.json"), (gemini.AGENT, "session-end-exit.json")],
+    ids=["codex", "gemini"],
+)
+def test_owns_accepts_the_real_transcript_paths_only_inside_the_config_folder(
+    tmp_path: Path, agent: Agent, name: str
+) -> None:
+    env = {"HOME": str(tmp_path)}
+    real = _payload_path(agent.name, name, tmp_path)
+    assert owns(agent, real, env)
+    folder, file = real.rsplit("/", 1)
+    assert not owns(agent, f"{folder}/extra/{file}", env)  # * never spans a folder
+    assert not owns(agent, real.replace(".jsonl", ".json"), env)
+    assert not owns(agent, str(tmp_path / "elsewhere" / "x.jsonl"), env)
+    outside = tmp_path / "outside.jsonl"
+    outside.write_text("{}\n", encoding="utf-8")
+    Path(folder).mkdir(parents=True)
+    os.symlink(outside, real)
+    assert not owns(agent, real, env)  # a symlink out of the config folder is refused

@@ -10,6 +10,7 @@ Stdlib only: hooks read these values.
 from __future__ import annotations
 
 import os
+from fnmatch import fnmatchcase
 
 from vaultkit.base.record import Record
 
@@ -74,6 +75,19 @@ def config_dir(agent: Agent, env: Mapping[str, str] | None = None) -> str:
         return env[agent.dir_env]
     home = (env.get(agent.home_env) if agent.home_env else "") or env.get("HOME", "")
     return os.path.join(home or os.path.expanduser("~"), agent.home_default)
+
+
+def owns(agent: Agent, path: str, env: Mapping[str, str] | None = None) -> bool:
+    """True when ``path`` is where ``agent`` keeps transcripts: inside its config folder once
+    symlinks are resolved, matching ``transcript_glob`` segment by segment (``*`` never spans
+    a ``/``)."""
+    root = os.path.realpath(config_dir(agent, env))
+    real = os.path.realpath(path)
+    if os.path.commonpath([root, real]) != root:
+        return False
+    parts = os.path.relpath(real, root).replace(os.sep, "/").split("/")
+    pattern = agent.transcript_glob.split("/")
+    return len(parts) == len(pattern) and all(map(fnmatchcase, parts, pattern))
 
 
 def one_line(text: str, limit: int = 200) -> str:
