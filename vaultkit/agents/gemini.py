@@ -172,7 +172,5 @@ def _tool(call: dict[str, Any]) -> Entry:
     target = args.get("file_path")
     paths = (target,) if name in _EDIT_TOOLS and isinstance(target, str) and target else ()
     first = next((v for v in args.values() if isinstance(v, str) and v), "")
-    return Entry(
-        TOOL, text=one_line(command or ", ".join(paths) or first), tool=name, command=command,
-        paths=paths,
-    )  # fmt: skip
+    summary = one_line(command or ", ".join(paths) or first)
+    return Entry(TOOL, text=summary, tool=name, command=command, paths=paths)
