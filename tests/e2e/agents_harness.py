@@ -144,12 +144,15 @@ class CodexSandbox(_Sandbox):
         self.home = root / "home"
         self.codex_home = self.home / ".codex"
         self.dumps = root / "dumps"
+        self.tmp = root / "tmp"
         self.codex_home.mkdir(parents=True, exist_ok=True)
+        self.tmp.mkdir(exist_ok=True)
         (self.codex_home / "config.toml").write_text(provider_toml(mock_url), encoding="utf-8")
 
     def env(self, extra: Mapping[str, str] | None = None) -> dict[str, str]:
         env = _base_env(self.home, self.mock_url)
         env.update({"CODEX_HOME": str(self.codex_home), "OPENAI_API_KEY": CODEX_KEY})
+        env["TMPDIR"] = str(self.tmp)  # Codex saves over-long hook output under $TMPDIR
         env.update(extra or {})
         return env
 

@@ -174,3 +174,32 @@ def test_a_trust_record_with_a_wrong_hash_does_not_trust(
     config.write_text(config.read_text(encoding="utf-8") + records, encoding="utf-8")
     assert box.exec("say hi", box.project()).returncode == 0
     assert box.payloads() == []
+
+
+def _injected(mock: MockOpenAI, needle: str) -> str:
+    found = [
+        part["text"]
+        for r in mock.of_kind("agent")
+        for item in r.body["input"]
+        if item.get("role") == "developer"
+        for part in item.get("content") or []
+        if needle in part.get("text", "")
+    ]
+    assert len(found) == 1
+    return str(found[0])
+
+
+def test_injections_over_10000_characters_are_truncated_and_saved_to_tmpdir(
+    box: CodexSandbox, mock: MockOpenAI
+) -> None:
+    project = box.project()
+    exact = "a" * 9_996 + "-END"
+    assert box.exec("hi", project, BYPASS, extra_env={"E2E_INJECT": exact}).returncode == 0
+    assert _injected(mock, "-END") == exact  # 10,000 characters arrive verbatim
+    longer = "b" * 10_006 + "-END"
+    assert box.exec("hi", project, BYPASS, extra_env={"E2E_INJECT": longer}).returncode == 0
+    cut = _injected(mock, "bbbb")
+    assert cut.startswith("Warning: truncated output")
+    saved = list((box.tmp / "hook_outputs").glob("*/*.txt"))
+    assert [p.read_text(encoding="utf-8").strip() for p in saved] == [longer]
+    assert f"Full hook output saved to: {saved[0]}" in cut

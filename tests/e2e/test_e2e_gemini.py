@@ -90,6 +90,13 @@ def test_json_additional_context_reaches_the_model_wrapped(
     assert any(f"<hook_context>{MARKER}</hook_context>" in t for t in _agent_texts(mock))
 
 
+def test_a_20000_character_injection_arrives_whole(box: GeminiSandbox, mock: MockGemini) -> None:
+    text = "g" * 19_996 + "-END"
+    run = box.prompt("say hi", box.project(), extra_env={"E2E_INJECT": text})
+    assert run.returncode == 0, run.stderr
+    assert any(f"<hook_context>{text}</hook_context>" in t for t in _agent_texts(mock))
+
+
 def test_plain_stdout_is_shown_to_the_user_not_injected(
     box: GeminiSandbox, mock: MockGemini
 ) -> None:
