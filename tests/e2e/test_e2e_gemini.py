@@ -84,10 +84,13 @@ def test_hooks_fire_with_the_documented_fields(box: GeminiSandbox, mock: MockGem
 def test_json_additional_context_reaches_the_model_wrapped(
     box: GeminiSandbox, mock: MockGemini
 ) -> None:
-    run = box.prompt("say hi", box.project(), extra_env={"E2E_INJECT": MARKER})
+    text = f"{MARKER} <b>[[Note]]</b> & more"
+    run = box.prompt("say hi", box.project(), extra_env={"E2E_INJECT": text})
     assert run.returncode == 0, run.stderr
-    # Headless mode prepends it to the prompt inside <hook_context>…</hook_context>.
-    assert any(f"<hook_context>{MARKER}</hook_context>" in t for t in _agent_texts(mock))
+    # Headless mode prepends it to the prompt inside <hook_context>…</hook_context>, with < and >
+    # escaped (so an injection cannot close the wrapper); & stays as it is.
+    escaped = f"{MARKER} &lt;b&gt;[[Note]]&lt;/b&gt; & more"
+    assert any(f"<hook_context>{escaped}</hook_context>" in t for t in _agent_texts(mock))
 
 
 def test_a_20000_character_injection_arrives_whole(box: GeminiSandbox, mock: MockGemini) -> None:
