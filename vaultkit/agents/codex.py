@@ -1,0 +1,245 @@
+"""Codex CLI (0.171): its adapter value, hooks.json merge, hook trust and rollout reader.
+
+vaultkit writes Codex hooks into ``$CODEX_HOME/hooks.json`` rather than ``[hooks]`` in
+``config.toml``: it is a file of its own in the JSON shape the stdlib round-trips exactly, while
+rewriting the user's main TOML config would need a TOML writer and would lose its formatting.
+Codex runs a hook only once the user trusted it; trust is stored in ``config.toml`` as
+``[hooks.state."<hooks.json path>:<event>:<group>:<hook>"] trusted_hash = "sha256:…"``.
+Stdlib only (``tomllib`` is imported only when trust is read).
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+
+from vaultkit.agents import hookmerge
+from vaultkit.agents.adapter import (
+    ASSISTANT,
+    META,
+    STDOUT_OR_JSON,
+    TOOL,
+    USER,
+    Agent,
+    Entry,
+    one_line,
+)
+from vaultkit.agents.jsonlines import iter_objects
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+    from typing import Any
+
+AGENT = Agent(
+    name="codex",
+    display="Codex CLI 0.171",
+    dir_env="CODEX_HOME",
+    home_env="",
+    home_default=".codex",
+    hook_file="hooks.json",
+    project_hook_file=".codex/hooks.json",
+    start_event="SessionStart",
+    end_event="SessionEnd",
+    turn_event="Stop",
+    start_sources=("startup", "resume", "clear", "compact", "fork"),
+    end_reasons=("other",),
+    transcript_glob="sessions/*/*/*/rollout-*.jsonl",
+    injection=STDOUT_OR_JSON,
+    timeout_unit="s",
+    child_argv=(
+        "codex",
+        "exec",
+        "--disable",
+        "hooks",
+        "--ephemeral",
+        "--skip-git-repo-check",
+        "--sandbox",
+        "read-only",
+        "-",
+    ),
+    trust="each hook definition, reviewed in the Codex TUI (/hooks); projects need folder trust",
+)
+EVENTS = (AGENT.start_event, AGENT.end_event)
+# Codex clamps SessionEnd hooks to 3 s (and warns about anything longer).
+TIMEOUTS = {AGENT.start_event: 10, AGENT.end_event: 3}
+
+
+def hook_entry(executable: str, event: str) -> dict[str, Any]:
+    """vaultkit's hook for ``event`` (Codex runs ``command`` through the shell)."""
+    command = f"{shlex.quote(executable)} {event}"
+    return {"type": "command", "command": command, "timeout": TIMEOUTS[event]}
+
+
+def parse(text: str, where: str) -> dict[str, Any]:
+    return hookmerge.parse(text, where, EVENTS)
+
+
+def install(data: dict[str, Any], executable: str) -> dict[str, Any]:
+    """``hooks.json`` data with vaultkit's SessionStart and SessionEnd hooks in place."""
+    return hookmerge.install(data, {e: hook_entry(executable, e) for e in EVENTS})
+
+
+def uninstall(data: dict[str, Any]) -> dict[str, Any]:
+    return hookmerge.uninstall(data)
+
+
+def _snake(event: str) -> str:
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in event).lstrip("_")
+
+
+def trust_key(hooks_path: str, event: str, group: int, hook: int) -> str:
+    """The ``[hooks.state]`` key Codex stores a hook's trust under."""
+    return f"{hooks_path}:{_snake(event)}:{group}:{hook}"
+
+
+def trusted_hashes(config_text: str) -> dict[str, str]:
+    """``[hooks.state]`` of a ``config.toml``: trust key → ``trusted_hash``. Unreadable TOML
+    counts as nothing trusted."""
+    import tomllib  # only doctor-style callers pay for it
+
+    try:
+        config = tomllib.loads(config_text)
+    except tomllib.TOMLDecodeError:
+        return {}
+    hooks = config.get("hooks")
+    state = hooks.get("state") if isinstance(hooks, dict) else None
+    if not isinstance(state, dict):
+        return {}
+    return {
+        key: str(entry["trusted_hash"])
+        for key, entry in state.items()
+        if isinstance(entry, dict) and isinstance(entry.get("trusted_hash"), str)
+    }
+
+
+def untrusted(data: dict[str, Any], hooks_path: str, config_text: str) -> list[str]:
+    """Trust keys of vaultkit's hooks in ``data`` that Codex has no trust record for.
+
+    A record whose hash is stale (the hook changed after it was trusted) is not detected here:
+    Codex's hash input is not documented, so only a missing record is certain.
+    """
+    trusted = trusted_hashes(config_text)
+    return [
+        key
+        for event, spots in hookmerge.positions(data).items()
+        for group, hook in spots
+        if (key := trust_key(hooks_path, event, group, hook)) not in trusted
+    ]
+
+
+# -- the rollout ------------------------------------------------------------------------------
+
+_EDIT_TOOLS = frozenset({"apply_patch"})
+_PATCH_HEADERS = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")
+
+
+def read(path: Path) -> Iterator[Entry]:
+    """Stream a rollout JSONL: session facts, the user's and the assistant's text, tool calls.
+
+    Dropped: developer and system messages (Codex's instructions and every SessionStart
+    injection, vaultkit's own included), harness blocks in user messages
+    (``<environment_context>`` …), tool output, reasoning, events and bookkeeping records,
+    broken or overlong lines and record kinds this version does not know.
+    """
+    for record in iter_objects(path):
+        if record is not None:
+            yield from _entries(record)
+
+
+def _entries(record: dict[str, Any]) -> Iterator[Entry]:
+    kind, payload = record.get("type"), record.get("payload")
+    if not isinstance(payload, dict):
+        return
+    if kind in ("session_meta", "turn_context"):
+        yield from _meta(payload)
+    elif kind == "response_item":
+        yield from _item(payload)
+
+
+def _meta(payload: dict[str, Any]) -> Iterator[Entry]:
+    git = payload.get("git")
+    branch = git.get("branch") if isinstance(git, dict) else None
+    cwd = payload.get("cwd")
+    if isinstance(cwd, str) or isinstance(branch, str):
+        yield Entry(
+            META,
+            cwd=cwd if isinstance(cwd, str) else "",
+            git_branch=branch if isinstance(branch, str) else "",
+        )
+
+
+def _item(item: dict[str, Any]) -> Iterator[Entry]:
+    kind = item.get("type")
+    if kind == "message":
+        role = item.get("role")
+        text = _message_text(item.get("content"), drop_harness=role == "user")
+        if text and role in (USER, ASSISTANT):
+            yield Entry(str(role), text=text)
+    elif kind in ("function_call", "custom_tool_call", "local_shell_call"):
+        yield _tool(item)
+
+
+def _message_text(content: object, *, drop_harness: bool) -> str:
+    parts = content if isinstance(content, list) else []
+    texts = [p["text"] for p in parts if isinstance(p, dict) and isinstance(p.get("text"), str)]
+    if drop_harness:
+        texts = [t for t in texts if not is_harness_block(t)]
+    return "\n".join(t for t in texts if t.strip()).strip()
+
+
+def is_harness_block(text: str) -> bool:
+    """True for a part that is one whole ``<tag>…</tag>`` block Codex adds to user messages."""
+    stripped = text.strip()
+    if not stripped.startswith("<"):
+        return False
+    end = stripped.find(">")
+    tag = stripped[1:end] if end > 1 else ""
+    return bool(tag) and "\n" not in tag and stripped.endswith(f"</{tag}>")
+
+
+def _tool(item: dict[str, Any]) -> Entry:
+    name = str(item.get("name") or item.get("type") or "tool")
+    args = _arguments(item)
+    command = _command(args)
+    raw_input = item.get("input") if isinstance(item.get("input"), str) else args.get("input")
+    patch = raw_input if isinstance(raw_input, str) else ""
+    paths = _patch_paths(patch) if name in _EDIT_TOOLS else ()
+    summary = command or ", ".join(paths) or _first_string(args)
+    return Entry(TOOL, text=one_line(summary), tool=name, command=command, paths=paths)
+
+
+def _arguments(item: dict[str, Any]) -> dict[str, Any]:
+    raw = item.get("arguments")
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except ValueError:
+            return {}
+    action = item.get("action")
+    if not isinstance(raw, dict) and isinstance(action, dict):
+        raw = action  # local_shell_call: {"type": "exec", "command": [...]}
+    return raw if isinstance(raw, dict) else {}
+
+
+def _command(args: dict[str, Any]) -> str:
+    value = args.get("cmd", args.get("command"))
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        if len(value) == 3 and value[1] in ("-c", "-lc") and value[0].endswith("sh"):
+            return one_line(value[2], 300)
+        return one_line(shlex.join(value), 300)
+    return one_line(value, 300) if isinstance(value, str) else ""
+
+
+def _patch_paths(patch: str) -> tuple[str, ...]:
+    found: dict[str, None] = {}
+    for line in patch.splitlines():
+        for header in _PATCH_HEADERS:
+            if line.startswith(header) and line[len(header) :].strip():
+                found[line[len(header) :].strip()] = None
+    return tuple(found)
+
+
+def _first_string(args: dict[str, Any]) -> str:
+    return next((v for v in args.values() if isinstance(v, str) and v), "")

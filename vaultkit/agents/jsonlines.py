@@ -1,0 +1,47 @@
+"""Bounded JSONL reading for agent transcripts: one object per line, never the whole file.
+
+A line longer than ``MAX_LINE_BYTES`` is skipped without being held in memory; a broken line,
+a line that is not a JSON object, or a blank line reads as ``None`` so callers can count it.
+"""
+
+from __future__ import annotations
+
+import json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+    from typing import Any, BinaryIO
+
+MAX_LINE_BYTES = 16 * 1024 * 1024
+
+
+def iter_objects(path: Path, max_line: int = 0) -> Iterator[dict[str, Any] | None]:
+    """Each line of ``path`` as a JSON object, or ``None`` for an unusable or overlong line
+    (longer than ``max_line`` bytes, default ``MAX_LINE_BYTES``)."""
+    max_line = max_line or MAX_LINE_BYTES
+    with path.open("rb") as handle:
+        while line := handle.readline(max_line):
+            if len(line) == max_line and not line.endswith(b"\n"):
+                _skip_rest(handle, max_line)
+                yield None
+                continue
+            yield decode(line)
+
+
+def _skip_rest(handle: BinaryIO, max_line: int) -> None:
+    while chunk := handle.readline(max_line):
+        if chunk.endswith(b"\n"):
+            return
+
+
+def decode(line: bytes) -> dict[str, Any] | None:
+    """One line as a JSON object (invalid UTF-8 replaced), else ``None``."""
+    if not line.strip():
+        return None
+    try:
+        value = json.loads(line.decode("utf-8", errors="replace"))
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
