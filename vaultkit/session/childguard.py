@@ -5,7 +5,7 @@ The worker starts this guard as the leader of a new process group; the guard sta
 the same group (stdin, stdout and stderr are the worker's pipes, passed straight through) and
 waits. The moment its parent PARENT is gone — the worker died, even by SIGKILL — the guard kills
 the whole group: COMMAND and anything COMMAND started. It notices through ``PR_SET_PDEATHSIG``
-(Linux: SIGTERM at once) and, on every POSIX system, by polling its parent every 0.1 s.
+(Linux: SIGTERM at once) or, on other POSIX systems, by polling its parent every 0.1 s.
 Exit status: COMMAND's (128 + N when a signal N ended it); 127 when COMMAND could not start.
 """
 
@@ -32,12 +32,14 @@ def kill_group(_signum: int = 0, _frame: FrameType | None = None) -> NoReturn:
     os._exit(137)  # not reached
 
 
-def _arm_death_signal() -> None:
+def _arm_death_signal() -> bool:
+    """Ask the kernel for SIGTERM when the parent dies (Linux); False where that is not there."""
     if not sys.platform.startswith("linux"):
-        return
+        return False
     import ctypes
 
-    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    result: int = ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    return result == 0
 
 
 def _start(command: Sequence[str]) -> int:
@@ -54,12 +56,19 @@ def _start(command: Sequence[str]) -> int:
     return pid
 
 
-def _wait(pid: int, parent: int) -> int:
+def _exit_code(status: int) -> int:
+    code = os.waitstatus_to_exitcode(status)
+    return 128 - code if code < 0 else code
+
+
+def _wait(pid: int, parent: int, armed: bool) -> int:
+    """Wait for the command; without the death signal, check the parent every 0.1 s."""
+    if armed:  # SIGTERM interrupts the wait and kills the group
+        return _exit_code(os.waitpid(pid, 0)[1])
     while True:
         done, status = os.waitpid(pid, os.WNOHANG)
         if done == pid:
-            code = os.waitstatus_to_exitcode(status)
-            return 128 - code if code < 0 else code
+            return _exit_code(status)
         if os.getppid() != parent:
             kill_group()
         time.sleep(POLL_SECONDS)
@@ -73,10 +82,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parent = int(args[0])
     signal.signal(signal.SIGTERM, kill_group)
     signal.signal(signal.SIGHUP, kill_group)
-    _arm_death_signal()
+    armed = _arm_death_signal()
     if os.getppid() != parent:  # the worker died before the death signal was armed
         kill_group()
-    return _wait(_start(args[2:]), parent)
+    return _wait(_start(args[2:]), parent, armed)
 
 
 if __name__ == "__main__":
