@@ -151,11 +151,12 @@ def test_a_job_that_failed_before_waits_before_a_start_retries_it(tmp_path: Path
 
 def test_backfill_is_bounded_per_start(tmp_path: Path) -> None:
     project, store, folder = setup(tmp_path)
-    for i in range(8):
-        transcript(folder / f"missed-{i}.jsonl", project, mtime=OLD - i)
+    bound = backfill.MAX_PER_START
+    for i in range(bound + 5):
+        transcript(folder / f"missed-{i:02d}.jsonl", project, mtime=OLD - i)
     spawns = Spawns()
     compose(payload(project, folder), {}, spawn=spawns)
-    assert queued_ids(store) == ["missed-0", "missed-1", "missed-2"]  # the newest three
+    assert queued_ids(store) == [f"missed-{i:02d}" for i in range(bound)]  # the newest ones
     assert len(spawns.stores) == 1
 
 

@@ -24,8 +24,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping
 
 MAX_AGE_SECONDS = 7 * 24 * 3600.0  # older transcripts are history, not missed sessions
-MAX_PER_START = 3
-MAX_INSPECTED = 30
+MAX_PER_START = 20  # a burst of twenty sessions whose hooks were all killed is recovered at once
+MAX_INSPECTED = 50
 HEAD_BYTES = 64 * 1024
 HEAD_LINES = 30
 RETRY_AFTER_SECONDS = 120.0  # a job that failed before is retried by a SessionStart after this

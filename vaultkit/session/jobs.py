@@ -99,8 +99,9 @@ def job_file(store: Store, session_id: str) -> str:
     return _file(_queue(store), session_id)
 
 
-def _write(path: str, value: Job | Running | Done) -> None:
-    atomic_write_text(path, json.dumps(value.as_dict(), ensure_ascii=False, indent=1) + "\n")
+def _write(path: str, value: Job | Running | Done, *, durable: bool = True) -> None:
+    text = json.dumps(value.as_dict(), ensure_ascii=False, indent=1) + "\n"
+    atomic_write_text(path, text, durable=durable)
 
 
 def _read(path: str | os.PathLike[str]) -> dict[str, Any] | None:
@@ -122,8 +123,10 @@ def _build(cls: type[T], data: dict[str, Any] | None) -> T | None:
 
 
 def write_job(store: Store, job: Job) -> str:
+    """Queue ``job`` atomically. Not fsynced: a hook in a burst must not wait on the disk, and a
+    job lost to a power cut is found again by backfill (its transcript is still there)."""
     path = job_file(store, job.session_id)
-    _write(path, job)
+    _write(path, job, durable=False)
     return path
 
 

@@ -10,8 +10,8 @@ import os
 import platform
 
 from vaultkit.base.record import Record
+from vaultkit.session.spawn import WORKER_NICENESS as NICENESS
 
-NICENESS = 10
 IOPRIO_CLASS_BE = 2  # best effort; level 7 is its lowest. Idle could starve on a busy disk.
 IOPRIO_LEVEL = 7
 IOPRIO_CLASS_SHIFT = 13

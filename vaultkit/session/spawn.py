@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from typing import NoReturn
 
 GUARD_ENV = "VAULTKIT_CHILD"
+WORKER_NICENESS = 10  # from its first instruction the worker yields the CPU to the hooks
 
 
 def worker_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -56,9 +57,10 @@ def _exec_worker(
     argv: list[str], cwd: str, env: dict[str, str], report: int, lock_fd: int
 ) -> NoReturn:
     """In the forked grandchild: /dev/null stdio, no other descriptors but the runner lock
-    (inherited through exec), cwd, then exec."""
+    (inherited through exec), cwd, low CPU priority, then exec."""
     try:
         os.chdir(cwd)
+        os.nice(WORKER_NICENESS)
         null = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(null, fd)
