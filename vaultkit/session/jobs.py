@@ -250,3 +250,29 @@ def write_done(store: Store, done: Done) -> None:
 
 def read_done(store: Store, session_id: str) -> Done | None:
     return _build(Done, _read(_file(_done(store), session_id)))
+
+
+TEMP_MAX_AGE = 60.0  # no hook or worker takes this long to write one small JSON file
+
+
+def _stale_temps(folder: str, now: float, older_than: float) -> list[str]:
+    try:
+        with os.scandir(folder) as found:
+            temps = [e for e in found if e.name.startswith(".") and e.name.endswith(".tmp")]
+            return [e.path for e in temps if now - e.stat().st_mtime >= older_than]
+    except OSError:
+        return []
+
+
+def sweep_temps(store: Store, now: float, older_than: float = TEMP_MAX_AGE) -> int:
+    """Remove the temp files that writers killed mid-write left in the queue, marker and done
+    folders (``.<name>.<random>.tmp``, older than ``older_than`` seconds); return how many."""
+    folders = (_queue(store), os.path.join(_queue(store), "failed"), _running(store), _done(store))
+    removed = 0
+    for path in [p for folder in folders for p in _stale_temps(folder, now, older_than)]:
+        try:
+            os.unlink(path)
+            removed += 1
+        except OSError:
+            pass
+    return removed

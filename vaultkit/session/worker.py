@@ -16,6 +16,7 @@ import contextlib
 import os
 import signal
 import sys
+import time
 import traceback
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -680,6 +681,9 @@ def _run(store: Store, lock_fd: int, args: argparse.Namespace) -> list[Result]:
     swept = scratch.sweep(store)
     if swept:
         say(f"removed the temp folders of dead workers {', '.join(swept)}")
+    torn = jobs.sweep_temps(store, time.time())
+    if torn:
+        say(f"removed {torn} temp file(s) of killed job writers")
     tmp = scratch.enter(store)
     try:
         return run_runner(
