@@ -145,8 +145,8 @@ def missed_transcripts(
             undistilled[path] = (cwd, mtime)
     done = [f.path for f in finished.observe(list(undistilled), now) if f.finished]
     return [
-        jobs.Job(_stem(p), p, cwd=undistilled[p][0], ended_at=iso_now(undistilled[p][1])).replace(
-            source="backfill"
+        jobs.Job(
+            _stem(p), p, undistilled[p][0], ended_at=iso_now(undistilled[p][1]), source="backfill"
         )
         for p in done[:MAX_PER_START]
     ]
