@@ -143,7 +143,7 @@ degraded_reason: no-markers
 distill_retries: 2
 ---
 
-# Title: with "quotes", --- and 한국어 #tag
+# Title: with "quotes", --- and 한국어 \\#tag
 
 body line
 

@@ -4,7 +4,7 @@ Claude Code gives all SessionEnd hooks 1.5 s together, so this handler only writ
 file and spawns the worker; copying, parsing and the LLM call all happen in the worker.
 The job is written (atomically) before anything else, so a hook killed at any point has queued
 its session fully or not at all (then the next SessionStart's backfill finds it). When a queue
-runner is alive (it holds ``runner.lock``) the job is all this hook writes; otherwise the hook
+runner is alive (it holds ``locks/runner.lock``) the job is all this hook writes; otherwise the hook
 takes the lock and hands it to the runner it starts (:mod:`vaultkit.session.runlock`).
 """
 

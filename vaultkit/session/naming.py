@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 STEM_MAX_BYTES = 150
 UNTITLED = "untitled"
-TITLE_MAX_CHARS = 200
+TITLE_MAX_CHARS = 900  # under the YAML width (1000): a title is never folded
 
 _FORBIDDEN = frozenset('\\/:*?"<>|#^[]')
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")

@@ -1,15 +1,20 @@
 """The queue runner's lock: one runner per store drains the queue (lean: stdlib only).
 
-``sessions/.vaultkit/runner.lock`` is held with ``flock`` for the runner's whole life, and
-``runner.pid`` names the holder. A SessionEnd hook that cannot take the lock at once knows a
-runner is alive and only writes its job; one that can take it keeps holding it and hands the
-descriptor to the runner it spawns (``--lock-fd``), so no second hook in a burst starts another.
+``sessions/.vaultkit/locks/runner.lock`` is held with ``flock`` for the runner's whole life, and
+``locks/runner.pid`` names the holder. (In ``locks/``, not at the top of ``.vaultkit/``: the files
+there are derived caches that ``vaultkit forget`` deletes, and a lock file deleted under a live
+runner would let a second runner lock a new one.)
+
+A SessionEnd hook that cannot take the lock at once knows a runner is alive and only writes its
+job; one that can take it keeps holding it and hands the descriptor to the runner it spawns
+(``--lock-fd``), so no second hook in a burst starts another.
 The kernel drops the lock when its last holder dies, so a killed runner never leaves it stuck.
 
-The race at the end of a runner's life is closed by :func:`~vaultkit.session.worker` rescanning
-the queue after it released the lock: a hook writes its job *before* it tries the lock, so a job
-written while the lock was still held is seen by that rescan, and a job written after the release
-comes with a hook that takes the lock itself.
+The race at the end of a runner's life is closed by the runner
+(:func:`vaultkit.session.worker.run_runner`) rescanning the queue after it released the lock:
+a hook writes its job *before* it tries the lock, so a job written while the lock was still held
+is seen by that rescan, and a job written after the release comes with a hook that takes the
+lock itself.
 
 Without ``fcntl`` (Windows) there is no runner lock: every hook starts a worker, and the
 per-session locks still keep each session distilled once.
@@ -31,11 +36,11 @@ PID_NAME = "runner.pid"
 
 
 def lock_path(store: Store) -> str:
-    return os.path.join(store.at("state"), LOCK_NAME)
+    return os.path.join(store.at("locks"), LOCK_NAME)
 
 
 def pid_path(store: Store) -> str:
-    return os.path.join(store.at("state"), PID_NAME)
+    return os.path.join(store.at("locks"), PID_NAME)
 
 
 def try_lock(store: Store) -> int | None:
@@ -45,7 +50,7 @@ def try_lock(store: Store) -> int | None:
     """
     if sys.platform == "win32":
         return -1
-    os.makedirs(store.at("state"), exist_ok=True)
+    os.makedirs(store.at("locks"), exist_ok=True)
     fd = os.open(lock_path(store), os.O_RDWR | os.O_CREAT, 0o600)
     if adopt(fd):
         return fd
