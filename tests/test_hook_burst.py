@@ -161,3 +161,14 @@ def test_hooks_killed_at_random_points_lose_no_session(tmp_path: Path) -> None:
     assert_distilled_exactly_once(store, [*calibration, *ids])  # (and the warm-up session)
     assert_one_runner_at_a_time(store)
     assert [p.name for p in jobs.queue_dir(store).iterdir() if p.name.endswith(".json")] == []
+
+
+@pytest.mark.timeout(120)
+def test_the_burst_benchmark_runs_end_to_end() -> None:
+    """``bench_burst.run`` (no timing asserted: the figures are in benchmarks/README.md)."""
+    from benchmarks.bench_burst import run
+
+    result = run(rounds=1, sessions=2)
+    assert result["failures"] == 0
+    row = result["session_end"]
+    assert isinstance(row, dict) and 0 < row["p50_ms"] <= row["p95_ms"] <= row["max_ms"]
