@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from test_worker_support import (
+    claude_projects,
     exited,
     fake_distill,
     fixture_session_id,
@@ -41,7 +42,7 @@ SLOW_SETTLE = {"VAULTKIT_SETTLE_SECONDS": "30", "VAULTKIT_SETTLE_MAX_SECONDS": "
 
 
 def _end(project: Path, tmp_path: Path, sid: str, **env: str) -> None:
-    transcript = write_transcript(tmp_path / "claude" / f"{sid}.jsonl", sid)
+    transcript = write_transcript(claude_projects() / f"{sid}.jsonl", sid)
     stdin = payload_bytes(FIXTURE, transcript, project)
     stdin = stdin.replace(fixture_session_id(FIXTURE).encode(), sid.encode())
     done = run_hook("SessionEnd", stdin, project, hook_env(**env))
@@ -116,7 +117,7 @@ def test_a_worker_started_by_hand_while_a_runner_is_alive_exits_at_once(project:
 
 
 def _job(store: Store, tmp_path: Path, sid: str) -> None:
-    transcript = write_transcript(tmp_path / "claude" / f"{sid}.jsonl", sid)
+    transcript = write_transcript(claude_projects() / f"{sid}.jsonl", sid)
     jobs.write_job(store, jobs.Job(sid, str(transcript), cwd=str(store.project)))
 
 
