@@ -4,26 +4,44 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import ClassVar
 
+import pytest
 from test_hook_start_support import add_session, make_project, transcript
 
 from vaultkit.base.store import Store, find_store
 from vaultkit.continuity.startup import compose
-from vaultkit.session import backfill, jobs
+from vaultkit.session import backfill, jobs, runlock
 
 OLD = time.time() - 3600  # idle for an hour
 
 
 class Spawns:
-    """Records worker starts instead of launching the distiller (which would call an LLM)."""
+    """Records worker starts instead of launching the distiller (which would call an LLM).
+
+    Like the real start it takes the runner lock for the runner it "started", which then stays
+    alive until the test ends (so a second start in the same test sees a live runner)."""
+
+    held: ClassVar[list[int]] = []
 
     def __init__(self) -> None:
         self.stores: list[Path] = []
 
     def __call__(self, store: Store) -> object:
         self.stores.append(store.root)
+        fd = runlock.try_lock(store)
+        if fd is not None:
+            Spawns.held.append(fd)
         return 4242
+
+
+@pytest.fixture(autouse=True)
+def _runners_end() -> Iterator[None]:
+    yield
+    while Spawns.held:
+        runlock.release(Spawns.held.pop())
 
 
 def setup(tmp_path: Path) -> tuple[Path, Store, Path]:
@@ -98,21 +116,47 @@ def test_orphaned_queue_jobs_restart_the_worker_within_their_attempts(tmp_path: 
     assert found.missed == ()
 
 
-def test_a_just_queued_job_is_left_to_the_worker_being_started(tmp_path: Path) -> None:
+def test_a_just_queued_job_is_left_to_the_runner_being_started(tmp_path: Path) -> None:
+    project, store, folder = setup(tmp_path)
+    jobs.write_job(store, jobs.Job("fresh", "/x/fresh.jsonl"))
+    starting = runlock.try_lock(store)  # the hook that queued it is handing the lock over
+    assert starting is not None
+    try:
+        spawns = Spawns()
+        compose(payload(project, folder), {}, spawn=spawns)
+        assert spawns.stores == []
+    finally:
+        runlock.release(starting)
+
+
+def test_a_fresh_job_with_no_runner_is_started_at_once(tmp_path: Path) -> None:
+    """Its hook was killed after queueing, before it could start the runner."""
     project, store, folder = setup(tmp_path)
     jobs.write_job(store, jobs.Job("fresh", "/x/fresh.jsonl"))
     spawns = Spawns()
+    found = backfill.plan(store, "", "", max_attempts=5, now=time.time())
+    assert [j.session_id for j in found.orphaned] == ["fresh"]
     compose(payload(project, folder), {}, spawn=spawns)
-    assert spawns.stores == []
+    assert spawns.stores == [store.root]
+
+
+def test_a_job_that_failed_before_waits_before_a_start_retries_it(tmp_path: Path) -> None:
+    _, store, _ = setup(tmp_path)
+    path = jobs.write_job(store, jobs.Job("failed-once", "/x/failed-once.jsonl", attempts=1))
+    assert backfill.plan(store, "", "", max_attempts=5, now=time.time()).orphaned == ()
+    os.utime(path, (OLD, OLD))
+    found = backfill.plan(store, "", "", max_attempts=5, now=time.time())
+    assert [j.session_id for j in found.orphaned] == ["failed-once"]
 
 
 def test_backfill_is_bounded_per_start(tmp_path: Path) -> None:
     project, store, folder = setup(tmp_path)
-    for i in range(8):
-        transcript(folder / f"missed-{i}.jsonl", project, mtime=OLD - i)
+    bound = backfill.MAX_PER_START
+    for i in range(bound + 5):
+        transcript(folder / f"missed-{i:02d}.jsonl", project, mtime=OLD - i)
     spawns = Spawns()
     compose(payload(project, folder), {}, spawn=spawns)
-    assert queued_ids(store) == ["missed-0", "missed-1", "missed-2"]  # the newest three
+    assert queued_ids(store) == [f"missed-{i:02d}" for i in range(bound)]  # the newest ones
     assert len(spawns.stores) == 1
 
 

@@ -53,7 +53,8 @@ def test_frontmatter_is_yaml_and_round_trips_hostile_values(tmp_path: Path) -> N
     }
     assert read_frontmatter(wiki)["type"] == "session-wiki"
     text = summary.read_text(encoding="utf-8")
-    assert f"# {title}\n\nbody\n---\nmore\n" in text
+    heading = title.replace("#", "\\#")  # shown as is by Obsidian, but no tag
+    assert f"# {heading}\n\nbody\n---\nmore\n" in text
     assert "한국어" in text  # allow_unicode, not \\u escapes
 
 
@@ -142,7 +143,7 @@ degraded_reason: no-markers
 distill_retries: 2
 ---
 
-# Title: with "quotes", --- and 한국어 #tag
+# Title: with "quotes", --- and 한국어 \\#tag
 
 body line
 

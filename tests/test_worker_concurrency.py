@@ -1,4 +1,4 @@
-"""Twenty sessions ending at once: twenty hook processes, twenty detached workers, nothing lost.
+"""Twenty sessions ending at once: twenty hook processes, the runners they start, nothing lost.
 
 Everything is real except the LLM, which is the ``command`` backend running a tiny script.
 """
@@ -70,8 +70,8 @@ def test_twenty_sessions_ending_at_once(tmp_path: Path) -> None:
     _end_sessions_at_once(project, transcripts)
 
     pids = spawned_pids(store)
-    assert len(pids) == SESSIONS
-    wait_for(lambda: all(exited(pid) for pid in pids), 200, "twenty workers to finish")
+    assert 1 <= len(pids) <= SESSIONS, "a hook that finds a runner alive starts none"
+    wait_for(lambda: all(exited(pid) for pid in pids), 200, "the runners to finish")
     assert queued(store) == []
     assert list(jobs.running_dir(store).glob("*.json")) == []
     assert not (jobs.queue_dir(store) / "failed").exists()

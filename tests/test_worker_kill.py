@@ -1,10 +1,13 @@
-"""A worker killed with SIGKILL in the middle of writing leaves no partial file behind.
+"""A killed worker leaves no partial file, no live LLM process and (in the end) no temp folder.
 
 The copy step reads a named pipe, so the test decides exactly when it is mid-copy: some bytes are
 in its temp file, the rest have not been sent. (The worker itself refuses a pipe — it archives
 only regular files — so the killed process runs the worker's copy step, ``copy_transcript``,
 alone.) After the kill the job is still queued, no ``*.jsonl`` exists in ``raw/``, and the next
 worker cleans the temp file and completes the job.
+The fake LLM starts a helper process of its own: killing the worker (SIGKILL, SIGTERM, SIGHUP,
+SIGINT) kills both, and the worker's ``.vaultkit/tmp/<pid>`` folder is gone at once (stopped) or
+swept by the next runner (SIGKILL).
 """
 
 from __future__ import annotations
@@ -24,14 +27,16 @@ from test_worker_support import (
     FAST_SETTLE,
     claude_projects,
     configure_command_backend,
+    exited,
     hook_env,
+    log_text,
     queued,
     transcript_lines,
     wait_for,
 )
 
 from vaultkit.base.store import Store
-from vaultkit.session import jobs
+from vaultkit.session import jobs, runlock, scratch
 
 SID = "7d1e0c55-2b3a-4c1d-9e8f-00000000c0de"
 
@@ -129,16 +134,17 @@ def test_sigkill_mid_copy_leaves_no_partial_file_and_the_next_worker_finishes(
 
 
 SLOW_LLM = """\
-import os, sys, time
+import os, subprocess, sys, time
 from pathlib import Path
 sys.stdin.read()
-Path(sys.argv[1]).write_text(str(os.getpid()))
-time.sleep(60)
+helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+Path(sys.argv[1]).write_text(f"{os.getpid()} {helper.pid}")
+time.sleep(120)
 """
 
 
-@pytest.mark.timeout(120)
-def test_sigkill_while_the_llm_runs_keeps_the_job_and_writes_no_note(tmp_path: Path) -> None:
+def _slow_llm_store(tmp_path: Path) -> tuple[Store, Path, bytes]:
+    """A store whose LLM starts a helper process of its own, writes both pids, and hangs."""
     store = Store(tmp_path / "proj" / "sessions")
     slow = tmp_path / "slow_llm.py"
     slow.write_text(SLOW_LLM)
@@ -151,18 +157,39 @@ def test_sigkill_while_the_llm_runs_keeps_the_job_and_writes_no_note(tmp_path: P
     body = "".join(json.dumps(line) + "\n" for line in transcript_lines(SID, 5)).encode()
     transcript.write_bytes(body)
     jobs.write_job(store, jobs.Job(SID, str(transcript), cwd=str(store.project)))
+    return store, pid_file, body
+
+
+def _llm_pids(pid_file: Path) -> list[int]:
+    wait_for(lambda: pid_file.exists() and len(pid_file.read_text().split()) == 2, 30, "the LLM")
+    return [int(pid) for pid in pid_file.read_text().split()]
+
+
+def _scratch(store: Store) -> list[Path]:
+    root = Path(scratch.scratch_root(store))
+    return sorted(root.iterdir()) if root.exists() else []
+
+
+@pytest.mark.timeout(120)
+def test_sigkill_while_the_llm_runs_takes_the_llm_group_down_and_keeps_the_job(
+    tmp_path: Path,
+) -> None:
+    store, pid_file, body = _slow_llm_store(tmp_path)
 
     worker = _worker(store)
-    wait_for(pid_file.exists, 30, "the LLM to start")
+    llm, helper = _llm_pids(pid_file)
+    assert [p.name for p in _scratch(store)] == [str(worker.pid)]
     worker.send_signal(signal.SIGKILL)
     worker.wait(timeout=10)
-    os.kill(int(pid_file.read_text()), signal.SIGKILL)  # the orphaned fake LLM
+    wait_for(lambda: exited(llm) and exited(helper), 10, "the LLM and its helper to die")
 
     [raw] = store.raw.glob("*.jsonl")
     assert raw.read_bytes() == body, "the raw copy was complete before distilling began"
     assert [j.session_id for j in queued(store)] == [SID]
     assert not store.summary.exists() or list(store.summary.iterdir()) == []
     assert not store.wiki.exists() or list(store.wiki.iterdir()) == []
+    assert [p.name for p in _scratch(store)] == [str(worker.pid)], "SIGKILL runs no clean-up"
+    assert any(p.name.startswith("vaultkit-distill-") for p in _scratch(store)[0].iterdir())
 
     configure_command_backend(store, tmp_path)
     second = _worker(store)
@@ -171,6 +198,29 @@ def test_sigkill_while_the_llm_runs_keeps_the_job_and_writes_no_note(tmp_path: P
     assert queued(store) == []
     assert len(list(store.summary.glob("*.md"))) == 1
     assert list(store.raw.glob("*.jsonl")) == [raw]
+    assert _scratch(store) == [], "the next runner swept the dead worker's temp folder"
+    assert f"removed the temp folders of dead workers {worker.pid}" in log_text(store)
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+def test_a_stopped_worker_kills_the_llm_group_and_leaves_no_temp_folder(
+    signum: int, tmp_path: Path
+) -> None:
+    store, pid_file, _ = _slow_llm_store(tmp_path)
+
+    worker = _worker(store)
+    llm, helper = _llm_pids(pid_file)
+    worker.send_signal(signum)
+    _, err = worker.communicate(timeout=20)
+
+    assert worker.returncode == 128 + signum, err.decode()
+    assert exited(llm) and exited(helper), "the group was killed before the worker exited"
+    assert _scratch(store) == []
+    assert [j.session_id for j in queued(store)] == [SID]
+    assert list(jobs.running_dir(store).glob("*.json")) == []
+    assert not runlock.runner_alive(store)
+    assert runlock.read_pid(store) is None
 
 
 @pytest.mark.timeout(60)

@@ -26,6 +26,7 @@ from test_worker_support import (
 )
 
 from vaultkit.base.store import Store
+from vaultkit.session import runlock
 from vaultkit.session.spawn import worker_command, worker_env
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
@@ -82,10 +83,11 @@ def test_spawned_worker_is_detached_with_a_cleaned_environment(tmp_path: Path) -
         assert not {"CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "CLAUDE_CODE_SSE_PORT"} & set(env)
         assert env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] == "1", "user settings survive"
         assert Path(os.readlink(f"/proc/{pid}/cwd")) == store.root
-        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-        assert [part.decode() for part in cmdline if part][1:] == worker_command(
-            store, "4f6a2c1e-0b7d-4e8a-9c3f-000000000006"
-        )[1:]
+        cmdline = [p.decode() for p in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0") if p]
+        lock_fd = int(cmdline[-1])
+        assert cmdline[1:] == worker_command(store, lock_fd=lock_fd)[1:], "a runner of the queue"
+        assert os.readlink(f"/proc/{pid}/fd/{lock_fd}") == runlock.lock_path(store)
+        assert sorted(targets) == sorted(["/dev/null"] * 3 + [runlock.lock_path(store)])
     finally:
         os.kill(pid, signal.SIGKILL)
     wait_for(lambda: exited(pid), 10, "the worker to die")

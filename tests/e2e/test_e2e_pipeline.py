@@ -190,7 +190,8 @@ def test_s3_no_recursion_distillations_equal_user_sessions(sandbox: Sandbox, sco
     leftovers = [
         p for p in (sandbox.config_dir / "projects").iterdir() if "vaultkit-distill" in p.name
     ]
-    assert log_text(store).count("queued, worker pid") == len(sessions)
+    queued_lines = re.findall(r"\): queued, (?:worker pid|runner alive)", log_text(store))
+    assert len(queued_lines) == len(sessions), "every SessionEnd hook queued its session"
     agent_ids = {r.headers.get("x-claude-code-session-id") for r in sandbox.mock.of_kind("agent")}
     assert agent_ids == set(sessions)
     observe(

@@ -43,16 +43,25 @@ class atomic_file:  # used like a function: ``with atomic_file(path) as handle``
     The existing file's permission bits are kept unless ``mode`` is given; a new file gets
     ``mode`` or the process default (0666 minus umask). ``prefix`` names the temp file
     (default ``.<name>.``) so that callers can find leftovers of a killed process.
+    ``durable=False`` skips the fsync: the replacement is still atomic for every reader and
+    survives the writer being killed, but not a power cut (for small disposable state such as a
+    queued job, where a burst of hooks would otherwise wait on the disk).
     """
 
-    __slots__ = ("_handle", "_mode", "_path", "_prefix", "_tmp")
+    __slots__ = ("_durable", "_handle", "_mode", "_path", "_prefix", "_tmp")
 
     def __init__(
-        self, path: str | os.PathLike[str], *, mode: int | None = None, prefix: str | None = None
+        self,
+        path: str | os.PathLike[str],
+        *,
+        mode: int | None = None,
+        prefix: str | None = None,
+        durable: bool = True,
     ) -> None:
         self._path = os.fspath(path)
         self._mode = mode
         self._prefix = prefix
+        self._durable = durable
         self._tmp = ""
 
     def __enter__(self) -> BinaryIO:
@@ -80,7 +89,8 @@ class atomic_file:  # used like a function: ``with atomic_file(path) as handle``
             with self._handle:
                 if kind is None:
                     self._handle.flush()
-                    os.fsync(self._handle.fileno())
+                    if self._durable:
+                        os.fsync(self._handle.fileno())
             if kind is None:
                 assert self._mode is not None
                 os.chmod(self._tmp, self._mode)
@@ -99,17 +109,19 @@ class atomic_file:  # used like a function: ``with atomic_file(path) as handle``
 
 
 def atomic_write_bytes(
-    path: str | os.PathLike[str], data: bytes, *, mode: int | None = None
+    path: str | os.PathLike[str], data: bytes, *, mode: int | None = None, durable: bool = True
 ) -> None:
     """Write ``data`` to ``path`` so that readers see the old file or the new one, never a part.
-    Permission bits as in :class:`atomic_file`."""
-    with atomic_file(path, mode=mode) as handle:
+    Permission bits and ``durable`` as in :class:`atomic_file`."""
+    with atomic_file(path, mode=mode, durable=durable) as handle:
         handle.write(data)
 
 
-def atomic_write_text(path: str | os.PathLike[str], text: str, *, mode: int | None = None) -> None:
+def atomic_write_text(
+    path: str | os.PathLike[str], text: str, *, mode: int | None = None, durable: bool = True
+) -> None:
     """UTF-8, ``\\n`` line endings, atomic. See :func:`atomic_write_bytes`."""
-    atomic_write_bytes(path, text.encode("utf-8"), mode=mode)
+    atomic_write_bytes(path, text.encode("utf-8"), mode=mode, durable=durable)
 
 
 def write_if_changed(path: str | os.PathLike[str], text: str) -> bool:

@@ -2,6 +2,10 @@
 
 Claude Code gives all SessionEnd hooks 1.5 s together, so this handler only writes one small job
 file and spawns the worker; copying, parsing and the LLM call all happen in the worker.
+The job is written (atomically) before anything else, so a hook killed at any point has queued
+its session fully or not at all (then the next SessionStart's backfill finds it). When a queue
+runner is alive (it holds ``locks/runner.lock``) the job is all this hook writes; otherwise the hook
+takes the lock and hands it to the runner it starts (:mod:`vaultkit.session.runlock`).
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from vaultkit.agents.transcripts import path_problem
 from vaultkit.continuity import activity
 from vaultkit.hooks import common
 from vaultkit.session import jobs
-from vaultkit.session.spawn import spawn_worker
+from vaultkit.session.spawn import start_runner
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -64,8 +68,7 @@ def run(payload: common.Payload, env: Mapping[str, str]) -> str | None:
         common.log(store, f"SessionEnd {fields.session_id}: {transcript} refused: {refused}")
         return None
     queue_session(store, fields)
-    pid = spawn_worker(store, session_id=fields.session_id)
-    started = f"worker pid {pid}" if pid is not None else "worker could not be started"
+    started = start_runner(store).describe()
     common.log(store, f"SessionEnd {fields.session_id} ({fields.end_reason}): queued, {started}")
     activity.record(store, f"agent: session end ({fields.end_reason}) {fields.session_id[:8]}")
     return None

@@ -13,9 +13,10 @@ if TYPE_CHECKING:
 
 
 def _spawn(store: Store) -> object:
-    from vaultkit.session.spawn import spawn_worker  # only when a worker is needed
+    """Start the queue runner (or leave the jobs to the live one); None when none could start."""
+    from vaultkit.session.spawn import start_runner  # only when a worker is needed
 
-    return spawn_worker(store)
+    return 1 if start_runner(store).ok else None
 
 
 def run(payload: dict[str, object], env: Mapping[str, str]) -> str | None:

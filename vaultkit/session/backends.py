@@ -6,6 +6,12 @@ note). Child processes start in a private temp folder with a cleaned environment
 variables set, so a ``claude -p`` child can never trigger vaultkit's hooks again. ``claude -p``
 answers in its JSON form: the answer text is its ``result``, and its token usage and
 ``total_cost_usd`` travel with the attempt (other backends report no usage).
+
+A child never outlives the worker. On POSIX it runs under :mod:`vaultkit.session.childguard` in a
+process group of its own; whenever the attempt ends — answer, timeout, or the worker unwinding
+from SIGTERM/SIGHUP/SIGINT (``SystemExit``) — the worker kills that whole group and reaps it, and
+when the worker dies without running any code (SIGKILL) the guard sees its parent gone and kills
+the group itself.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -172,11 +179,48 @@ def _short(text: str) -> str:
 
 
 def _kill(proc: subprocess.Popen[bytes]) -> None:
+    """Kill the child's whole process group (it leads one), or the child alone elsewhere."""
     with contextlib.suppress(OSError):
         if os.name == "posix":
             os.killpg(proc.pid, signal.SIGKILL)
         else:
             proc.kill()
+
+
+def guarded_argv(argv: list[str]) -> list[str]:
+    """``argv`` run under the child guard (POSIX), which kills its group when the worker dies."""
+    if os.name != "posix":
+        return argv
+    guard = [sys.executable, "-m", "vaultkit.session.childguard", str(os.getpid()), "--"]
+    return guard + argv
+
+
+def _start(argv: list[str], workdir: str, config: Config) -> subprocess.Popen[bytes]:
+    env = child_env(config)
+    if shutil.which(argv[0], path=env.get("PATH")) is None:  # the guard would only exit 127
+        raise FileNotFoundError(2, "No such file or directory", argv[0])
+    return subprocess.Popen(
+        guarded_argv(argv),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=workdir,
+        env=env,
+        start_new_session=os.name == "posix",
+    )
+
+
+def _answer(proc: subprocess.Popen[bytes], prompt: str, timeout: int) -> tuple[bytes, bytes] | None:
+    """The child's output, or None when it timed out; its process group is gone afterwards,
+    whatever ends the wait (an answer, the timeout, or the worker being stopped)."""
+    try:
+        return proc.communicate(prompt.encode("utf-8"), timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+    finally:
+        _kill(proc)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=KILL_GRACE)
 
 
 def _run(
@@ -185,24 +229,13 @@ def _run(
     timeout = max(1, config.distill.timeout)
     with tempfile.TemporaryDirectory(prefix="vaultkit-distill-") as workdir:
         try:
-            proc = subprocess.Popen(
-                argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                cwd=workdir,
-                env=child_env(config),
-                start_new_session=os.name == "posix",
-            )
+            proc = _start(argv, workdir, config)
         except OSError as exc:
             return BackendResult("infra", "", f"cannot start {argv[0]}: {exc}", backend)
-        try:
-            out, err = proc.communicate(prompt.encode("utf-8"), timeout=timeout)
-        except subprocess.TimeoutExpired:
-            _kill(proc)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.communicate(timeout=KILL_GRACE)
-            return BackendResult("timeout", "", f"no answer within {timeout} s", backend)
+        output = _answer(proc, prompt, timeout)
+    if output is None:
+        return BackendResult("timeout", "", f"no answer within {timeout} s", backend)
+    out, err = output
     stdout = out.decode("utf-8", errors="replace")
     stderr = err.decode("utf-8", errors="replace")
     answer = claude_answer(stdout) if json_answer else None

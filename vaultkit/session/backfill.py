@@ -1,9 +1,12 @@
 """Find this project's sessions that ended without being distilled and queue them (lean: stdlib).
 
-Two kinds: (a) jobs already queued whose worker is gone (no live running marker) with attempts
-left; (b) transcripts next to the current one (Claude Code keeps one folder per project) that are
-idle, not the current session, not done, not queued or failed, and whose first lines' ``cwd``
-maps to this store. Kind (b) is queued with source ``"backfill"``. The caller starts one worker.
+Two kinds: (a) jobs already queued that no worker is on — no queue runner holds the runner lock
+and no live running marker — with attempts left (a job that failed before waits
+:data:`RETRY_AFTER_SECONDS`); (b) transcripts next to the current one (Claude Code keeps one folder
+per project) that are provably finished (:mod:`vaultkit.session.finished`: an exit record, settled,
+no live writer — or silent for five minutes), not the current session, not done, not queued or
+failed, and whose first lines' ``cwd`` maps to this store. Kind (b) is queued with source
+``"backfill"``. The caller starts the queue runner.
 """
 
 from __future__ import annotations
@@ -14,19 +17,18 @@ import os
 from vaultkit.base.log import iso_now
 from vaultkit.base.record import Record
 from vaultkit.base.store import Store, find_store
-from vaultkit.session import jobs
+from vaultkit.session import finished, jobs, runlock
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping
 
-IDLE_SECONDS = 300.0  # a transcript untouched this long belongs to a session that is over
 MAX_AGE_SECONDS = 7 * 24 * 3600.0  # older transcripts are history, not missed sessions
-MAX_PER_START = 3
-MAX_INSPECTED = 30
+MAX_PER_START = 20  # a burst of twenty sessions whose hooks were all killed is recovered at once
+MAX_INSPECTED = 50
 HEAD_BYTES = 64 * 1024
 HEAD_LINES = 30
-JOB_GRACE_SECONDS = 120.0  # a just-queued job's worker may not have written its marker yet
+RETRY_AFTER_SECONDS = 120.0  # a job that failed before is retried by a SessionStart after this
 
 
 class Plan(Record):
@@ -92,14 +94,18 @@ def _age(path: str, now: float) -> float:
 
 
 def orphaned_jobs(store: Store, max_attempts: int, now: float) -> list[jobs.Job]:
-    """Queued jobs with attempts left, queued a while ago, whose worker is not running."""
+    """Queued jobs with attempts left that no worker is on; a job that failed before only after
+    :data:`RETRY_AFTER_SECONDS`. None while a queue runner is alive: it drains the queue (a hook
+    that is about to start one holds the runner lock already)."""
+    if runlock.runner_alive(store):
+        return []
     live = {jobs.safe_id(marker.session_id) for marker in jobs.live_running(store)}
     return [
         job
         for path, job in jobs.queued(store)
         if jobs.safe_id(job.session_id) not in live
         and job.attempts < max_attempts
-        and _age(path, now) >= JOB_GRACE_SECONDS
+        and (job.attempts == 0 or _age(path, now) >= RETRY_AFTER_SECONDS)
     ][:MAX_PER_START]
 
 
@@ -111,7 +117,7 @@ def _candidates(folder: str, current: set[str], now: float) -> Iterator[tuple[st
     except OSError:
         return
     for mtime, path in stamped[:MAX_INSPECTED]:
-        if _stem(path) in current or now - mtime < IDLE_SECONDS or now - mtime > MAX_AGE_SECONDS:
+        if _stem(path) in current or now - mtime > MAX_AGE_SECONDS:
             continue
         yield path, mtime
 
@@ -123,24 +129,27 @@ def missed_transcripts(
     now: float,
     env: Mapping[str, str] | None = None,
 ) -> list[jobs.Job]:
-    """Idle transcripts of this project, other than the current one, never distilled."""
+    """Finished transcripts of this project, other than the current one, never distilled."""
     if not transcript_path:
         return []
     current = {_stem(transcript_path), session_id}
     env = env or {}
     busy = _busy_ids(store)
-    found: list[jobs.Job] = []
+    undistilled: dict[str, tuple[str, float]] = {}
     for path, mtime in _candidates(os.path.dirname(transcript_path) or ".", current, now):
         sid = _stem(path)
         if jobs.safe_id(sid) in busy or jobs.read_done(store, sid) is not None:
             continue
         cwd = transcript_cwd(path)
-        if not _maps_to(cwd, store, env):
-            continue
-        found.append(jobs.Job(sid, path, cwd=cwd, ended_at=iso_now(mtime), source="backfill"))
-        if len(found) >= MAX_PER_START:
-            break
-    return found
+        if _maps_to(cwd, store, env):
+            undistilled[path] = (cwd, mtime)
+    done = [f.path for f in finished.observe(list(undistilled), now) if f.finished]
+    return [
+        jobs.Job(
+            _stem(p), p, undistilled[p][0], ended_at=iso_now(undistilled[p][1]), source="backfill"
+        )
+        for p in done[:MAX_PER_START]
+    ]
 
 
 def plan(

@@ -99,8 +99,9 @@ def job_file(store: Store, session_id: str) -> str:
     return _file(_queue(store), session_id)
 
 
-def _write(path: str, value: Job | Running | Done) -> None:
-    atomic_write_text(path, json.dumps(value.as_dict(), ensure_ascii=False, indent=1) + "\n")
+def _write(path: str, value: Job | Running | Done, *, durable: bool = True) -> None:
+    text = json.dumps(value.as_dict(), ensure_ascii=False, indent=1) + "\n"
+    atomic_write_text(path, text, durable=durable)
 
 
 def _read(path: str | os.PathLike[str]) -> dict[str, Any] | None:
@@ -122,8 +123,10 @@ def _build(cls: type[T], data: dict[str, Any] | None) -> T | None:
 
 
 def write_job(store: Store, job: Job) -> str:
+    """Queue ``job`` atomically. Not fsynced: a hook in a burst must not wait on the disk, and a
+    job lost to a power cut is found again by backfill (its transcript is still there)."""
     path = job_file(store, job.session_id)
-    _write(path, job)
+    _write(path, job, durable=False)
     return path
 
 
@@ -247,3 +250,29 @@ def write_done(store: Store, done: Done) -> None:
 
 def read_done(store: Store, session_id: str) -> Done | None:
     return _build(Done, _read(_file(_done(store), session_id)))
+
+
+TEMP_MAX_AGE = 60.0  # no hook or worker takes this long to write one small JSON file
+
+
+def _stale_temps(folder: str, now: float, older_than: float) -> list[str]:
+    try:
+        with os.scandir(folder) as found:
+            temps = [e for e in found if e.name.startswith(".") and e.name.endswith(".tmp")]
+            return [e.path for e in temps if now - e.stat().st_mtime >= older_than]
+    except OSError:
+        return []
+
+
+def sweep_temps(store: Store, now: float, older_than: float = TEMP_MAX_AGE) -> int:
+    """Remove the temp files that writers killed mid-write left in the queue, marker and done
+    folders (``.<name>.<random>.tmp``, older than ``older_than`` seconds); return how many."""
+    folders = (_queue(store), os.path.join(_queue(store), "failed"), _running(store), _done(store))
+    removed = 0
+    for path in [p for folder in folders for p in _stale_temps(folder, now, older_than)]:
+        try:
+            os.unlink(path)
+            removed += 1
+        except OSError:
+            pass
+    return removed

@@ -1,4 +1,6 @@
-"""Note file names: ``YYYY-MM-DD_HHMM_<sid8>_<Title>.md``, safe on Windows, macOS and Linux.
+"""Note file names: ``YYYY-MM-DD_HHMM_<sid8>_<Title>.md``, safe on Windows, macOS and Linux;
+and the same title made inert for frontmatter (:func:`inert_title`) and headings
+(:func:`heading_text`), so no title can become a link, an embed, a tag, a block id or a comment.
 
 Also reads the seed's names back (``YYYY_MM_DD__HH.MM_<sid>_요약.md`` / ``_위키.md``).
 """
@@ -16,6 +18,7 @@ if TYPE_CHECKING:
 
 STEM_MAX_BYTES = 150
 UNTITLED = "untitled"
+TITLE_MAX_CHARS = 900  # under the YAML width (1000): a title is never folded
 
 _FORBIDDEN = frozenset('\\/:*?"<>|#^[]')
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -25,6 +28,9 @@ _RESERVED = frozenset(
     | {f"LPT{i}" for i in range(1, 10)}
 )
 _SPACES = r"\s+"
+_DOUBLED = r"(\[|\]|%)\1+"  # "[[", "]]", "%%" (and longer runs): the link and comment openers
+# Characters Markdown or Obsidian give a meaning inside a heading line; escaped, they show as is.
+_ACTIVE = frozenset("\\`*_[]<>#^|%$~=!&")
 # Compiled on first use (re caches them): the SessionStart hook rarely reads a name.
 _NEW_NAME = r"^(\d{4})-(\d{2})-(\d{2})_(\d{2})(\d{2})_([A-Za-z0-9-]{1,8})_(.+)\.md$"
 _SEED_NAME = r"^(\d{4})_(\d{2})_(\d{2})__(\d{2})\.(\d{2})_(.+?)_(요약|위키)\.md$"
@@ -53,6 +59,26 @@ def _drop_unsafe(text: str) -> str:
         else:
             chars.append(ch)
     return "".join(chars)
+
+
+def inert_title(title: str) -> str:
+    """The title as frontmatter, INDEX.md and headings carry it: NFC, one line (control and
+    bidi characters become spaces), no doubled ``[``, ``]`` or ``%`` (a run keeps one) and no
+    ``](``, so neither YAML nor Obsidian can read a link, an embed or a comment in it; at most
+    :data:`TITLE_MAX_CHARS` characters. ``""`` when nothing is left."""
+    text = unicodedata.normalize("NFC", title)
+    chars = (
+        " " if ch in _BIDI or unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch for ch in text
+    )
+    text = re.sub(_SPACES, " ", "".join(chars)).strip()
+    text = re.sub(_DOUBLED, r"\1", text).replace("](", "] (")  # nor a Markdown link
+    return text[:TITLE_MAX_CHARS].rstrip()
+
+
+def heading_text(title: str) -> str:
+    """An inert title with every character Markdown or Obsidian would act on backslash-escaped:
+    Obsidian shows it unchanged, and it is no link, tag, block id, comment, code or math."""
+    return "".join(f"\\{ch}" if ch in _ACTIVE else ch for ch in inert_title(title))
 
 
 def _trim_ends(text: str) -> str:

@@ -10,7 +10,7 @@ confirmed by frontmatter), so one session never has two summaries or two wiki no
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,14 @@ from frontmatter.default_handlers import YAMLHandler
 
 from vaultkit.base.fsio import atomic_write_text
 from vaultkit.base.store import Store
-from vaultkit.session.naming import note_stem, parse_name, short_id
+from vaultkit.session.naming import (
+    UNTITLED,
+    heading_text,
+    inert_title,
+    note_stem,
+    parse_name,
+    short_id,
+)
 from vaultkit.session.redact import redact
 
 FRONTMATTER_READ_BYTES = 64 * 1024
@@ -66,8 +73,10 @@ def frontmatter(meta: NoteMeta, title: str, kind: str, tags: list[str]) -> dict[
 
 
 def render_note(data: dict[str, Any], title: str, body: str) -> str:
-    """Frontmatter + ``# title`` + body, as python-frontmatter serialises a post."""
-    post = python_frontmatter.Post(f"# {title}\n\n{body.strip()}")
+    """Frontmatter + ``# title`` (escaped: :func:`heading_text`) + body (without NUL, which
+    would make the note binary), as python-frontmatter serialises a post."""
+    text = body.replace("\0", "").strip()
+    post = python_frontmatter.Post(f"# {heading_text(title) or UNTITLED}\n\n{text}")
     post.metadata.update(data)  # not as keywords: a key may not clash with Post's parameters
     return python_frontmatter.dumps(post, _YAML, **_DUMP_OPTIONS) + "\n"
 
@@ -110,11 +119,18 @@ def find_session_notes(folder: Path, session_id: str) -> list[Path]:
     return [p for p in candidates if _belongs_to(p, session_id)]
 
 
+def _inert_meta(meta: NoteMeta) -> NoteMeta:
+    """The project and branch (from folder names and the transcript) made inert like titles."""
+    branch = None if meta.git_branch is None else inert_title(meta.git_branch) or None
+    return replace(meta, project=inert_title(meta.project) or meta.project, git_branch=branch)
+
+
 def write_session_notes(
     store: Store, meta: NoteMeta, title: str, handoff: str, wiki: str
 ) -> tuple[Path, Path]:
     """Write (or replace) the session's summary and wiki note; return their paths."""
-    title = redact(" ".join(title.split())) or "untitled"
+    title = inert_title(redact(title)) or UNTITLED
+    meta = _inert_meta(meta)
     stem = note_stem(meta.ended_at, meta.session_id, title)
     summary_path = store.summary / f"{stem}.md"
     wiki_path = store.wiki / f"{stem}.md"

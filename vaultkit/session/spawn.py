@@ -7,7 +7,9 @@ import sys
 
 from vaultkit.agents.childenv import child_environment
 from vaultkit.base import gitignore
+from vaultkit.base.record import Record
 from vaultkit.base.store import Store
+from vaultkit.session import runlock
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -15,6 +17,7 @@ if TYPE_CHECKING:
     from typing import NoReturn
 
 GUARD_ENV = "VAULTKIT_CHILD"
+WORKER_NICENESS = 10  # from its first instruction the worker yields the CPU to the hooks
 
 
 def worker_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -23,10 +26,14 @@ def worker_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
     return child_environment(os.environ if env is None else env)
 
 
-def worker_command(store: Store, session_id: str | None = None) -> list[str]:
+def worker_command(
+    store: Store, session_id: str | None = None, lock_fd: int | None = None
+) -> list[str]:
     command = [sys.executable, "-m", "vaultkit.session.worker", "--store", store.top]
     if session_id:
         command += ["--session", session_id]
+    if lock_fd is not None and lock_fd >= 0:
+        command += ["--lock-fd", str(lock_fd)]
     return command
 
 
@@ -37,15 +44,29 @@ def _max_fd() -> int:
         return 65536
 
 
-def _exec_worker(argv: list[str], cwd: str, env: dict[str, str], report: int) -> NoReturn:
-    """In the forked grandchild: /dev/null stdio, no other descriptors, cwd, then exec."""
+def _close_all_but(keep: set[int]) -> None:
+    """Close every descriptor from 3 up except those in ``keep``."""
+    low = 3
+    for fd in sorted(k for k in keep if k >= 3):
+        os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, _max_fd())
+
+
+def _exec_worker(
+    argv: list[str], cwd: str, env: dict[str, str], report: int, lock_fd: int
+) -> NoReturn:
+    """In the forked grandchild: /dev/null stdio, no other descriptors but the runner lock
+    (inherited through exec), cwd, low CPU priority, then exec."""
     try:
         os.chdir(cwd)
+        os.nice(WORKER_NICENESS)
         null = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(null, fd)
-        os.closerange(3, report)
-        os.closerange(report + 1, _max_fd())
+        _close_all_but({report, lock_fd})
+        if lock_fd >= 0:
+            os.set_inheritable(lock_fd, True)
         os.execve(argv[0], argv, env)
     except OSError as exc:
         os.write(report, f"E{exc.errno}\n".encode())
@@ -61,7 +82,7 @@ def _read_all(fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def _spawn_posix(argv: list[str], cwd: str, env: dict[str, str]) -> int | None:
+def _spawn_posix(argv: list[str], cwd: str, env: dict[str, str], lock_fd: int) -> int | None:
     """Double fork (the classic daemon start): the worker is nobody's child, leads no terminal,
     and runs in a new session. ``os`` only, so the hook does not pay for importing subprocess."""
     read_end, write_end = os.pipe()  # not inheritable: exec closes them in the worker
@@ -72,7 +93,7 @@ def _spawn_posix(argv: list[str], cwd: str, env: dict[str, str]) -> int | None:
             os.setsid()
             worker = os.fork()
             if worker == 0:
-                _exec_worker(argv, cwd, env, write_end)
+                _exec_worker(argv, cwd, env, write_end, lock_fd)
             os.write(write_end, f"{worker}\n".encode())
         finally:
             os._exit(0)
@@ -107,17 +128,52 @@ def _spawn_windows(argv: list[str], cwd: str, env: dict[str, str]) -> int | None
     return pid
 
 
-def spawn_worker(store: Store, *, session_id: str | None = None) -> int | None:
-    """Start ``python -m vaultkit.session.worker --store ROOT [--session ID]`` and return its pid
-    without waiting: own session / process group, no inherited stdio or descriptors, cleaned
-    environment, cwd = the store root. Returns ``None`` when the process could not be started.
+def spawn_worker(
+    store: Store, *, session_id: str | None = None, lock_fd: int | None = None
+) -> int | None:
+    """Start ``python -m vaultkit.session.worker --store ROOT [--session ID] [--lock-fd N]`` and
+    return its pid without waiting: own session / process group, no inherited stdio or
+    descriptors (except ``lock_fd``, the runner lock handed over), cleaned environment,
+    cwd = the store root. Returns ``None`` when the process could not be started.
     Creates the store (with its ``.gitignore``) when it does not exist yet.
     """
     gitignore.ensure(store)
-    argv, env = worker_command(store, session_id), worker_env()
+    argv, env = worker_command(store, session_id, lock_fd), worker_env()
     if hasattr(os, "fork"):
         try:
-            return _spawn_posix(argv, store.top, env)
+            return _spawn_posix(argv, store.top, env, -1 if lock_fd is None else lock_fd)
         except OSError:
             return None
     return _spawn_windows(argv, store.top, env)
+
+
+class Runner(Record):
+    """The queue runner a hook asked for: one it started, one already alive, or none."""
+
+    pid: int | None
+    started: bool
+
+    def describe(self) -> str:
+        if not self.started:
+            return f"runner alive (pid {self.pid or '?'}), job left to it"
+        return f"worker pid {self.pid}" if self.pid is not None else "worker could not be started"
+
+    @property
+    def ok(self) -> bool:
+        """A runner is (or will be) draining the queue."""
+        return not self.started or self.pid is not None
+
+
+def start_runner(store: Store) -> Runner:
+    """Start the store's queue runner unless one is alive (it holds the runner lock).
+
+    When the lock is free this process takes it and hands the descriptor to the runner it
+    spawns, so the lock is never free in between and no other hook starts a second runner.
+    """
+    fd = runlock.try_lock(store)
+    if fd is None:
+        return Runner(pid=runlock.read_pid(store), started=False)
+    try:
+        return Runner(pid=spawn_worker(store, lock_fd=fd), started=True)
+    finally:
+        runlock.release(fd)  # the runner holds its own copy of the descriptor now

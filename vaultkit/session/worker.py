@@ -14,7 +14,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import signal
 import sys
+import time
 import traceback
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -32,7 +34,7 @@ from vaultkit.base.config import Config, load_config
 from vaultkit.base.log import append_log
 from vaultkit.base.store import Store
 from vaultkit.errors import VaultkitError
-from vaultkit.session import costs, health, jobs, rawcopy
+from vaultkit.session import costs, health, jobs, priority, rawcopy, runlock, scratch
 
 if TYPE_CHECKING:
     from vaultkit.session.distill import DistillOutcome, SessionInfo
@@ -528,6 +530,42 @@ def _candidates(store: Store, only: str | None) -> list[tuple[str, int]]:
     return found
 
 
+@dataclass(frozen=True, slots=True)
+class Steps:
+    """What every job of one drain is processed with (None: the real thing)."""
+
+    distill: DistillFn | None
+    settle: rawcopy.Settle | None
+    progress: Progress | None
+
+
+def _drain(
+    store: Store,
+    tried: dict[str, int],
+    session_id: str | None,
+    once: bool,
+    steps: Steps,
+) -> list[Result]:
+    """Process jobs until a pass changes nothing; ``tried`` remembers each job file's version."""
+    results: list[Result] = []
+    while True:
+        fresh = [(s, m) for s, m in _candidates(store, session_id) if tried.get(s) != m]
+        for sid, _ in fresh:
+            result = process_job(
+                store, sid, distill=steps.distill, settle=steps.settle, progress=steps.progress
+            )
+            results.append(result)
+            after = job_snapshot(store, sid)
+            if after is not None and result.status is not Status.SUPERSEDED:
+                tried[sid] = after.mtime_ns
+        if once or not fresh:
+            return results
+
+
+def _untried(store: Store, tried: dict[str, int], session_id: str | None) -> bool:
+    return any(tried.get(s) != m for s, m in _candidates(store, session_id))
+
+
 def run_worker(
     store: Store,
     *,
@@ -542,18 +580,45 @@ def run_worker(
     A job is tried at most once per version of its file, so a job that failed stays queued for a
     later worker instead of spinning here; a session that ended again meanwhile is picked up.
     """
+    return _drain(store, {}, session_id, once, Steps(distill, settle, progress))
+
+
+def run_runner(
+    store: Store,
+    lock_fd: int,
+    *,
+    session_id: str | None = None,
+    once: bool = False,
+    distill: DistillFn | None = None,
+    settle: rawcopy.Settle | None = None,
+) -> list[Result]:
+    """The queue runner: drain the queue holding the runner lock (``lock_fd``, taken by the
+    caller), release it, then rescan once; a job that arrived meanwhile is drained after taking
+    the lock again — unless a new runner already holds it, which then drains that job.
+
+    A hook writes its job before it tries the lock, so every job is either seen by the rescan
+    or comes with a hook that took the released lock and started a runner itself.
+    """
+    say = store_logger(store)
     tried: dict[str, int] = {}
     results: list[Result] = []
+    steps = Steps(distill, settle, None)
     while True:
-        fresh = [(s, m) for s, m in _candidates(store, session_id) if tried.get(s) != m]
-        for sid, _ in fresh:
-            result = process_job(store, sid, distill=distill, settle=settle, progress=progress)
-            results.append(result)
-            after = job_snapshot(store, sid)
-            if after is not None and result.status is not Status.SUPERSEDED:
-                tried[sid] = after.mtime_ns
-        if once or not fresh:
+        runlock.write_pid(store)
+        say("runner start")
+        try:
+            results += _drain(store, tried, session_id, once, steps)
+        finally:
+            say("runner end")
+            runlock.clear_pid(store)
+            runlock.release(lock_fd)
+        if once or not _untried(store, tried, session_id):
             return results
+        again = runlock.try_lock(store)
+        if again is None:
+            say("a new runner took over the queue")
+            return results
+        lock_fd = again
 
 
 def _seconds(name: str, default: float) -> float:
@@ -577,18 +642,68 @@ def _summary(results: list[Result]) -> str:
     return ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m vaultkit.session.worker --store ROOT [--session ID] [--once]``."""
+def _exit_on_signals() -> None:
+    """SIGTERM, SIGHUP and SIGINT unwind the worker (``finally`` blocks run): the LLM child's
+    process group is killed, temp folders and markers removed, the job stays queued."""
+
+    def stop(signum: int, _frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    for name in ("SIGTERM", "SIGHUP", "SIGINT"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), stop)
+
+
+def _take_lock(store: Store, lock_fd: int | None) -> int | None:
+    """The runner lock: the descriptor the hook handed over, else a fresh try."""
+    if lock_fd is None:
+        return runlock.try_lock(store)
+    os.set_inheritable(lock_fd, False)  # no LLM child or git keeps the lock alive
+    if runlock.adopt(lock_fd):
+        return lock_fd
+    runlock.release(lock_fd)
+    return None
+
+
+def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="vaultkit.session.worker")
     parser.add_argument("--store", required=True, type=Path, help="the sessions/ folder")
     parser.add_argument("--session", default=None, help="process only this session's job")
     parser.add_argument("--once", action="store_true", help="one pass over the queue")
-    args = parser.parse_args(argv)
-    store = Store(args.store.resolve())
+    parser.add_argument("--lock-fd", type=int, default=None, help="the runner lock, handed over")
+    return parser.parse_args(argv)
+
+
+def _run(store: Store, lock_fd: int, args: argparse.Namespace) -> list[Result]:
+    say = store_logger(store)
+    lowered = priority.lower_priority()
+    say(f"priority: nice {lowered.nice}, I/O {lowered.io}")
+    swept = scratch.sweep(store)
+    if swept:
+        say(f"removed the temp folders of dead workers {', '.join(swept)}")
+    torn = jobs.sweep_temps(store, time.time())
+    if torn:
+        say(f"removed {torn} temp file(s) of killed job writers")
+    tmp = scratch.enter(store)
     try:
-        results = run_worker(
-            store, session_id=args.session, once=args.once, settle=settle_from_env()
+        return run_runner(
+            store, lock_fd, session_id=args.session, once=args.once, settle=settle_from_env()
         )
+    finally:
+        scratch.leave(tmp)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m vaultkit.session.worker --store ROOT [--session ID] [--once] [--lock-fd N]``."""
+    args = _parse(argv)
+    store = Store(args.store.resolve())
+    _exit_on_signals()
+    lock_fd = _take_lock(store, args.lock_fd)
+    if lock_fd is None:
+        append_log(store.log, f"worker[{os.getpid()}] a runner is draining the queue; exiting")
+        return 0
+    try:
+        results = _run(store, lock_fd, args)
     except Exception as exc:  # the loop never raises; this guards set-up only
         append_log(store.log, f"worker[{os.getpid()}] stopped: {exc!r}")
         return 1

@@ -1,0 +1,174 @@
+"""Twenty sessions ending at once, and twenty hooks killed at random points: nothing is lost.
+
+Real ``vaultkit-hook SessionEnd`` processes started together (real payloads on stdin, real
+transcripts under a temporary ``CLAUDE_CONFIG_DIR/projects/…``), the real queue runner, the
+offline backend. Timings are not asserted here (``benchmarks/bench_burst.py`` measures them);
+these tests assert that every session is distilled exactly once, by one runner at a time.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from benchmarks.bench_burst import (
+    HOOK,
+    fire,
+    hook_env,
+    make_project,
+    wait_drained,
+    warm_up,
+    write_sessions,
+)
+from vaultkit.base.store import Store
+from vaultkit.session import finished, jobs, runlock
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(sys.platform == "win32", reason="flock runner lock, POSIX signals"),
+]
+SESSIONS = 20
+RUNNER_LINE = re.compile(r"worker\[(\d+)\] runner (start|end)$", re.MULTILINE)
+
+
+def _ids(tag: str) -> list[str]:
+    return [f"{tag}{n:04d}-0000-4000-8000-000000000000" for n in range(SESSIONS)]
+
+
+def _log(store: Store) -> str:
+    return store.log.read_text(encoding="utf-8") if store.log.exists() else ""
+
+
+def assert_one_runner_at_a_time(store: Store) -> list[int]:
+    """Every ``runner start`` is followed by its own ``runner end`` before another starts."""
+    events = RUNNER_LINE.findall(_log(store))
+    assert events, "a runner ran"
+    assert [kind for _, kind in events] == ["start", "end"] * (len(events) // 2)
+    pairs = list(zip(events[::2], events[1::2], strict=True))
+    assert all(start[0] == end[0] for start, end in pairs), pairs
+    return sorted({int(pid) for pid, _ in events})
+
+
+def assert_distilled_exactly_once(store: Store, ids: list[str]) -> None:
+    assert [sid for sid in ids if jobs.read_done(store, sid) is None] == []
+    assert jobs.list_jobs(store) == []
+    assert not (jobs.queue_dir(store) / "failed").exists()
+    counts = Counter(re.findall(r"\] worker\[\d+\] (\S+): distilling with", _log(store)))
+    assert {sid: counts[sid] for sid in ids} == dict.fromkeys(ids, 1)
+    summaries = [*store.summary.glob("*.md"), *store.summary_archive.glob("*.md")]
+    wiki = [p for p in store.wiki.glob("*.md") if p.name != "INDEX.md"]
+    for sid in ids:  # one summary, one wiki note and one raw copy each
+        assert len([p for p in summaries if f"_{sid[:8]}_" in p.name]) == 1, sid
+        assert len([p for p in wiki if f"_{sid[:8]}_" in p.name]) == 1, sid
+        assert len(list(store.raw.glob(f"*_{sid}.jsonl"))) == 1, sid
+
+
+@pytest.mark.timeout(300)
+def test_twenty_hooks_at_once_queue_everything_and_one_runner_drains_it(tmp_path: Path) -> None:
+    project, folder = make_project(tmp_path)
+    store = Store(project / "sessions")
+    env = hook_env(tmp_path)
+    ids = _ids("a")
+    payloads = write_sessions(project, folder, ids)
+
+    ends = fire(HOOK, [payloads[sid] for sid in ids], project, env)
+
+    assert [code for _, code in ends] == [0] * SESSIONS
+    started = re.findall(r"queued, worker pid (\d+)", _log(store))
+    left = re.findall(r"queued, runner alive", _log(store))
+    assert len(started) + len(left) == SESSIONS, "every hook queued its job and said so"
+    assert 1 <= len(started) < SESSIONS, "most hooks found the runner alive and only queued"
+    wait_drained(store.root, ids)
+    assert_distilled_exactly_once(store, ids)
+    runners = assert_one_runner_at_a_time(store)
+    assert set(runners) <= {int(pid) for pid in started}
+    assert not runlock.runner_alive(store) and runlock.read_pid(store) is None
+
+
+def _start_payload(project: Path, folder: Path) -> bytes:
+    data = {
+        "session_id": "next-session",
+        "transcript_path": str(folder / "next-session.jsonl"),
+        "cwd": str(project),
+        "hook_event_name": "SessionStart",
+        "source": "startup",
+    }
+    return json.dumps(data).encode()
+
+
+def _quiet(store: Store, seconds: float = 1.0, timeout: float = 120) -> None:
+    """Until no runner has held the lock for ``seconds`` (a killed hook's runner may still run)."""
+    deadline = time.monotonic() + timeout
+    free_since = time.monotonic()
+    while time.monotonic() < deadline:
+        if runlock.runner_alive(store):
+            free_since = time.monotonic()
+        elif time.monotonic() - free_since >= seconds:
+            return
+        time.sleep(0.05)
+    raise AssertionError("a runner kept the lock")
+
+
+@pytest.mark.timeout(300)
+def test_hooks_killed_at_random_points_lose_no_session(tmp_path: Path) -> None:
+    project, folder = make_project(tmp_path)
+    store = Store(project / "sessions")
+    env = hook_env(tmp_path)
+    warm_up(project, folder, env)
+    calibration = _ids("c")  # an unkilled burst first: how long hooks take on this machine now
+    sent = write_sessions(project, folder, calibration)
+    longest = max(wall for wall, _ in fire(HOOK, list(sent.values()), project, env))
+    wait_drained(store.root, calibration)
+    ids = _ids("b")
+    payloads = write_sessions(project, folder, ids)
+    rng = random.Random(12)  # fixed seed; the points spread over a whole hook's run
+    kill_after = [rng.uniform(0.0, longest) for _ in ids]
+
+    ends = fire(HOOK, [payloads[sid] for sid in ids], project, env, kill_after=kill_after)
+    _quiet(store)
+
+    killed = sum(1 for _, code in ends if code == -9)
+    queued_before = {job.session_id for _, job in jobs.list_jobs(store)}
+    done_before = {sid for sid in ids if jobs.read_done(store, sid) is not None}
+    nothing = SESSIONS - len(done_before | queued_before)
+    print(
+        f"OBSERVED kill: hooks took up to {longest:.2f} s; {killed} of {SESSIONS} killed; "
+        f"then {len(done_before)} distilled, {len(queued_before)} queued, {nothing} unwritten"
+    )
+    assert killed >= 1, "the kill points hit hooks that were still running"
+    settled = max(p.stat().st_mtime for p in folder.glob("*.jsonl")) + finished.SETTLE_SECONDS
+    time.sleep(max(0.0, settled + 0.2 - time.time()))
+
+    start = subprocess.run(
+        [*HOOK[:1], "SessionStart"],
+        input=_start_payload(project, folder),
+        cwd=project,
+        env=env,
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert start.returncode == 0, start.stderr.decode()
+    wait_drained(store.root, ids)
+    assert_distilled_exactly_once(store, [*calibration, *ids])  # (and the warm-up session)
+    assert_one_runner_at_a_time(store)
+    assert [p.name for p in jobs.queue_dir(store).iterdir() if p.name.endswith(".json")] == []
+
+
+@pytest.mark.timeout(120)
+def test_the_burst_benchmark_runs_end_to_end() -> None:
+    """``bench_burst.run`` (no timing asserted: the figures are in benchmarks/README.md)."""
+    from benchmarks.bench_burst import run
+
+    result = run(rounds=1, sessions=2)
+    assert result["failures"] == 0
+    row = result["session_end"]
+    assert isinstance(row, dict) and 0 < row["p50_ms"] <= row["p95_ms"] <= row["max_ms"]
