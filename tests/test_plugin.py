@@ -162,3 +162,9 @@ def test_doctor_says_which_registration_runs_the_hooks(tmp_path: Path) -> None:
     )
     (config / "settings.json").write_text('{"enabledPlugins": {"vaultkit@vaultkit": false}}')
     assert "hooks (plugin)" not in _doctor(project, config)
+
+
+def test_the_hook_entry_knows_the_plugin_flag_without_importing_the_check() -> None:
+    from vaultkit import hookentry
+
+    assert hookentry.PLUGIN_FLAG == registration.PLUGIN_FLAG

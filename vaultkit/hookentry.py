@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import sys
 
-from vaultkit.agents import registration
 from vaultkit.hooks import common
 
 TYPE_CHECKING = False
@@ -20,6 +19,9 @@ if TYPE_CHECKING:
     from vaultkit.base.store import Store
 
     Handler = Callable[[common.Payload, Mapping[str, str]], "str | None"]
+
+
+PLUGIN_FLAG = "--plugin"  # as vaultkit.agents.registration.PLUGIN_FLAG (a test keeps them equal)
 
 
 def handler_module(event: str) -> str | None:
@@ -96,6 +98,8 @@ def dispatch(event: str, raw: bytes, env: Mapping[str, str]) -> str | None:
 def stands_down(event: str, raw: bytes, env: Mapping[str, str]) -> bool:
     """True for a plugin-started hook whose event a settings file also registers: the settings
     registration runs it, so it runs once (the choice is logged)."""
+    from vaultkit.agents import registration  # only plugin-started hooks pay for the check
+
     payload = common.decode_payload(raw)[0]
     project = registration.project_dir(common.payload_cwd(payload), env)
     found = registration.settings_register(event, project, env)
@@ -116,9 +120,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         raw = _read_stdin()
-        names = [a for a in args if a != registration.PLUGIN_FLAG]
+        names = [a for a in args if a != PLUGIN_FLAG]
         event = names[0] if names else _event_from(raw)
-        if registration.PLUGIN_FLAG in args and stands_down(event, raw, env):
+        if PLUGIN_FLAG in args and stands_down(event, raw, env):
             return 0
         output = dispatch(event, raw, env)
         if output:
