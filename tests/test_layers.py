@@ -160,3 +160,22 @@ def test_lint_rules_never_import_the_lint_cache() -> None:
         if _under(imported, ("vaultkit.lint.cache", "vaultkit.vault.cache"))
     ]
     assert offences == []
+
+
+def _is_command_module(module: str) -> bool:
+    return module.startswith("vaultkit.cli.") and module.endswith("_cmd")
+
+
+def test_no_cli_command_module_imports_another_or_a_hook_module() -> None:
+    """The CLI stays thin: a ``*_cmd`` module parses arguments, calls the library and formats.
+    What two commands share lives in the library or in the CLI's infrastructure modules
+    (app, common, options, progress, ...), never in another command module or a hook."""
+    offences = [
+        f"{module} imports {imported}"
+        for module, imports in _all_modules().items()
+        if _is_command_module(module)
+        for imported in imports
+        if (_is_command_module(imported) and imported != module)
+        or _under(imported, ("vaultkit.hooks", "vaultkit.hookentry"))
+    ]
+    assert offences == []

@@ -176,3 +176,51 @@ def test_status_finds_a_module_form_command_on_path(tmp_path: Path) -> None:
     target.write_text(json.dumps({"hooks": {"SessionEnd": [{"hooks": [hook]}]}}))
     result = vk("hooks", "status", cwd=tmp_path)
     assert "SessionEnd: python3 (ok)" in result.stdout
+
+
+def test_a_dry_run_says_would_and_writes_nothing(tmp_path: Path) -> None:
+    target = home() / USER_FILE
+    first = vk("hooks", "install", "--dry-run")
+    assert first.returncode == 0, first.stderr
+    assert "+++ " + str(target) in first.stdout
+    said = first.stdout + first.stderr
+    assert f"would install vaultkit hooks in {target}" in first.stderr
+    assert "would install slash command /handoff in" in first.stderr
+    assert "installed" not in said
+    assert not (home() / ".claude").exists()
+    assert vk("hooks", "install").returncode == 0
+    commands = sorted(p.name for p in (home() / ".claude" / "commands").iterdir())
+    removing = vk("hooks", "uninstall", "--dry-run")
+    assert removing.returncode == 0, removing.stderr
+    assert f"would remove vaultkit hooks from {target}" in removing.stderr
+    assert "would remove slash command /handoff" in removing.stderr
+    assert "removed" not in removing.stdout + removing.stderr
+    assert "SessionEnd" in json.loads(target.read_text())["hooks"]
+    assert sorted(p.name for p in (home() / ".claude" / "commands").iterdir()) == commands
+
+
+def test_project_option_is_the_project_itself_not_its_git_root(tmp_path: Path) -> None:
+    repo = make_project(tmp_path / "repo")
+    sub = repo / "packages" / "app"
+    sub.mkdir(parents=True)
+    done = vk("hooks", "install", "--scope", "project", "--project", "packages/app", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"installed vaultkit hooks in {sub / '.claude/settings.json'}"
+    assert (sub / ".claude" / "commands" / "handoff.md").is_file()
+    assert not (repo / ".claude").exists()
+    status = vk("hooks", "status", "--format", "json", "--project", str(sub), cwd=tmp_path)
+    rows = {row["scope"]: row for row in json.loads(status.stdout)}
+    assert rows["project"]["path"] == str(sub / ".claude" / "settings.json")
+    assert rows["project"]["events"] == {"SessionStart": [HOOK], "SessionEnd": [HOOK]}
+    default = vk("hooks", "status", "--format", "json", cwd=sub)  # no --project: the git root
+    rows = {row["scope"]: row for row in json.loads(default.stdout)}
+    assert rows["project"]["path"] == str(repo / ".claude" / "settings.json")
+    assert rows["project"]["exists"] is False
+
+
+def test_a_project_option_that_is_not_a_folder_is_refused(tmp_path: Path) -> None:
+    missing = tmp_path / "no-such-project"
+    result = vk("hooks", "install", "--scope", "project", "--project", str(missing))
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"error: {missing}: --project is not a folder")
+    assert "hint:" in result.stderr and not missing.exists()

@@ -77,7 +77,8 @@ def install(planned: list[Planned], *, dry_run: bool = False) -> list[str]:
                 continue
         if not dry_run:
             atomic_write_text(item.path, item.text)
-        messages.append(f"installed slash command /{item.path.stem} in {item.path}")
+        verb = "would install" if dry_run else "installed"
+        messages.append(f"{verb} slash command /{item.path.stem} in {item.path}")
     return messages
 
 
@@ -89,7 +90,8 @@ def uninstall(folder: Path, names: Mapping[str, str], *, dry_run: bool = False) 
         if path.exists() and is_ours(path):
             if not dry_run:
                 path.unlink()
-            messages.append(f"removed slash command /{name} ({path})")
+            verb = "would remove" if dry_run else "removed"
+            messages.append(f"{verb} slash command /{name} ({path})")
     return messages
 
 

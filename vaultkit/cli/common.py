@@ -1,10 +1,12 @@
-"""Helpers shared by the command modules: finding the vault a command works on."""
+"""Helpers shared by the command modules: the vault or project a command works on, and how a
+vault's paths are shown. Typer-free, so the quick paths of :mod:`vaultkit.cli.quick` can use it."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
-from vaultkit.base.store import find_store
+from vaultkit.base.store import find_store, git_root
 from vaultkit.errors import VaultkitError
 
 
@@ -25,3 +27,25 @@ def resolve_vault(arg: Path | None) -> Path:
             hint="pass a vault folder, e.g. `vaultkit stats examples/sessions/wiki`",
         )
     return wiki
+
+
+def project_dir(arg: Path | None) -> Path:
+    """``--project`` exactly as given (made absolute; never replaced by its git root), else the
+    git root of the current folder, else the current folder."""
+    if arg is None:
+        here = Path.cwd().resolve()
+        return git_root(here) or here
+    folder = arg.expanduser()
+    if not folder.is_dir():
+        raise VaultkitError(
+            f"{folder}: --project is not a folder", hint="pass an existing project folder"
+        )
+    return folder.resolve()
+
+
+def display_root(vault: Path) -> str:
+    """How finding paths are prefixed: the vault relative to the working directory when it is
+    below it (so editors and CI can open ``path:line:col``), else its absolute path."""
+    rel = os.path.relpath(vault, Path.cwd())
+    shown = vault.as_posix() if rel.startswith("..") else Path(rel).as_posix()
+    return "" if shown == "." else shown

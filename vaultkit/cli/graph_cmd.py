@@ -13,6 +13,7 @@ import typer
 from vaultkit.base.fsio import atomic_write_text
 from vaultkit.cli.app import app
 from vaultkit.cli.common import resolve_vault
+from vaultkit.cli.options import VaultArg
 from vaultkit.errors import VaultkitError
 from vaultkit.vault import analysis
 from vaultkit.vault.model import NOTE_SUFFIX
@@ -41,12 +42,6 @@ class TextFormat(StrEnum):
     json = "json"
 
 
-VaultArg = Annotated[
-    Path | None,
-    typer.Argument(
-        help="Vault folder (default: this project's sessions/wiki).", show_default=False
-    ),
-]
 TextFormatOpt = Annotated[TextFormat, typer.Option("--format", "-f", help="Output format.")]
 
 

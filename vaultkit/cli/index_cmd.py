@@ -3,24 +3,16 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from vaultkit.cli.app import app
-from vaultkit.cli.common import resolve_vault
-from vaultkit.cli.lint_cmd import display_root
+from vaultkit.cli.common import display_root, resolve_vault
+from vaultkit.cli.options import VaultArg
 
 if TYPE_CHECKING:  # the vault engine is imported when the command runs, not at CLI start-up
     from vaultkit.vault.indexer import IndexOutcome
-
-VaultArg = Annotated[
-    Path | None,
-    typer.Argument(
-        help="Vault folder (default: this project's sessions/wiki).", show_default=False
-    ),
-]
 
 
 def _report(outcome: IndexOutcome, shown: str) -> None:

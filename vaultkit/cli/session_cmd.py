@@ -18,18 +18,13 @@ from typing import Annotated, Literal
 import typer
 
 from vaultkit.agents import registration
+from vaultkit.agents.install import Scope, scope_status
 from vaultkit.base import gitignore
 from vaultkit.base.config import Config, load_config
 from vaultkit.base.store import Store, find_git_root, find_store, is_project_store
 from vaultkit.cli.app import app
-from vaultkit.cli.hooks_cmd import (
-    FormatOpt,
-    OutputFormat,
-    ProjectOpt,
-    Scope,
-    project_dir,
-    scope_status,
-)
+from vaultkit.cli.common import project_dir
+from vaultkit.cli.options import FormatOpt, OutputFormat, ProjectOpt
 from vaultkit.continuity import startup
 from vaultkit.errors import VaultkitError
 from vaultkit.session import costs, health, jobs

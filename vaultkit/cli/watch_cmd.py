@@ -4,25 +4,17 @@ from __future__ import annotations
 
 import signal
 import threading
-from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from vaultkit.cli.app import app
-from vaultkit.cli.common import resolve_vault
-from vaultkit.cli.lint_cmd import display_root
+from vaultkit.cli.common import display_root, resolve_vault
+from vaultkit.cli.options import VaultArg
 
 if TYPE_CHECKING:  # watchdog and the vault engine load when the command runs
     from vaultkit.vault.watch import Update
-
-VaultArg = Annotated[
-    Path | None,
-    typer.Argument(
-        help="Vault folder (default: this project's sessions/wiki).", show_default=False
-    ),
-]
 
 
 def describe(result: Update, shown: str) -> str:

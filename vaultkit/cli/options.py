@@ -1,0 +1,26 @@
+"""Argument and option types several command modules share (the typer side of cli/common.py)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+class OutputFormat(StrEnum):
+    text = "text"
+    json = "json"
+
+
+VaultArg = Annotated[
+    Path | None,
+    typer.Argument(
+        help="Vault folder (default: this project's sessions/wiki).", show_default=False
+    ),
+]
+ProjectOpt = Annotated[
+    Path | None, typer.Option("--project", help="Project folder (default: git root).")
+]
+FormatOpt = Annotated[OutputFormat, typer.Option("--format", help="text or json.")]
