@@ -1,26 +1,40 @@
-"""Command-line entry point: registers the command modules and turns errors into one line."""
+"""Command-line entry point: quick answers first, else typer with only the running command.
+
+A :class:`VaultkitError` becomes one ``error: …`` line and exit code 2."""
 
 from __future__ import annotations
 
 import sys
 
-from vaultkit.cli.app import app
 from vaultkit.errors import VaultkitError
 
-# Each module registers its commands on ``app`` when imported; the order is the order of
-# ``vaultkit --help``: the vault engine first, then the session memory, then continuity.
-from vaultkit.cli import lint_cmd, index_cmd, graph_cmd, watch_cmd  # noqa: F401  isort: skip
-from vaultkit.cli import hooks_cmd, session_cmd, ingest_cmd, forget_cmd  # noqa: F401  isort: skip
-from vaultkit.cli import search_cmd, mcp_cmd  # noqa: F401  isort: skip
-from vaultkit.cli import continuity_cmd, version_cmd  # noqa: F401  isort: skip
-
-__all__ = ["app", "main"]
+__all__ = ["main", "run_typer"]
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; a :class:`VaultkitError` becomes ``error: …`` on stderr and exit code 2."""
+    """Run the CLI: ``--help``, ``--version`` and plain lint runs without loading typer."""
+    from vaultkit.cli import quick
+    from vaultkit.cli.registry import prog_name
+
+    args = sys.argv[1:] if argv is None else list(argv)
+    prog = prog_name()
     try:
-        app(args=argv, standalone_mode=True)
+        code = quick.answer(args, prog)
+    except VaultkitError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return run_typer(args, prog) if code is None else code
+
+
+def run_typer(args: list[str], prog: str | None = None) -> int:
+    """The full typer CLI with the one command module ``args`` names (all when it names none);
+    a :class:`VaultkitError` becomes ``error: …`` on stderr and exit code 2."""
+    from vaultkit.cli import registry
+    from vaultkit.cli.app import app
+
+    registry.load(args[0] if args else None)
+    try:
+        app(args=args, prog_name=prog or registry.prog_name(), standalone_mode=True)
     except VaultkitError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

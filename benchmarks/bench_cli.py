@@ -1,0 +1,195 @@
+"""Benchmark: whole-process start-up of the ``vaultkit`` command vs ``python -c pass``.
+
+Usage: ``.venv/bin/python benchmarks/bench_cli.py [--runs 20] [--json]``.
+Each run starts the installed ``vaultkit`` script (what a user types) as a fresh process and
+stops the clock when it exits, so interpreter start-up is included. The rows take turns run by
+run, so machine noise hits them alike: ``python -c pass``, ``vaultkit --help``,
+``vaultkit --version``, ``vaultkit lint examples/sessions/wiki`` with a warm lint cache, and the
+same lint cold (the first run after deleting the cache; a vault under 200 notes then takes the
+uncached path, which is also what it gets by default until a cache exists). The lint runs on a
+copy of ``examples/`` in a temporary folder (same command line, repository left alone).
+In-process rows time ``lint_run.run`` inside one process: the first call (imports included),
+then warm and cold calls with everything imported (the work alone).
+Targets (issue 14): ``vaultkit --help`` within 3x ``python -c pass``; warm lint within 150 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+HELP_TARGET_RATIO = 3.0
+LINT_TARGET_MS = 150.0
+VAULT = "examples/sessions/wiki"
+ROWS = ("python_c_pass", "help", "version", "lint_warm", "lint_cold")
+
+IN_PROCESS = """
+import contextlib, io, json, shutil, sys, time
+from pathlib import Path
+t0 = time.perf_counter()
+from vaultkit.cli.lint_run import LintArgs, run
+args = LintArgs(vault=Path(sys.argv[1]), quiet=True)
+state, runs = Path(sys.argv[2]), int(sys.argv[3])
+def timed():
+    started = time.perf_counter()
+    with contextlib.redirect_stdout(io.StringIO()):
+        run(args)
+    return time.perf_counter() - started
+timed()  # the first call imports the lint engine
+first_total = time.perf_counter() - t0
+warm = [timed() for _ in range(runs)]
+cold = []
+for _ in range(runs):
+    shutil.rmtree(state, ignore_errors=True)
+    cold.append(timed())
+print(json.dumps({"first_call_s": first_total, "warm_s": warm, "cold_s": cold}))
+"""
+
+FILL_CACHE = (
+    "import sys; from pathlib import Path; from vaultkit.lint.cache.run import lint_vault; "
+    "lint_vault(Path(sys.argv[1]).resolve(), cache=True)"
+)
+
+
+def _timed(argv: list[str], cwd: Path, env: dict[str, str]) -> float:
+    started = time.perf_counter()
+    subprocess.run(argv, cwd=cwd, env=env, capture_output=True, check=False)
+    return time.perf_counter() - started
+
+
+def _stats(seconds: list[float]) -> dict[str, float]:
+    ms = sorted(s * 1000 for s in seconds)
+    p95 = statistics.quantiles(ms, n=20, method="inclusive")[18] if len(ms) > 1 else ms[0]
+    return {"median_ms": statistics.median(ms), "p95_ms": p95, "min_ms": ms[0], "max_ms": ms[-1]}
+
+
+def _workdir(tmp: Path) -> tuple[Path, Path]:
+    """A copy of examples/ (no derived state) in ``tmp``; returns it and its state folder."""
+    shutil.copytree(REPO / "examples", tmp / "examples", ignore=shutil.ignore_patterns(".vaultkit"))
+    return tmp, tmp / "examples" / "sessions" / ".vaultkit"
+
+
+def _argv(row: str) -> list[str]:
+    vaultkit = str(BIN / "vaultkit")
+    return {
+        "python_c_pass": [sys.executable, "-c", "pass"],
+        "help": [vaultkit, "--help"],
+        "version": [vaultkit, "--version"],
+        "lint_warm": [vaultkit, "lint", VAULT],
+        "lint_cold": [vaultkit, "lint", VAULT],
+    }[row]
+
+
+def _measure(runs: int, work: Path, state: Path, env: dict[str, str]) -> dict[str, list[float]]:
+    rows: dict[str, list[float]] = {row: [] for row in ROWS}
+    fill = [sys.executable, "-c", FILL_CACHE, VAULT]
+    for _ in range(runs):  # interleaved, so every row sees the same machine load
+        subprocess.run(fill, cwd=work, env=env, check=True, capture_output=True)  # untimed
+        for row in ROWS:
+            if row == "lint_cold":
+                shutil.rmtree(state, ignore_errors=True)
+            rows[row].append(_timed(_argv(row), work, env))
+    return rows
+
+
+def _in_process(runs: int, work: Path, state: Path, env: dict[str, str]) -> dict[str, object]:
+    subprocess.run([sys.executable, "-c", FILL_CACHE, VAULT], cwd=work, env=env, check=True)
+    argv = [sys.executable, "-c", IN_PROCESS, VAULT, str(state), str(runs)]
+    done = subprocess.run(argv, cwd=work, env=env, capture_output=True, text=True, check=True)
+    raw = json.loads(done.stdout)
+    return {
+        "first_call_ms": raw["first_call_s"] * 1000,
+        "warm": _stats(raw["warm_s"]),
+        "cold": _stats(raw["cold_s"]),
+    }
+
+
+def run(runs: int) -> dict[str, object]:
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "VAULTKIT_HOME")}
+    with tempfile.TemporaryDirectory(prefix="vaultkit-bench-cli-") as tmp:
+        # An installed package has its bytecode compiled; give the runs a cache outside the repo.
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "pycache")
+        work, state = _workdir(Path(tmp))
+        for row in ROWS:  # warm-up: fill the bytecode cache, not timed
+            _timed(_argv(row), work, env)
+        load_start = os.getloadavg()[0]
+        samples = _measure(runs, work, state, env)
+        in_process = _in_process(runs, work, state, env)
+    stats = {row: _stats(seconds) for row, seconds in samples.items()}
+    base = stats["python_c_pass"]["median_ms"]
+    return {
+        "runs": runs,
+        **stats,
+        "ratios": {row: stats[row]["median_ms"] / base for row in ROWS},
+        "in_process_lint": in_process,
+        "load_average_start": load_start,
+        "load_average_end": os.getloadavg()[0],
+    }
+
+
+def _print(result: dict[str, object]) -> None:
+    ratios = result["ratios"]
+    assert isinstance(ratios, dict)
+    for row in ROWS:
+        s = result[row]
+        assert isinstance(s, dict)
+        print(
+            f"{row:14} median {s['median_ms']:6.1f} ms  p95 {s['p95_ms']:6.1f}  "
+            f"min-max {s['min_ms']:6.1f}-{s['max_ms']:6.1f} ms  ({ratios[row]:.2f}x pass)"
+        )
+    inproc = result["in_process_lint"]
+    assert isinstance(inproc, dict)
+    print(
+        f"in-process lint: first call (imports + work) {inproc['first_call_ms']:.1f} ms; "
+        f"warm median {inproc['warm']['median_ms']:.1f} ms "
+        f"(p95 {inproc['warm']['p95_ms']:.1f}); cold median {inproc['cold']['median_ms']:.1f} ms "
+        f"(p95 {inproc['cold']['p95_ms']:.1f})"
+    )
+
+
+def _verdicts(result: dict[str, object]) -> bool:
+    ratios, lint = result["ratios"], result["lint_warm"]
+    assert isinstance(ratios, dict) and isinstance(lint, dict)
+    help_ok = ratios["help"] <= HELP_TARGET_RATIO
+    lint_ok = lint["median_ms"] <= LINT_TARGET_MS
+    print(
+        f"vaultkit --help / python -c pass (median wall): {ratios['help']:.2f}x, "
+        f"target <= {HELP_TARGET_RATIO:g}x: {'OK' if help_ok else 'OVER TARGET'}"
+    )
+    print(
+        f"vaultkit lint {VAULT}, warm (median wall): {lint['median_ms']:.1f} ms, "
+        f"target <= {LINT_TARGET_MS:g} ms: {'OK' if lint_ok else 'OVER TARGET'}"
+    )
+    print(
+        f"load average {result['load_average_start']:.2f} at the start, "
+        f"{result['load_average_end']:.2f} at the end (1 min; {os.cpu_count()} cores)"
+    )
+    return help_ok and lint_ok
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--json", action="store_true", help="also print the figures as JSON")
+    args = parser.parse_args()
+    result = run(max(1, args.runs))
+    _print(result)
+    ok = _verdicts(result)
+    if args.json:
+        print(json.dumps(result, indent=2))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

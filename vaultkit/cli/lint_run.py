@@ -1,0 +1,161 @@
+"""What ``vaultkit lint`` does once its options are known, without typer: the typer command
+(cli/lint_cmd.py) and the quick path (cli/quick.py) both call :func:`run`.
+
+:func:`read_quick` reads the plain forms of the command line (``--opt value``, ``--opt=value``,
+``-f value``, flags, one vault folder). Anything else, or anything that would be an error, is
+left to typer (returns None), so help, usage errors and their exit codes stay typer's own.
+``OPTIONS`` lists every option the typer command has; a test compares the two.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from vaultkit.cli.common import display_root, resolve_vault
+from vaultkit.cli.progress import progress_for
+
+if TYPE_CHECKING:  # the lint engine is imported when the command runs
+    from vaultkit.lint.context import LintContext, LintTarget
+    from vaultkit.vault.model import Finding
+
+FORMATS = ("text", "json", "github")
+
+
+@dataclass(frozen=True, slots=True)
+class LintArgs:
+    """The options of one ``vaultkit lint`` run."""
+
+    vault: Path | None = None
+    fmt: str = "text"
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    strict: bool = False
+    fix: bool = False
+    dry_run: bool = False
+    quiet: bool = False
+    no_cache: bool = False
+
+
+# Option spelling -> the LintArgs field it sets; VALUED take a value, the rest are flags.
+OPTIONS: dict[str, str] = {
+    "--format": "fmt",
+    "-f": "fmt",
+    "--select": "select",
+    "--ignore": "ignore",
+    "--strict": "strict",
+    "--fix": "fix",
+    "--dry-run": "dry_run",
+    "--quiet": "quiet",
+    "-q": "quiet",
+    "--no-cache": "no_cache",
+}
+VALUED = frozenset({"fmt", "select", "ignore"})
+
+
+def read_quick(argv: list[str]) -> LintArgs | None:
+    """The options of ``vaultkit lint ARGV…`` when every word is a plain, valid form; else None."""
+    vault: Path | None = None
+    fmt = "text"
+    codes: dict[str, list[str]] = {"select": [], "ignore": []}
+    flags: set[str] = set()
+    words = iter(argv)
+    for word in words:
+        name, eq, attached = word.partition("=") if word.startswith("--") else (word, "", "")
+        field = OPTIONS.get(name)
+        if field is None:
+            if word.startswith("-") or vault is not None:
+                return None  # --help, an unknown option, "--", a second folder: typer's call
+            vault = Path(word)
+        elif field not in VALUED:
+            if eq:
+                return None
+            flags.add(field)
+        else:
+            value = attached if eq else next(words, "")
+            if not value or value.startswith("-") or (field == "fmt" and value not in FORMATS):
+                return None
+            if field == "fmt":
+                fmt = value
+            else:
+                codes[field].append(value)
+    return LintArgs(
+        vault,
+        fmt,
+        tuple(codes["select"]),
+        tuple(codes["ignore"]),
+        *(name in flags for name in ("strict", "fix", "dry_run", "quiet", "no_cache")),
+    )
+
+
+def _codes(values: tuple[str, ...]) -> list[str] | None:
+    if not values:
+        return None
+    return [c.strip() for v in values for c in v.split(",") if c.strip()]
+
+
+def _run_fix(
+    ctx: LintContext, target: LintTarget, args: LintArgs, cache: bool | None
+) -> LintContext | int:
+    """Apply the safe fixes and reload after writing; with ``dry_run`` print them and return
+    the exit code instead."""
+    from vaultkit.lint.fix import fix_vault
+    from vaultkit.lint.runner import load_context
+
+    outcome = fix_vault(ctx, dry_run=args.dry_run, state_dir=target.state_dir)
+    if args.dry_run:
+        sys.stdout.write(outcome.diff)
+        if not args.quiet:
+            print(f"would fix {len(outcome.changed)} file(s)", file=sys.stderr)
+        return 1 if outcome.changed else 0
+    if not args.quiet and outcome.changed:
+        print(f"fixed: {', '.join(outcome.changed)}", file=sys.stderr)
+    return load_context(target, cache=cache) if outcome.changed else ctx
+
+
+def _render(fmt: str, findings: list[Finding], root: Path, notes: int, code: int) -> str:
+    from vaultkit.lint.output import render_github, render_json, render_text
+
+    if fmt == "json":
+        return render_json(findings, vault=display_root(root) or ".", notes=notes, exit_code=code)
+    if fmt == "github":
+        return render_github(findings, display_root(root))
+    return render_text(findings, display_root(root))
+
+
+def run(args: LintArgs) -> int:
+    """Lint the vault, print the findings (summary on stderr) and return the exit code."""
+    from vaultkit.lint.cache.run import lint_vault
+    from vaultkit.lint.output import summary_line
+    from vaultkit.lint.runner import (
+        choose,
+        collect,
+        exit_code,
+        lint_target,
+        load_context,
+        select_findings,
+    )
+
+    root = resolve_vault(args.vault)
+    target = lint_target(root)  # vaultkit.toml loaded and the state folder found, once
+    cache = False if args.no_cache else None
+    select, ignore = _codes(args.select), _codes(args.ignore)
+    if args.fix or args.dry_run:  # the safe fixes read every note anyway: the uncached path
+        ctx = load_context(target, progress=progress_for(args.quiet), cache=cache)
+        selection = choose(ctx.config, select, ignore, args.strict)
+        fixed = _run_fix(ctx, target, args, cache)
+        if isinstance(fixed, int):
+            return fixed
+        found, notes = collect(fixed), len(fixed.vault.notes)
+    else:  # through the lint cache: an unchanged vault costs one stat walk
+        selection = choose(target.config, select, ignore, args.strict)
+        result = lint_vault(target, progress=progress_for(args.quiet), cache=cache)
+        found, notes = result.findings, result.notes
+    findings = select_findings(found, selection)
+    code = exit_code(findings, selection.strict)
+    sys.stdout.write(_render(args.fmt, findings, root, notes, code))
+    if not args.quiet:
+        print(summary_line(findings, notes), file=sys.stderr)
+    return code

@@ -1,0 +1,50 @@
+"""Answers that need no typer: ``--help``/``-h`` and no arguments, ``--version``/``-V`` and
+``version``, and plain ``vaultkit lint`` runs. Everything else goes to the typer app."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from vaultkit.cli.registry import HELP_WIDTH, top_help
+
+MAX_PROG = 30  # a longer program name could make typer wrap the usage line differently
+
+
+def columns() -> int:
+    """The terminal width typer's help wrapping would see (``COLUMNS``, the terminal, 80)."""
+    try:
+        width = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        width = 0
+    stream = sys.__stdout__
+    if width <= 0 and stream is not None:
+        try:
+            width = os.get_terminal_size(stream.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            width = 0
+    return width or HELP_WIDTH
+
+
+def answer(args: list[str], prog: str) -> int | None:
+    """The exit code when the command line was answered here; None to hand it to typer."""
+    if args in (["--version"], ["-V"], ["version"]):
+        from vaultkit import __version__
+
+        print(__version__)
+        return 0
+    if args in ([], ["--help"], ["-h"]):
+        if columns() < HELP_WIDTH or len(prog) > MAX_PROG:
+            return None
+        print(top_help(prog), end="", file=sys.stdout if args else sys.stderr)
+        return 0 if args else 2
+    if args[:1] == ["lint"]:
+        return _lint(args[1:])
+    return None
+
+
+def _lint(argv: list[str]) -> int | None:
+    from vaultkit.cli.lint_run import read_quick, run
+
+    options = read_quick(argv)
+    return None if options is None else run(options)
