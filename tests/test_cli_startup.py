@@ -1,0 +1,263 @@
+"""CLI start-up: the quick answers equal typer's, load no typer, and every command still works.
+
+Real processes throughout: ``python -m vaultkit`` is the quick path, ``run_typer`` (through
+``python -c``) is the full typer CLI the quick path must be indistinguishable from.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import typer.main
+from conftest import EXAMPLES
+from typer.core import TyperGroup
+from typer.testing import CliRunner
+
+from vaultkit import __version__
+from vaultkit.cli import lint_run, registry
+from vaultkit.cli.app import app
+from vaultkit.cli.lint_cmd import LintFormat
+from vaultkit.cli.lint_run import LintArgs, read_quick
+
+HEAVY = {"typer", "click", "pydantic", "rich"}
+PROG = "python -m vaultkit"
+TYPER = (
+    f"import sys; from vaultkit.cli import run_typer; sys.exit(run_typer(sys.argv[1:], {PROG!r}))"
+)
+SCRIPT = Path(sys.executable).parent / "vaultkit"  # the installed script a user types
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    return {**env, **extra}
+
+
+def quick(*args: str, cwd: Path | None = None, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "vaultkit", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=_env(**env),
+        timeout=60,
+    )
+
+
+def full(*args: str, cwd: Path | None = None, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", TYPER, *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=_env(**env),
+        timeout=60,
+    )
+
+
+def imported(*args: str, cwd: Path | None = None) -> set[str]:
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "vaultkit", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=_env(),
+        timeout=60,
+    )
+    rows = [ln.split("|")[-1].strip() for ln in done.stderr.splitlines() if "import time:" in ln]
+    return {row for row in rows if row}
+
+
+@pytest.fixture
+def example(tmp_path: Path) -> Path:
+    shutil.copytree(EXAMPLES, tmp_path / "examples", ignore=shutil.ignore_patterns(".vaultkit"))
+    return tmp_path
+
+
+def _heavy(modules: set[str]) -> set[str]:
+    return {m for m in modules if m.split(".")[0] in HEAVY}
+
+
+@pytest.mark.parametrize("columns", ["80", "200"])
+def test_the_help_constant_is_what_typer_renders(columns: str) -> None:
+    rendered = full("--help", COLUMNS=columns)
+    assert rendered.returncode == 0, rendered.stderr
+    assert registry.top_help(PROG) == rendered.stdout, (
+        "vaultkit --help changed: set TOP_HELP_BODY in vaultkit/cli/registry.py to the text "
+        "below its usage line:\n" + rendered.stdout
+    )
+
+
+def test_help_and_version_answer_without_typer() -> None:
+    for args in (["--help"], ["-h"]):
+        done = quick(*args)
+        assert done.returncode == 0 and done.stderr == ""
+        assert done.stdout == registry.top_help(PROG)
+    script = subprocess.run([SCRIPT, "-h"], capture_output=True, text=True, env=_env(), timeout=60)
+    assert script.stdout == registry.top_help("vaultkit")
+    for args in (["--version"], ["-V"], ["version"]):
+        done = quick(*args)
+        assert (done.returncode, done.stdout, done.stderr) == (0, f"{__version__}\n", "")
+    assert _heavy(imported("--help")) == set() and _heavy(imported("--version")) == set()
+
+
+def test_no_arguments_prints_the_help_on_stderr_and_exits_2_like_typer() -> None:
+    done, typer_done = quick(), full()
+    assert done.returncode == typer_done.returncode == 2
+    assert done.stdout == typer_done.stdout == ""
+    assert done.stderr == typer_done.stderr
+
+
+def test_a_narrow_terminal_gets_typers_own_wrapping() -> None:
+    done = quick("--help", COLUMNS="60")
+    assert done.returncode == 0
+    assert done.stdout != registry.top_help(PROG)
+    assert all(len(line) <= 58 for line in done.stdout.splitlines())
+    assert done.stdout == full("--help", COLUMNS="60").stdout
+
+
+def _group() -> TyperGroup:
+    group = typer.main.get_command(app)
+    assert isinstance(group, TyperGroup)
+    return group
+
+
+def _modules(command: object) -> set[str]:
+    """The modules of a command's callback, or of all its subcommands' for a group."""
+    subcommands = getattr(command, "commands", None)
+    if subcommands:
+        return {m for sub in subcommands.values() for m in _modules(sub)}
+    callback = getattr(command, "callback", None)
+    return {callback.__module__} if callback else set()
+
+
+def test_the_table_names_every_command_of_the_app_and_its_module() -> None:
+    registry.load(None)
+    group = _group()
+    assert sorted(group.commands) == sorted(registry.COMMANDS)
+    for name, command in group.commands.items():
+        assert _modules(command) == {f"vaultkit.cli.{registry.COMMANDS[name]}"}, name
+
+
+def test_only_the_module_of_the_running_command_is_imported(example: Path) -> None:
+    modules = imported("stats", "examples/sessions/wiki", cwd=example)
+    commands = {m for m in modules if m.startswith("vaultkit.cli.") and m.endswith("_cmd")}
+    assert commands == {"vaultkit.cli.graph_cmd"}
+    assert "networkx" not in modules  # stats needs no graph
+
+
+def test_every_command_answers_help_and_its_h_alias() -> None:
+    registry.load(None)
+    runner = CliRunner()
+    for command in registry.COMMANDS:
+        long = runner.invoke(app, [command, "--help"], prog_name="vaultkit")
+        short = runner.invoke(app, [command, "-h"], prog_name="vaultkit")
+        assert long.exit_code == short.exit_code == 0, command
+        assert long.output == short.output
+        assert long.output.startswith(f"Usage: vaultkit {command} ")
+        assert "-h, --help" in long.output
+
+
+def test_subcommands_take_h_too() -> None:
+    done = quick("hooks", "install", "-h")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Usage: python -m vaultkit hooks install [OPTIONS]")
+
+
+def test_typer_errors_are_unchanged() -> None:
+    for args in (["bogus"], ["lint", "--bogus"], ["lint", "--format", "xml"], ["--bogus"]):
+        done, typer_done = quick(*args), full(*args)
+        assert done.returncode == typer_done.returncode == 2, args
+        assert "Error:" in done.stderr and "Traceback" not in done.stderr
+        assert done.stderr == typer_done.stderr
+
+
+LINT_FORMS = [
+    ["examples/sessions/wiki"],
+    ["--format", "json", "examples/sessions/wiki"],
+    ["examples/sessions/wiki", "-f", "github", "--strict"],
+    ["--select", "VK1", "--select=VK3", "--ignore=VK103", "examples/sessions/wiki"],
+    ["-q", "--no-cache", "examples/sessions/wiki"],
+    ["--select", "VK3", "examples/sessions/wiki"],  # warnings only: exit 0
+    ["--select", "VK3", "--strict", "examples/sessions/wiki"],  # ... and 1 with --strict
+    ["--fix", "--dry-run", "examples/sessions/wiki"],
+    ["--select", "VK999", "examples/sessions/wiki"],  # a VaultkitError: one error line, exit 2
+    ["examples/no-such-vault"],
+]
+
+
+@pytest.mark.parametrize("args", LINT_FORMS, ids=[" ".join(a) for a in LINT_FORMS])
+def test_quick_lint_equals_the_typer_command(example: Path, args: list[str]) -> None:
+    assert read_quick(args) is not None
+    done, typer_done = quick("lint", *args, cwd=example), full("lint", *args, cwd=example)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        typer_done.returncode,
+        typer_done.stdout,
+        typer_done.stderr,
+    )
+    if done.returncode == 2:
+        assert done.stderr.startswith("error: ") and "Traceback" not in done.stderr
+
+
+def test_quick_lint_loads_no_typer(example: Path) -> None:
+    assert _heavy(imported("lint", "examples/sessions/wiki", cwd=example)) == set()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--help"],
+        ["-h"],
+        ["--bogus"],
+        ["a", "b"],
+        ["--format"],
+        ["--format", "xml"],
+        ["--format=Json"],
+        ["-qf", "json"],
+        ["-fjson"],
+        ["--strict=yes"],
+        ["--", "vault"],
+        ["--select", "--strict"],
+    ],
+)
+def test_anything_but_the_plain_forms_is_left_to_typer(args: list[str]) -> None:
+    assert read_quick(args) is None
+
+
+def test_quick_reading_of_each_option() -> None:
+    args = ["v", "--format=github", "--select", "VK1,VK2", "--ignore", "VK104", "--strict"]
+    assert read_quick([*args, "--fix", "--dry-run", "-q", "--no-cache"]) == LintArgs(
+        vault=Path("v"),
+        fmt="github",
+        select=("VK1,VK2",),
+        ignore=("VK104",),
+        strict=True,
+        fix=True,
+        dry_run=True,
+        quiet=True,
+        no_cache=True,
+    )
+    assert read_quick([]) == LintArgs()
+
+
+def test_quick_options_are_exactly_the_typer_commands() -> None:
+    registry.load("lint")
+    command = _group().commands["lint"]
+    names: dict[str, str] = {}
+    valued: set[str] = set()
+    for param in command.params:
+        if param.param_type_name != "option" or param.name == "help":
+            continue
+        assert param.name is not None
+        field = param.name
+        names |= dict.fromkeys(param.opts, field)
+        if not getattr(param, "is_flag", False):
+            valued.add(field)
+        if field == "fmt":
+            assert tuple(f.value for f in LintFormat) == lint_run.FORMATS
+    assert names == lint_run.OPTIONS
+    assert valued == lint_run.VALUED
