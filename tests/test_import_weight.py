@@ -100,9 +100,10 @@ def test_hook_process_imports_no_heavy_library(event: str, tmp_path: Path) -> No
 
 
 def test_the_check_would_notice_a_heavy_import(tmp_path: Path) -> None:
-    """The same measurement on the full CLI does see typer and click, so the test can fail."""
+    """The same measurement on a typer command does see typer and click, so the test can fail
+    (``vaultkit version`` no longer loads typer: it is answered before the CLI is imported)."""
     done = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "vaultkit", "version"],
+        [sys.executable, "-X", "importtime", "-m", "vaultkit", "hooks", "--help"],
         capture_output=True,
         timeout=30,
         check=True,
