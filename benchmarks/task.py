@@ -65,7 +65,8 @@ def _prepare_modules(name: str) -> None:
         import vaultkit.lint.cache.run
         import vaultkit.lint.runner
         import vaultkit.vault.graph
-        import vaultkit.vault.load  # noqa: F401
+        import vaultkit.vault.load
+        import vaultkit.vault.parse  # noqa: F401  (imported on the first parse otherwise)
     elif name == "regex":
         import networkx  # noqa: F401
     elif name == "obsidiantools":

@@ -6,6 +6,7 @@ Real processes throughout: ``python -m vaultkit`` is the quick path, ``run_typer
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -261,3 +262,37 @@ def test_quick_options_are_exactly_the_typer_commands() -> None:
             assert tuple(f.value for f in LintFormat) == lint_run.FORMATS
     assert names == lint_run.OPTIONS
     assert valued == lint_run.VALUED
+
+
+WARM_LINT = """
+import json, sys
+from pathlib import Path
+from vaultkit.lint.cache.run import lint_vault
+result = lint_vault(Path(sys.argv[1]).resolve())
+parser = sorted(m for m in sys.modules if m.split(".")[0] in ("markdown_it", "yaml", "frontmatter"))
+print(json.dumps({"how": result.how, "parser": parser, "findings": len(result.findings)}))
+"""
+
+
+def test_a_warm_lint_loads_no_parser_and_keeps_the_cache_a_parsing_run_wrote(
+    example: Path,
+) -> None:
+    """The cache version must not depend on whether the parser was imported: a run that parsed
+    (and wrote the cache) and a warm run that did not must agree, or they empty each other's
+    cache every time."""
+    fill = "import sys; from pathlib import Path; from vaultkit.lint.cache.run import lint_vault; "
+    fill += "lint_vault(Path(sys.argv[1]).resolve(), cache=True)"
+    vault = "examples/sessions/wiki"
+    subprocess.run([sys.executable, "-c", fill, vault], cwd=example, check=True, timeout=60)
+    for _ in range(2):
+        done = subprocess.run(
+            [sys.executable, "-c", WARM_LINT, vault],
+            cwd=example,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=60,
+        )
+        assert json.loads(done.stdout) == {"how": "stored", "parser": [], "findings": 4}
+    log = example / "examples" / "sessions" / ".vaultkit" / "vaultkit.log"
+    assert not log.exists() or "version" not in log.read_text(encoding="utf-8")

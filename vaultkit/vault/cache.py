@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib.util
 import marshal
 import os
 import sqlite3
@@ -98,8 +99,14 @@ def cache_path(root: Path, state_dir: Path | None = None) -> Path:
 
 
 def _library_version(name: str) -> str:
-    module = sys.modules.get(name)  # already imported by the parser; read, never import here
-    return str(getattr(module, "__version__", "?"))
+    """A digest of a parser library's top module (where its ``__version__`` is written), read
+    without importing the library: the same whether or not this process has parsed anything
+    (a warm lint never imports the parser)."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.origin is None:
+        return "?"
+    with open(spec.origin, "rb") as handle:
+        return hashlib.blake2b(handle.read(), digest_size=8).hexdigest()
 
 
 @cache

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from itertools import repeat
 
 from vaultkit.vault.model import Finding, Heading, Link, LinkKind, Note, Severity
-from vaultkit.vault.parse import parse_note
 
 PARALLEL_MIN_FILES = 300  # below this a pool costs more than it saves (see benchmarks/README)
 CHUNK_FILES = 250  # at most; smaller batches keep every worker busy on small loads
@@ -97,6 +96,14 @@ def note_from_record(record: Record) -> Note:
         body_line,
         first,
     )
+
+
+def parse_note(path: str, data: bytes) -> Note:
+    """:func:`vaultkit.vault.parse.parse_note`, imported on the first parse: a warm run, which
+    parses nothing, never loads the parser (markdown-it-py, PyYAML)."""
+    from vaultkit.vault.parse import parse_note as parse
+
+    return parse(path, data)
 
 
 def read_one(root: str, job: Job) -> Parsed:
