@@ -1,7 +1,7 @@
 """Run every benchmark side by side and print medians, min/max and ratios against the baselines.
 
 Usage: ``.venv/bin/python -m benchmarks [--quick] [--runs N] [--sizes 1000,10000,100000]
-[--real-vault PATH ...]``.
+[--real-vault PATH ...] [--only vaults|real-vaults|hooks|condense|cli]``.
 Every timed run is a fresh child process (``benchmarks.task``), and the contenders of one
 measure take turns run by run, so machine noise hits them alike; ratios are what to read.
 Synthetic vaults are generated once into ``$VAULTKIT_BENCH_DIR`` (default /tmp/vaultkit-bench).
@@ -32,6 +32,7 @@ QUICK_SIZES = (300,)
 OBSIDIANTOOLS_MAX = 1000  # at 5-90 ms a note (2 busy cores), larger vaults take too long
 COLD_REPEAT_MAX = 10_000  # larger vaults: one cold run, the one that also fills the cache
 TASK_TIMEOUT_S = 3600
+SECTIONS = ("vaults", "real-vaults", "hooks", "condense", "cli")
 
 
 @dataclass(slots=True)
@@ -287,10 +288,40 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         f"{OBSIDIANTOOLS_MAX})",
     )
     parser.add_argument("--cold-repeat-max", type=int, default=COLD_REPEAT_MAX)
-    parser.add_argument("--skip-scripts", action="store_true", help="no hooks/condense scripts")
+    parser.add_argument("--skip-scripts", action="store_true", help="no hooks/condense/cli scripts")
+    parser.add_argument(
+        "--only",
+        choices=SECTIONS,
+        default=None,
+        help="run this section alone (e.g. --only cli: CLI start-up, a few seconds)",
+    )
     parser.add_argument("--condense-mb", type=int, default=None, help="transcript size")
     parser.add_argument("--json", type=Path, default=REPO / "benchmarks" / "out" / "results.json")
     return parser.parse_args(argv)
+
+
+def _wanted(args: argparse.Namespace, section: str) -> bool:
+    if args.only is not None:
+        return bool(args.only == section)
+    if section == "real-vaults":
+        return not args.skip_real_vault
+    return section == "vaults" or not args.skip_scripts
+
+
+def _scripts(args: argparse.Namespace, runs: int) -> dict[str, Any]:
+    """The benchmark scripts of this folder that ``args`` asks for, one result each."""
+    results: dict[str, Any] = {}
+    if _wanted(args, "hooks"):
+        print("\n== hooks")
+        results["hooks"] = run_script(["bench_hooks.py", "--runs", str(max(runs, 5))])
+    if _wanted(args, "condense"):
+        print("\n== condense")
+        size = args.condense_mb or (5 if args.quick else 300)
+        results["condense"] = run_script(["bench_condense.py", "--size-mb", str(size)])
+    if _wanted(args, "cli"):
+        print("\n== cli start-up")
+        results["cli"] = run_script(["bench_cli.py", "--runs", str(runs * 4)])
+    return results
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -306,19 +337,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.time()
     print(f"vaultkit benchmarks: {runs} runs per measure, load average {os.getloadavg()[0]:.2f}")
     results: dict[str, Any] = {"runs": runs, "cpus": os.cpu_count(), "vaults": {}}
-    for notes in sizes:
+    for notes in sizes if _wanted(args, "vaults") else ():
         results["vaults"][str(notes)] = bench_vault(notes, args, runs)
-    if not args.skip_real_vault:
+    if _wanted(args, "real-vaults"):
         real = args.real_vault or ([EXAMPLE_VAULT] if EXAMPLE_VAULT.is_dir() else [])
         results["real_vaults"] = {
             vault_label(vault): bench_real_vault(vault, args, runs) for vault in real
         }
-    if not args.skip_scripts:
-        print("\n== hooks")
-        results["hooks"] = run_script(["bench_hooks.py", "--runs", str(max(runs, 5))])
-        print("\n== condense")
-        size = args.condense_mb or (5 if args.quick else 300)
-        results["condense"] = run_script(["bench_condense.py", "--size-mb", str(size)])
+    results |= _scripts(args, runs)
     results["elapsed_s"] = time.time() - started
     results["load_average_end"] = os.getloadavg()[0]
     args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -119,3 +119,18 @@ def test_real_vault_option(tmp_path: Path) -> None:
         timeout=60,
     )
     assert missing.returncode == 2 and "not a folder" in missing.stderr
+
+
+def test_only_cli_runs_the_cli_start_up_bench_alone(tmp_path: Path) -> None:
+    out = tmp_path / "results.json"
+    argv = [sys.executable, "-m", "benchmarks", "--only", "cli", "--runs", "1", "--json", str(out)]
+    done = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    results = json.loads(out.read_text(encoding="utf-8"))
+    assert results["vaults"] == {} and "hooks" not in results and "real_vaults" not in results
+    cli = results["cli"]
+    assert cli["exit_code"] in (0, 1), cli  # 1: a target missed (the machine may be busy)
+    lines = cli["output"].splitlines()
+    for row in ("python_c_pass", "help", "version", "lint_warm", "lint_cold"):
+        assert any(ln.startswith(f"{row} ") and ln.endswith("x pass)") for ln in lines), row
+    assert "in-process lint: first call" in cli["output"] and "load average" in cli["output"]
