@@ -296,3 +296,28 @@ def test_a_warm_lint_loads_no_parser_and_keeps_the_cache_a_parsing_run_wrote(
         assert json.loads(done.stdout) == {"how": "stored", "parser": [], "findings": 4}
     log = example / "examples" / "sessions" / ".vaultkit" / "vaultkit.log"
     assert not log.exists() or "version" not in log.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("quick_path", [True, False])
+@pytest.mark.parametrize(
+    ("error", "expected"), [(KeyboardInterrupt, (130, "")), (EOFError, (1, "\nAborted!\n"))]
+)
+def test_ctrl_c_or_eof_during_lint_end_alike_on_both_paths(
+    quick_path: bool,
+    error: type[BaseException],
+    expected: tuple[int, str],
+    example: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from vaultkit.cli import lint_cmd, main, run_typer
+
+    def interrupted(_args: LintArgs) -> int:
+        raise error
+
+    monkeypatch.setattr(lint_run, "run", interrupted)
+    monkeypatch.setattr(lint_cmd, "run", interrupted)
+    monkeypatch.chdir(example)
+    argv = ["lint", "examples/sessions/wiki"]
+    code = main(argv) if quick_path else run_typer(argv, PROG)
+    assert (code, capsys.readouterr().err) == expected

@@ -47,4 +47,24 @@ def _lint(argv: list[str]) -> int | None:
     from vaultkit.cli.lint_run import read_quick, run
 
     options = read_quick(argv)
-    return None if options is None else run(options)
+    if options is None:
+        return None
+    try:
+        return run(options)
+    except KeyboardInterrupt:  # Ctrl-C: typer's exit code, quietly, no traceback
+        return 130
+    except EOFError:
+        print("\nAborted!", file=sys.stderr)
+        return 1
+    except BrokenPipeError:  # `vaultkit lint | head`: quiet, exit 1, as typer does
+        _silence_stdout()
+        return 1
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device so that flushing it at exit raises nothing more."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, sys.stdout.fileno())
+    finally:
+        os.close(null)
