@@ -33,7 +33,7 @@ COMMANDS: dict[str, str] = {
     "version": "version_cmd",
 }
 
-HELP_WIDTH = 80  # typer wraps help to min(terminal columns, 80) - 2; TOP_HELP is that rendering
+HELP_WIDTH = 80  # typer wraps help at min(terminal columns, 80) - 2; TOP_HELP_BODY is that
 
 
 def load(command: str | None) -> None:
