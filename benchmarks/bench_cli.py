@@ -10,8 +10,9 @@ uncached path, which is also what it gets by default until a cache exists). The 
 copy of ``examples/`` in a temporary folder (same command line, repository left alone).
 In-process rows time ``lint_run.run`` inside one process: the first call (imports included),
 then warm and cold calls with everything imported (the work alone).
-``--source DIR`` measures the vaultkit package found in DIR instead (e.g. an older commit:
-``git archive COMMIT vaultkit | tar -x -C DIR``), through ``PYTHONPATH``; no in-process rows.
+``--baseline DIR`` also measures, in the same rounds, the vaultkit package found in DIR (e.g. an
+older commit: ``git archive COMMIT vaultkit | tar -x -C DIR``) through ``PYTHONPATH``, with its own
+copy of examples/ and its own lint cache; its rows are suffixed ``@baseline``.
 Targets (issue 14): ``vaultkit --help`` within 3x ``python -c pass``; warm lint within 150 ms.
 """
 
@@ -26,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -34,6 +36,7 @@ HELP_TARGET_RATIO = 3.0
 LINT_TARGET_MS = 150.0
 VAULT = "examples/sessions/wiki"
 ROWS = ("python_c_pass", "help", "version", "lint_warm", "lint_cold")
+BASELINE = "@baseline"
 
 IN_PROCESS = """
 import contextlib, io, json, shutil, sys, time
@@ -75,13 +78,25 @@ def _stats(seconds: list[float]) -> dict[str, float]:
     return {"median_ms": statistics.median(ms), "p95_ms": p95, "min_ms": ms[0], "max_ms": ms[-1]}
 
 
-def _workdir(tmp: Path) -> tuple[Path, Path]:
-    """A copy of examples/ (no derived state) in ``tmp``; returns it and its state folder."""
-    shutil.copytree(REPO / "examples", tmp / "examples", ignore=shutil.ignore_patterns(".vaultkit"))
-    return tmp, tmp / "examples" / "sessions" / ".vaultkit"
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One vaultkit package under test: its environment and its own copy of examples/."""
+
+    suffix: str  # appended to the row names ("" for this checkout)
+    env: dict[str, str]
+    work: Path
+    state: Path  # the copy's derived-state folder (the lint cache)
 
 
-def _argv(row: str) -> list[str]:
+def _side(tmp: Path, suffix: str, env: dict[str, str]) -> Side:
+    """A copy of examples/ (no derived state) in its own folder of ``tmp``."""
+    work = tmp / f"work{suffix or '-current'}"
+    ignore = shutil.ignore_patterns(".vaultkit")
+    shutil.copytree(REPO / "examples", work / "examples", ignore=ignore)
+    return Side(suffix, env, work, work / "examples" / "sessions" / ".vaultkit")
+
+
+def _argv(kind: str) -> list[str]:
     vaultkit = str(BIN / "vaultkit")
     return {
         "python_c_pass": [sys.executable, "-c", "pass"],
@@ -89,18 +104,23 @@ def _argv(row: str) -> list[str]:
         "version": [vaultkit, "--version"],
         "lint_warm": [vaultkit, "lint", VAULT],
         "lint_cold": [vaultkit, "lint", VAULT],
-    }[row]
+    }[kind]
 
 
-def _measure(runs: int, work: Path, state: Path, env: dict[str, str]) -> dict[str, list[float]]:
-    rows: dict[str, list[float]] = {row: [] for row in ROWS}
+def _measure(runs: int, sides: list[Side]) -> dict[str, list[float]]:
+    first = sides[0]
+    rows: dict[str, list[float]] = {"python_c_pass": []}
+    rows |= {kind + side.suffix: [] for side in sides for kind in ROWS[1:]}
     fill = [sys.executable, "-c", FILL_CACHE, VAULT]
     for _ in range(runs):  # interleaved, so every row sees the same machine load
-        subprocess.run(fill, cwd=work, env=env, check=True, capture_output=True)  # untimed
-        for row in ROWS:
-            if row == "lint_cold":
-                shutil.rmtree(state, ignore_errors=True)
-            rows[row].append(_timed(_argv(row), work, env))
+        for side in sides:  # untimed: each package writes its own lint cache
+            subprocess.run(fill, cwd=side.work, env=side.env, check=True, capture_output=True)
+        rows["python_c_pass"].append(_timed(_argv("python_c_pass"), first.work, first.env))
+        for side in sides:
+            for kind in ROWS[1:]:
+                if kind == "lint_cold":
+                    shutil.rmtree(side.state, ignore_errors=True)
+                rows[kind + side.suffix].append(_timed(_argv(kind), side.work, side.env))
     return rows
 
 
@@ -116,26 +136,28 @@ def _in_process(runs: int, work: Path, state: Path, env: dict[str, str]) -> dict
     }
 
 
-def run(runs: int, source: Path | None = None) -> dict[str, object]:
+def run(runs: int, baseline: Path | None = None) -> dict[str, object]:
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "VAULTKIT_HOME")}
-    if source is not None:
-        env["PYTHONPATH"] = str(source.resolve())
     with tempfile.TemporaryDirectory(prefix="vaultkit-bench-cli-") as tmp:
         # An installed package has its bytecode compiled; give the runs a cache outside the repo.
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "pycache")
-        work, state = _workdir(Path(tmp))
-        for row in ROWS:  # warm-up: fill the bytecode cache, not timed
-            _timed(_argv(row), work, env)
+        sides = [_side(Path(tmp), "", env)]
+        if baseline is not None:
+            sides.append(_side(Path(tmp), BASELINE, {**env, "PYTHONPATH": str(baseline)}))
+        for side in sides:  # warm-up: fill the bytecode cache, not timed
+            for kind in ROWS:
+                _timed(_argv(kind), side.work, side.env)
         load_start = os.getloadavg()[0]
-        samples = _measure(runs, work, state, env)
-        in_process = _in_process(runs, work, state, env) if source is None else None
+        samples = _measure(runs, sides)
+        in_process = _in_process(runs, sides[0].work, sides[0].state, env)
     stats = {row: _stats(seconds) for row, seconds in samples.items()}
     base = stats["python_c_pass"]["median_ms"]
     return {
         "runs": runs,
-        **stats,
-        "ratios": {row: stats[row]["median_ms"] / base for row in ROWS},
+        "baseline": str(baseline) if baseline else None,
+        "rows": stats,
+        "ratios": {row: stats[row]["median_ms"] / base for row in stats},
         "in_process_lint": in_process,
         "load_average_start": load_start,
         "load_average_end": os.getloadavg()[0],
@@ -143,18 +165,15 @@ def run(runs: int, source: Path | None = None) -> dict[str, object]:
 
 
 def _print(result: dict[str, object]) -> None:
-    ratios = result["ratios"]
-    assert isinstance(ratios, dict)
-    for row in ROWS:
-        s = result[row]
-        assert isinstance(s, dict)
+    rows, ratios = result["rows"], result["ratios"]
+    assert isinstance(rows, dict) and isinstance(ratios, dict)
+    for row, s in rows.items():
         print(
-            f"{row:14} median {s['median_ms']:6.1f} ms  p95 {s['p95_ms']:6.1f}  "
+            f"{row:23} median {s['median_ms']:6.1f} ms  p95 {s['p95_ms']:6.1f}  "
             f"min-max {s['min_ms']:6.1f}-{s['max_ms']:6.1f} ms  ({ratios[row]:.2f}x pass)"
         )
     inproc = result["in_process_lint"]
-    if not isinstance(inproc, dict):
-        return
+    assert isinstance(inproc, dict)
     print(
         f"in-process lint: first call (imports + work) {inproc['first_call_ms']:.1f} ms; "
         f"warm median {inproc['warm']['median_ms']:.1f} ms "
@@ -164,16 +183,17 @@ def _print(result: dict[str, object]) -> None:
 
 
 def _verdicts(result: dict[str, object]) -> bool:
-    ratios, lint = result["ratios"], result["lint_warm"]
-    assert isinstance(ratios, dict) and isinstance(lint, dict)
+    rows, ratios = result["rows"], result["ratios"]
+    assert isinstance(rows, dict) and isinstance(ratios, dict)
     help_ok = ratios["help"] <= HELP_TARGET_RATIO
-    lint_ok = lint["median_ms"] <= LINT_TARGET_MS
+    lint_ms = rows["lint_warm"]["median_ms"]
+    lint_ok = lint_ms <= LINT_TARGET_MS
     print(
         f"vaultkit --help / python -c pass (median wall): {ratios['help']:.2f}x, "
         f"target <= {HELP_TARGET_RATIO:g}x: {'OK' if help_ok else 'OVER TARGET'}"
     )
     print(
-        f"vaultkit lint {VAULT}, warm (median wall): {lint['median_ms']:.1f} ms, "
+        f"vaultkit lint {VAULT}, warm (median wall): {lint_ms:.1f} ms, "
         f"target <= {LINT_TARGET_MS:g} ms: {'OK' if lint_ok else 'OVER TARGET'}"
     )
     print(
@@ -187,11 +207,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--json", action="store_true", help="also print the figures as JSON")
-    parser.add_argument("--source", type=Path, default=None, help="measure vaultkit in DIR")
+    parser.add_argument(
+        "--baseline", type=Path, default=None, help="also measure the vaultkit package in DIR"
+    )
     args = parser.parse_args()
-    if args.source is not None and not (args.source / "vaultkit" / "cli").is_dir():
-        parser.error(f"{args.source}: no vaultkit/cli package inside")
-    result = run(max(1, args.runs), args.source)
+    baseline = args.baseline.resolve() if args.baseline else None
+    if baseline is not None and not (baseline / "vaultkit" / "cli").is_dir():
+        parser.error(f"{args.baseline}: no vaultkit/cli package inside")
+    result = run(max(1, args.runs), baseline)
     _print(result)
     ok = _verdicts(result)
     if args.json:
