@@ -82,11 +82,15 @@ def read_quick(argv: list[str]) -> LintArgs | None:
             else:
                 codes[field].append(value)
     return LintArgs(
-        vault,
-        fmt,
-        tuple(codes["select"]),
-        tuple(codes["ignore"]),
-        *(name in flags for name in ("strict", "fix", "dry_run", "quiet", "no_cache")),
+        vault=vault,
+        fmt=fmt,
+        select=tuple(codes["select"]),
+        ignore=tuple(codes["ignore"]),
+        strict="strict" in flags,
+        fix="fix" in flags,
+        dry_run="dry_run" in flags,
+        quiet="quiet" in flags,
+        no_cache="no_cache" in flags,
     )
 
 
