@@ -162,3 +162,39 @@ def test_hooks_run_once_when_the_plugin_and_hooks_install_are_both_present(
 def test_claude_plugin_validate_passes_strictly(sandbox: Sandbox, folder: str) -> None:
     out = _claude(sandbox, REPO, "plugin", "validate", str(REPO / folder), "--strict")
     assert "Validation passed" in out
+
+
+def test_hooks_install_registers_the_server_the_agent_calls_as_mcp_vaultkit_search(
+    sandbox: Sandbox,
+) -> None:
+    project = sandbox.project()
+    shutil.copytree(
+        REPO / "examples" / "sessions",
+        project / "sessions",
+        ignore=shutil.ignore_patterns(".vaultkit", "raw"),
+    )
+    vaultkit = Path(sys.executable).parent / "vaultkit"
+    done = subprocess.run(
+        [str(vaultkit), "hooks", "install", "--scope", "project"],
+        cwd=project,
+        env=sandbox.env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    tool = "mcp__vaultkit__search"
+    sandbox.mock.queue(
+        "agent",
+        ToolUse("ToolSearch", {"query": f"select:{tool}"}),
+        ToolUse(tool, {"query": "엔진", "type": ["wiki"]}),
+        Text("The rule engine session has it."),
+    )
+    run = sandbox.run("Where is the rule engine described?", project, "--allowedTools", tool)
+    assert run.returncode == 0, run.stderr
+    last = sandbox.mock.of_kind("agent")[-1].body["messages"][-1]
+    [result] = [b for b in last["content"] if b.get("type") == "tool_result"]
+    text = result["content"] if isinstance(result["content"], str) else result["content"][0]["text"]
+    paths = [r["path"] for r in json.loads(text)["results"]]
+    assert paths[0] == KOREAN_NOTE, paths  # a two-character Korean query finds the Korean note

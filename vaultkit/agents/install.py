@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
-from vaultkit.agents import settings, slashcmds
+from vaultkit.agents import mcpconfig, settings, slashcmds
 from vaultkit.base.fsio import atomic_write_text
 from vaultkit.errors import VaultkitError
 
@@ -168,21 +168,65 @@ def install(
         )
     path = settings_path(scope, project)
     events = settings.EVENTS + ((settings.PROMPT_EVENT,) if prompt_hook else ())
-    change = apply_change(
-        path,
-        lambda d: settings.install(d, str(exe), shell_form=shell_form, events=events),
-        dry_run=dry_run,
-    )
+    approve = mcpconfig.approve if scope is Scope.project else _same
+
+    def transform(data: settings.Settings) -> settings.Settings:
+        return approve(settings.install(data, str(exe), shell_form=shell_form, events=events))
+
+    change = apply_change(path, transform, dry_run=dry_run)
     commands = slashcmds.sync(path, project, dry_run=dry_run)
+    commands.append(_mcp(scope, project, dry_run=dry_run, remove=False))
     return Change(change.path, change.changed, change.diff, tuple(commands))
 
 
 def uninstall(scope: Scope, project: Path, *, dry_run: bool = False) -> Change:
-    """Remove vaultkit's hooks (and only those) and its slash commands from a scope."""
+    """Remove vaultkit's hooks (and only those), its slash commands and its MCP server."""
     path = settings_path(scope, project)
-    change = apply_change(path, settings.uninstall, dry_run=dry_run)
+    unapprove = mcpconfig.unapprove if scope is Scope.project else _same
+    change = apply_change(path, lambda d: unapprove(settings.uninstall(d)), dry_run=dry_run)
     commands = slashcmds.sync(path, project, remove=True, dry_run=dry_run)
-    return Change(change.path, change.changed, change.diff, tuple(commands))
+    commands.append(_mcp(scope, project, dry_run=dry_run, remove=True))
+    return Change(change.path, change.changed, change.diff, tuple(c for c in commands if c))
+
+
+def _same(data: settings.Settings) -> settings.Settings:
+    return data
+
+
+def mcp_file(
+    scope: Scope, project: Path, env: Mapping[str, str] | None = None
+) -> tuple[Path, tuple[str, ...]]:
+    """Where a scope's MCP servers live, and the keys above ``mcpServers`` in that file."""
+    environ = os.environ if env is None else env
+    if scope is Scope.project:
+        return project / ".mcp.json", ()
+    config_dir = environ.get("CLAUDE_CONFIG_DIR")
+    state = Path(config_dir).expanduser() if config_dir else Path.home()
+    keys = () if scope is Scope.user else ("projects", str(project.resolve()))
+    return state / ".claude.json", keys
+
+
+def mcp_executable() -> Path:
+    """The installed ``vaultkit`` script next to the running Python (what ``vaultkit mcp`` runs)."""
+    name = "vaultkit.exe" if sys.platform == "win32" else "vaultkit"
+    return (Path(sys.executable).parent / name).absolute()
+
+
+def _mcp(scope: Scope, project: Path, *, dry_run: bool, remove: bool) -> str:
+    """Register (or remove) the MCP server for a scope; one message saying what happened."""
+    path, keys = mcp_file(scope, project)
+    where = str(path)
+    if remove:
+        change = apply_change(path, lambda d: mcpconfig.unregister(d, keys, where), dry_run=dry_run)
+        if not change.changed:
+            return ""
+        return f"{'would remove' if dry_run else 'removed'} MCP server vaultkit from {path}"
+    exe = str(mcp_executable())
+    change = apply_change(path, lambda d: mcpconfig.register(d, keys, exe, where), dry_run=dry_run)
+    if not change.changed:
+        return f"{path}: MCP server vaultkit already registered"
+    verb = "would register" if dry_run else "registered"
+    return f"{verb} MCP server vaultkit ({exe} mcp) in {path}"
 
 
 def _runnable(program: str) -> bool:
