@@ -12,7 +12,7 @@ import os
 
 from vaultkit.base.record import Record
 from vaultkit.base.store import Store
-from vaultkit.session import jobs
+from vaultkit.session import jobs, runlock
 
 CONFIG = "config"
 BUDGET = "budget"
@@ -23,7 +23,7 @@ REASON_MAX = 160
 class QueueFacts(Record):
     """What the queue says about distillation right now."""
 
-    waiting: int = 0  # queued, never failed, no live worker, older than the grace period
+    waiting: int = 0  # queued, never failed, no runner or worker on it, past the grace period
     retrying: int = 0  # queued again after a failed attempt (login, quota, network, …)
     gave_up: int = 0  # used up their attempts (``queue/failed/``)
     budget: int = 0  # offline note written; the LLM call waits for the next day's budget
@@ -57,6 +57,7 @@ def _age(path: str, now: float) -> float:
 def queue_facts(store: Store, now: float) -> QueueFacts:
     """Count the queued and set-aside jobs by what holds them up (``now``: epoch seconds)."""
     live = {jobs.safe_id(m.session_id) for m in jobs.live_running(store)}
+    drained = runlock.runner_alive(store)  # a live queue runner takes every queued job in turn
     counts = {"waiting": 0, "retrying": 0, CONFIG: 0, BUDGET: 0}
     newest: tuple[float, str] = (0.0, "")
     for path, job in jobs.queued(store):
@@ -66,7 +67,11 @@ def queue_facts(store: Store, now: float) -> QueueFacts:
         elif job.last_error:
             counts["retrying"] += 1
             newest = max(newest, (now - _age(path, now), job.last_error))
-        elif jobs.safe_id(job.session_id) not in live and _age(path, now) >= WAIT_GRACE_SECONDS:
+        elif (
+            not drained
+            and jobs.safe_id(job.session_id) not in live
+            and _age(path, now) >= (WAIT_GRACE_SECONDS)
+        ):
             counts["waiting"] += 1
     gave_up = jobs.failed(store)
     if gave_up:
