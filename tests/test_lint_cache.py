@@ -30,7 +30,7 @@ from vaultkit.cli import main
 from vaultkit.lint.cache import merge, plan, run, state
 from vaultkit.lint.cache.run import LintResult, lint_cache_path, lint_vault
 from vaultkit.lint.context import LintContext
-from vaultkit.lint.runner import collect, read_index_text
+from vaultkit.lint.runner import collect, finish, lint_target, read_index_text
 from vaultkit.vault.indexer import regenerate_index
 from vaultkit.vault.load import list_vault_files, load_vault
 from vaultkit.vault.model import Finding
@@ -47,10 +47,13 @@ FULL_REASONS: dict[str, frozenset[str] | None] = {
 
 
 def truth(root: Path) -> tuple[list[Finding], int]:
-    """The full computation, no cache read or written."""
+    """The full computation, no cache read or written, with the vault's exclusions and
+    suppressions applied."""
     vault = load_vault(root, cache=False)
     config = load_config(config_file_for_vault(root))
-    return collect(LintContext(vault, config, read_index_text(root))), len(vault.notes)
+    found = collect(LintContext(vault, config, read_index_text(root)))
+    notes = [note.path for note in vault.notes]
+    return finish(lint_target(root), notes, found), len(vault.notes)
 
 
 def check(root: Path) -> LintResult:
@@ -235,10 +238,36 @@ class Mutator:
 
     def config(self) -> None:
         path = config_file_for_vault(self.root)
-        if self.rng.random() < 0.3 and path.exists():
+        roll = self.rng.random()
+        if roll < 0.3 and path.exists():
             path.unlink()
+        elif roll < 0.6:
+            glob = self.rng.choice(["a/**", "*.md", "new", "dup/*.md"])
+            codes = self.rng.choice(['["VK1"]', '["VK301", "VK105"]'])
+            path.write_text(
+                f'[lint]\nexclude = ["{self.rng.choice(WORDS)}*"]\n'
+                f'[lint.per-file-ignores]\n"{glob}" = {codes}\n'
+            )
         else:
             path.write_text(f"[index]\ndescription_max = {self.rng.choice([20, 60, 120])}\n")
+
+    def suppression(self) -> None:
+        path = self.note()
+        lines = self.text(path).splitlines(keepends=True)
+        code = self.rng.choice(["VK101", "VK1", "VK105", "VK999", ""])
+        at = self.rng.randrange(len(lines) + 1)
+        lines.insert(at, f"%% vaultkit: ignore {code} %%\n")
+        self.write(path, "".join(lines))
+
+    def ignore_key(self) -> None:
+        self.frontmatter(f"vaultkit-ignore: [{self.rng.choice(['VK301', 'VK10', 'VK7'])}]")
+
+    def obsidian_settings(self) -> None:
+        folder = self.root / ".obsidian"
+        folder.mkdir(exist_ok=True)
+        filters = self.rng.choice(['["a/"]', '["/^new/"]', "[]", '["dup"]'])
+        (folder / "app.json").write_text(f'{{"userIgnoreFilters": {filters}}}')
+        (folder / "templates.json").write_text(f'{{"folder": "{self.rng.choice(["a/b", "x"])}"}}')
 
     def binary(self) -> None:
         path = self.note()
@@ -275,6 +304,9 @@ class Mutator:
             self.config,
             self.binary,
             self.racy_rewrite,
+            self.suppression,
+            self.ignore_key,
+            self.obsidian_settings,
         ]
 
 

@@ -33,6 +33,9 @@ class LintConfig(Record):
     select: list[str] = field(default_factory=list)
     ignore: list[str] = field(default_factory=list)
     strict: bool = False
+    exclude: list[str] = field(default_factory=list)  # globs, relative to the vault root
+    # ``[lint.per-file-ignores]``: glob -> codes, e.g. ``"Templates/**" = ["VK101"]``
+    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
 
 
 class IndexConfig(Record):
@@ -122,6 +125,15 @@ def _check_value(path: object, key: str, value: Any, default: Any) -> Any:
         return float(value)  # ``daily_budget = 2`` means 2.0
     elif expected is list:
         ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
+    elif expected is dict:  # a table of string lists (``[lint.per-file-ignores]``)
+        ok = isinstance(value, dict) and all(
+            isinstance(v, list) and all(isinstance(c, str) for c in v) for v in value.values()
+        )
+        if not ok:
+            raise VaultkitError(
+                f"{path}: setting {key} must be a table of lists of strings",
+                hint=f'edit {path}: e.g. [{key.replace("_", "-")}] "Templates/**" = ["VK101"]',
+            )
     else:
         ok = isinstance(value, expected)
     if not ok:
@@ -138,10 +150,11 @@ def _build_section(path: object, name: str, cls: type[Record], raw: Any) -> Any:
     defaults = cls()
     known = set(cls._fields)
     values: dict[str, Any] = {}
-    for key, value in raw.items():
+    for written, value in raw.items():
+        key = written.replace("-", "_")  # ruff spells them ``per-file-ignores``
         if key not in known:
             raise VaultkitError(
-                f"{path}: unknown setting {name}.{key}",
+                f"{path}: unknown setting {name}.{written}",
                 hint=f"remove it or use one of: {', '.join(sorted(known))}",
             )
         values[key] = _check_value(path, f"{name}.{key}", value, getattr(defaults, key))

@@ -85,6 +85,12 @@ RULES: dict[str, Rule] = {
             "warning",
             "INDEX.md differs from what `vaultkit index` would write",
         ),
+        Rule(
+            "VK501",
+            "unknown-suppression",
+            "warning",
+            "a `%% vaultkit: ignore … %%` comment or `vaultkit-ignore` key names an unknown code",
+        ),
     )
 }
 

@@ -1,5 +1,5 @@
 """Link rules: ghost links and embeds (VK101/102), alias-only links (VK103), ambiguous links
-(VK104) and broken heading or block anchors (VK105)."""
+(VK104) and broken heading or block anchors (VK105). A template placeholder is never a ghost."""
 
 from __future__ import annotations
 
@@ -66,6 +66,12 @@ def alias_fix(item: ResolvedLink, index: FileIndex) -> str:
     return f"{'!' if link.embed else ''}[[{target}{sub}|{shown}]]"
 
 
+def is_placeholder(target: str) -> bool:
+    """True for a template placeholder rather than a note name: ``{{date}}`` (the core Templates
+    plugin) or ``<% tp.date.now() %>`` (Templater), filled in when the template is used."""
+    return ("{{" in target and "}}" in target) or ("<%" in target and "%>" in target)
+
+
 def _ghost(item: ResolvedLink, index: FileIndex) -> Finding:
     link = item.link
     if item.resolution.alias_of:
@@ -115,7 +121,8 @@ def link_rules(ctx: LintContext) -> Iterator[Finding]:
     for item in ctx.vault.links:
         path = item.resolution.path
         if path is None:
-            yield _ghost(item, ctx.vault.index)
+            if not is_placeholder(item.link.target):
+                yield _ghost(item, ctx.vault.index)
             continue
         if item.resolution.ambiguous:
             yield _ambiguous(item)

@@ -19,6 +19,8 @@ from vaultkit.lint.context import LintContext, LintTarget, RuleFn
 from vaultkit.lint.indexrules import index_rules
 from vaultkit.lint.links import link_rules
 from vaultkit.lint.notes import degraded_rule, duplicate_name_rule, orphan_rule
+from vaultkit.lint.scope import in_scope, load_scope
+from vaultkit.lint.suppress import apply_suppressions
 from vaultkit.vault.index import INDEX_NAME
 from vaultkit.vault.load import load_vault
 from vaultkit.vault.model import Finding
@@ -87,6 +89,19 @@ def collect(ctx: LintContext, rules: Iterable[RuleFn] = RULE_FUNCTIONS) -> list[
     for rule in rules:
         found.extend(rule(ctx))
     return sorted(set(found), key=Finding.sort_key)
+
+
+def finish(target: LintTarget, notes: Iterable[str], findings: Iterable[Finding]) -> list[Finding]:
+    """What a vault's own settings leave of ``findings`` (every code, as ``collect`` gives
+    them): suppressions written in its ``notes`` (plus VK501 for unknown codes in them), then
+    excluded files, per-file ignores and template folders. Applied to the finished findings,
+    so the cached and the uncached lint agree by construction."""
+    lint = target.config.lint
+    for codes in lint.per_file_ignores.values():
+        for code in codes:
+            _check_code(code)
+    scope = load_scope(target.root, lint.exclude, lint.per_file_ignores)
+    return in_scope(apply_suppressions(target.root, notes, findings), scope)
 
 
 def exit_code(findings: Sequence[Finding], strict: bool) -> int:

@@ -48,7 +48,7 @@ from vaultkit.lint.cache.state import (
 from vaultkit.lint.cache.walk import Walked, same_file_stat, walk_vault
 from vaultkit.lint.compact import GLOBAL_CODES, TargetKeys, finding_row, note_data
 from vaultkit.lint.context import LintContext, LintTarget
-from vaultkit.lint.runner import collect, lint_target, read_index_text
+from vaultkit.lint.runner import collect, finish, lint_target, read_index_text
 from vaultkit.vault import cache as notecache
 from vaultkit.vault import parallel
 from vaultkit.vault.index import INDEX_NAME
@@ -95,9 +95,21 @@ def lint_vault(
 ) -> LintResult:
     """Every lint finding of the vault (all codes, sorted), through the lint cache when it is
     wanted (``cache``: as for :func:`vaultkit.vault.load.load_vault`). ``where``: the vault
-    folder, or a :class:`LintTarget` whose settings and state folder are already looked up."""
+    folder, or a :class:`LintTarget` whose settings and state folder are already looked up.
+
+    The cache holds every finding; what the vault's settings and suppressions leave of them
+    (:func:`~vaultkit.lint.runner.finish`) is worked out afresh on every run."""
     target = where if isinstance(where, LintTarget) else lint_target(where)
     walked = walk_vault(target.root)
+    result = _all_findings(target, walked, progress, cache)
+    notes = [path for path, stat in walked.stats.items() if stat is not None]
+    findings = finish(target, notes, result.findings)
+    return LintResult(findings, result.notes, result.config, result.how, result.why)
+
+
+def _all_findings(
+    target: LintTarget, walked: Walked, progress: Progress | None, cache: bool | None
+) -> LintResult:
     path = lint_cache_path(target.root, target.state_dir)
     store = LintStore.open(path) if _wanted(path, walked.notes, cache) else None
     if store is None:
