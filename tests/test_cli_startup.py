@@ -232,7 +232,7 @@ def test_anything_but_the_plain_forms_is_left_to_typer(args: list[str]) -> None:
 def test_quick_reading_of_each_option() -> None:
     args = ["v", "--format=github", "--select", "VK1,VK2", "--ignore", "VK104", "--strict"]
     assert read_quick([*args, "--fix", "--dry-run", "-q", "--no-cache"]) == LintArgs(
-        vault=Path("v"),
+        paths=(Path("v"),),
         fmt="github",
         select=("VK1,VK2",),
         ignore=("VK104",),

@@ -49,13 +49,31 @@ def _git_env(tmp_path: Path) -> dict[str, str]:
     return {**os.environ, **identity, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
 
 
-def test_hooks_file_declares_both_hooks_without_filenames() -> None:
+def test_hooks_file_declares_both_hooks_and_lint_gets_the_changed_files() -> None:
     hooks = _hooks()
     assert set(hooks) == {"vaultkit-lint", "vaultkit-index-check"}
     for hook in hooks.values():
         assert hook["language"] == "python"
-        assert hook["pass_filenames"] is False
+    assert hooks["vaultkit-lint"]["pass_filenames"] is True
+    assert hooks["vaultkit-index-check"]["pass_filenames"] is False
     assert hooks["vaultkit-index-check"]["entry"] == "vaultkit index --check"
+
+
+def test_lint_entry_with_changed_files_reports_only_those(tmp_path: Path) -> None:
+    """pre-commit appends the changed files, from anywhere in the repository."""
+    project = _project(tmp_path / "p", ghost=True)
+    (project / "README.md").write_text("[[Not a vault note]]\n", encoding="utf-8")
+    entry = shlex.split(str(_hooks()["vaultkit-lint"]["entry"]))
+    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"}
+    run = [*entry, "README.md", "sessions/wiki/A.md"]
+    clean = subprocess.run(run, cwd=project, capture_output=True, text=True, env=env)
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    assert clean.stdout == ""  # B.md's ghost is not reported: B.md did not change
+    assert "README.md is not in the vault" in clean.stderr
+    run = [*entry, "sessions/wiki/B.md", "README.md"]
+    ghost = subprocess.run(run, cwd=project, capture_output=True, text=True, env=env)
+    assert ghost.returncode == 1
+    assert ghost.stdout == "sessions/wiki/B.md:3:19: VK101 [[Nowhere]]: no note named 'Nowhere'\n"
 
 
 @pytest.mark.parametrize("hook_id", ["vaultkit-lint", "vaultkit-index-check"])

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from vaultkit.cli.app import app
 from vaultkit.cli.lint_run import LintArgs, run
-from vaultkit.cli.options import VaultArg
 
 
 class LintFormat(StrEnum):
@@ -26,9 +26,27 @@ CodesOpt = Annotated[
 ]
 
 
+PathsArg = Annotated[
+    list[Path] | None,
+    typer.Argument(
+        help="Vault folder (default: this project's sessions/wiki), and/or notes in it: then only "
+        "their findings are reported, resolved against the whole vault.",
+        show_default=False,
+    ),
+]
+FilesFromOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--files-from",
+        metavar="FILE",
+        help="Read more note paths from FILE, one a line ('-': standard input).",
+    ),
+]
+
+
 @app.command()
 def lint(
-    vault: VaultArg = None,
+    paths: PathsArg = None,
     fmt: Annotated[LintFormat, typer.Option("--format", "-f", help="Output format.")] = (
         LintFormat.text
     ),
@@ -49,6 +67,7 @@ def lint(
             help="Read and lint every note afresh; neither read nor write .vaultkit/ caches.",
         ),
     ] = False,
+    files_from: FilesFromOpt = None,
 ) -> None:
     """Check links, frontmatter, orphans, degraded notes and INDEX.md.
 
@@ -63,9 +82,11 @@ def lint(
       vaultkit lint --format github --strict        # this project's sessions/wiki, in CI
       vaultkit lint --select VK1 --ignore VK104 my-vault
       vaultkit lint --fix --dry-run my-vault        # show the safe fixes as a diff
+      vaultkit lint my-vault/a.md my-vault/b.md     # only these notes' findings
+      git diff --name-only | vaultkit lint --files-from - my-vault
     """
     args = LintArgs(
-        vault=vault,
+        paths=tuple(paths or ()),
         fmt=fmt.value,
         select=tuple(select or ()),
         ignore=tuple(ignore or ()),
@@ -74,5 +95,6 @@ def lint(
         dry_run=dry_run,
         quiet=quiet,
         no_cache=no_cache,
+        files_from=files_from,
     )
     raise typer.Exit(run(args))

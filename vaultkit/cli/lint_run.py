@@ -19,6 +19,7 @@ from vaultkit.cli.progress import progress_for
 
 if TYPE_CHECKING:  # the lint engine is imported when the command runs
     from vaultkit.lint.context import LintContext, LintTarget
+    from vaultkit.lint.files import Targets
     from vaultkit.vault.model import Finding
 
 FORMATS = ("text", "json", "github")
@@ -28,7 +29,7 @@ FORMATS = ("text", "json", "github")
 class LintArgs:
     """The options of one ``vaultkit lint`` run."""
 
-    vault: Path | None = None
+    paths: tuple[Path, ...] = ()  # the vault folder and/or notes in it (see lint/files.py)
     fmt: str = "text"
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
@@ -37,6 +38,7 @@ class LintArgs:
     dry_run: bool = False
     quiet: bool = False
     no_cache: bool = False
+    files_from: str | None = None  # a file of more note paths, "-" for standard input
 
 
 # Option spelling -> the LintArgs field it sets; VALUED take a value, the rest are flags.
@@ -51,14 +53,16 @@ OPTIONS: dict[str, str] = {
     "--quiet": "quiet",
     "-q": "quiet",
     "--no-cache": "no_cache",
+    "--files-from": "files_from",
 }
-VALUED = frozenset({"fmt", "select", "ignore"})
+VALUED = frozenset({"fmt", "select", "ignore", "files_from"})
 
 
 def read_quick(argv: list[str]) -> LintArgs | None:
     """The options of ``vaultkit lint ARGV…`` when every word is a plain, valid form; else None."""
     vault: Path | None = None
     fmt = "text"
+    files_from: str | None = None
     codes: dict[str, list[str]] = {"select": [], "ignore": []}
     flags: set[str] = set()
     words = iter(argv)
@@ -67,7 +71,7 @@ def read_quick(argv: list[str]) -> LintArgs | None:
         field = OPTIONS.get(name)
         if field is None:
             if word.startswith("-") or vault is not None:
-                return None  # --help, an unknown option, "--", a second folder: typer's call
+                return None  # --help, an unknown option, "--", a second path: typer's call
             vault = Path(word)
         elif field not in VALUED:
             if eq:
@@ -79,10 +83,15 @@ def read_quick(argv: list[str]) -> LintArgs | None:
                 return None
             if field == "fmt":
                 fmt = value
+            elif field == "files_from":
+                if files_from is not None:
+                    return None
+                files_from = value
             else:
                 codes[field].append(value)
     return LintArgs(
-        vault=vault,
+        paths=() if vault is None else (vault,),
+        files_from=files_from,
         fmt=fmt,
         select=tuple(codes["select"]),
         ignore=tuple(codes["ignore"]),
@@ -101,14 +110,18 @@ def _codes(values: tuple[str, ...]) -> list[str] | None:
 
 
 def _run_fix(
-    ctx: LintContext, target: LintTarget, args: LintArgs, cache: bool | None
+    ctx: LintContext,
+    target: LintTarget,
+    args: LintArgs,
+    cache: bool | None,
+    only: frozenset[str] | None,
 ) -> LintContext | int:
-    """Apply the safe fixes and reload after writing; with ``dry_run`` print them and return
-    the exit code instead."""
+    """Apply the safe fixes (in the ``only`` files when named) and reload after writing; with
+    ``dry_run`` print them and return the exit code instead."""
     from vaultkit.lint.fix import fix_vault
     from vaultkit.lint.runner import load_context
 
-    outcome = fix_vault(ctx, dry_run=args.dry_run, state_dir=target.state_dir)
+    outcome = fix_vault(ctx, dry_run=args.dry_run, state_dir=target.state_dir, only=only)
     if args.dry_run:
         sys.stdout.write(outcome.diff)
         if not args.quiet:
@@ -129,6 +142,32 @@ def _render(fmt: str, findings: list[Finding], root: Path, notes: int, code: int
     return render_text(findings, display_root(root))
 
 
+def _read_list(source: str) -> list[Path]:
+    from vaultkit.errors import VaultkitError
+    from vaultkit.lint.files import read_list
+
+    if source == "-":
+        return read_list(sys.stdin.read())
+    try:
+        return read_list(Path(source).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise VaultkitError(
+            f"{source}: cannot read the file list: {exc}", hint="pass a UTF-8 list of paths"
+        ) from exc
+
+
+def _targets(args: LintArgs) -> Targets:
+    """The vault and the notes named (see :mod:`vaultkit.lint.files`); a named file outside
+    the vault is said on stderr and left alone (pre-commit passes every changed file)."""
+    from vaultkit.lint.files import targets
+
+    listed = _read_list(args.files_from) if args.files_from is not None else None
+    found = targets(args.paths, listed, resolve_vault)
+    for file in found.outside:
+        print(f"note: {file} is not in the vault {found.vault}: not linted", file=sys.stderr)
+    return found
+
+
 def run(args: LintArgs) -> int:
     """Lint the vault, print the findings (summary on stderr) and return the exit code."""
     from vaultkit.lint.cache.run import lint_vault
@@ -137,26 +176,32 @@ def run(args: LintArgs) -> int:
         choose,
         collect,
         exit_code,
+        finish,
         lint_target,
         load_context,
         select_findings,
     )
 
-    root = resolve_vault(args.vault)
+    scope = _targets(args)
+    root, only = scope.vault, scope.only
     target = lint_target(root)  # vaultkit.toml loaded and the state folder found, once
     cache = False if args.no_cache else None
     select, ignore = _codes(args.select), _codes(args.ignore)
     if args.fix or args.dry_run:  # the safe fixes read every note anyway: the uncached path
         ctx = load_context(target, progress=progress_for(args.quiet), cache=cache)
         selection = choose(ctx.config, select, ignore, args.strict)
-        fixed = _run_fix(ctx, target, args, cache)
+        fixed = _run_fix(ctx, target, args, cache, only)
         if isinstance(fixed, int):
             return fixed
-        found, notes = collect(fixed), len(fixed.vault.notes)
+        notes = len(fixed.vault.notes)
+        found = finish(target, (n.path for n in fixed.vault.notes), collect(fixed))
     else:  # through the lint cache: an unchanged vault costs one stat walk
         selection = choose(target.config, select, ignore, args.strict)
         result = lint_vault(target, progress=progress_for(args.quiet), cache=cache)
         found, notes = result.findings, result.notes
+    if only is not None:
+        found = [f for f in found if f.path in only]
+        notes = sum(1 for path in only if path.lower().endswith(".md"))
     findings = select_findings(found, selection)
     code = exit_code(findings, selection.strict)
     sys.stdout.write(_render(args.fmt, findings, root, notes, code))

@@ -101,22 +101,29 @@ def _fix_index(ctx: LintContext, dry_run: bool, state_dir: Path | None) -> str:
 
 
 def fix_vault(
-    ctx: LintContext, *, dry_run: bool = False, state_dir: Path | None = None
+    ctx: LintContext,
+    *,
+    dry_run: bool = False,
+    state_dir: Path | None = None,
+    only: frozenset[str] | None = None,
 ) -> FixOutcome:
     """Apply the safe fixes to the vault of ``ctx`` (or only compute them with ``dry_run``).
 
     INDEX.md is regenerated only when the vault already has one; it is done after the link
     fixes, from a fresh load, so its descriptions see the fixed notes. ``state_dir``: the
-    vault's state folder when the caller has found it.
+    vault's state folder when the caller has found it; ``only``: the files to fix (INDEX.md
+    only when it is one of them), None for every file.
     """
     changed: list[str] = []
     diffs: list[str] = []
     for path, edits in sorted(alias_edits(ctx).items()):
+        if only is not None and path not in only:
+            continue
         diff = _fix_note(ctx, path, edits, dry_run)
         if diff:
             changed.append(path)
             diffs.append(diff)
-    if ctx.index_text is not None:
+    if ctx.index_text is not None and (only is None or INDEX_NAME in only):
         diff = _fix_index(ctx, dry_run, state_dir)
         if diff:
             changed.append(INDEX_NAME)
