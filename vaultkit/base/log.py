@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 import time
 
+from vaultkit.base.statedir import ensure_folder
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from datetime import datetime
@@ -48,7 +50,7 @@ def append_log(path: str | os.PathLike[str], message: str, *, now: datetime | No
     line = f"[{stamp}] {message.rstrip()}\n".encode()
     where = os.fspath(path)
     try:
-        os.makedirs(os.path.dirname(where) or ".", exist_ok=True)
+        ensure_folder(os.path.dirname(where))
         try:
             if os.stat(where).st_size + len(line) > MAX_LOG_BYTES:
                 _rotate(where)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from vaultkit.base.log import append_log
+from vaultkit.base.statedir import ensure_folder
 
 LOG_NAME = "vaultkit.log"
 BUSY_TIMEOUT_S = 15.0
@@ -59,6 +60,19 @@ def _connect(path: Path, check: Callable[[sqlite3.Connection], None]) -> sqlite3
     return conn
 
 
+def reader(path: Path) -> sqlite3.Connection | None:
+    """A connection for reading only. Opened read-write when the file allows it (nothing is
+    written through it): the last connection to close a WAL database removes its ``-wal`` and
+    ``-shm`` files only when it may write, and a read-only one would leave them in the user's
+    folder. Read-only otherwise; None when the file cannot be opened at all."""
+    for mode in ("rw", "ro"):
+        try:
+            return sqlite3.connect(f"{path.as_uri()}?mode={mode}", uri=True, timeout=BUSY_TIMEOUT_S)
+        except sqlite3.Error:
+            continue
+    return None
+
+
 def open_database(
     path: Path, check: Callable[[sqlite3.Connection], None], label: str
 ) -> sqlite3.Connection | None:
@@ -69,7 +83,7 @@ def open_database(
     None when the folder cannot be written or the new file cannot be opened either.
     """
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        ensure_folder(path.parent)
     except OSError:
         return None
     try:

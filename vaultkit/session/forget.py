@@ -25,8 +25,9 @@ from vaultkit.session.notes import find_session_notes, read_frontmatter
 MIN_PREFIX = 8
 STORE_LOCK_TIMEOUT = 300.0
 # The top-level .vaultkit/ files that are not derived: the log and the cost log (its sums are
-# the daily budget's; a forgotten session's lines lose their id instead, see costs.forget).
-KEPT_STATE = frozenset({"vaultkit.log", costs.COST_LOG})
+# the daily budget's; a forgotten session's lines lose their id instead, see costs.forget), and
+# the folder's own .gitignore (base.statedir), which mentions no session.
+KEPT_STATE = frozenset({"vaultkit.log", costs.COST_LOG, ".gitignore"})
 _RAW_NAME = re.compile(r"^(?:(\d{4})-(\d{2})-(\d{2})_(\d{2})(\d{2})_)?(.+)\.jsonl$")
 _SESSION_LINE = re.compile(r"^session: `(.+)`$")
 TRANSCRIPT_HEAD_LINES = 8

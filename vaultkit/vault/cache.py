@@ -30,10 +30,10 @@ from typing import NamedTuple
 
 from vaultkit.base.gcpause import gc_paused
 from vaultkit.base.sqlitedb import (
-    BUSY_TIMEOUT_S,
     delete_database,
     log_beside,
     open_database,
+    reader,
     source_digest,
     write_transaction,
 )
@@ -404,9 +404,8 @@ def stored_rows(
     column = "record" if records else "x''"
     query = f"SELECT path, size, mtime_ns, digest, racy, {column} FROM notes"
     found: dict[str, Row] = {}
-    try:
-        conn = sqlite3.connect(path.as_uri() + "?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
-    except sqlite3.Error:
+    conn = reader(path)
+    if conn is None:
         return {}
     try:
         version = conn.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
