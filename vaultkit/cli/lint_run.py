@@ -119,9 +119,13 @@ def _run_fix(
     """Apply the safe fixes (in the ``only`` files when named) and reload after writing; with
     ``dry_run`` print them and return the exit code instead."""
     from vaultkit.lint.fix import fix_vault
-    from vaultkit.lint.runner import load_context
+    from vaultkit.lint.runner import collect, finish, load_context
 
-    outcome = fix_vault(ctx, dry_run=args.dry_run, state_dir=target.state_dir, only=only)
+    kept = finish(target, (n.path for n in ctx.vault.notes), collect(ctx))
+    reported = {(f.path, f.line, f.col) for f in kept if f.code == "VK103"}
+    outcome = fix_vault(
+        ctx, dry_run=args.dry_run, state_dir=target.state_dir, only=only, reported=reported
+    )
     if args.dry_run:
         sys.stdout.write(outcome.diff)
         if not args.quiet:

@@ -1,13 +1,14 @@
 """``vaultkit lint --fix``: the safe fixes only — alias-only links become ``[[target|Alias]]``
-and INDEX.md is regenerated. A note with a VK201/VK202 finding is never touched, nor one
-reached through a symbolic link (itself a link, or in a linked folder).
+(only when the text is exactly one note's alias, case included) and INDEX.md is regenerated.
+A note with a VK201/VK202 finding, an excluded file, a suppressed finding and a note reached
+through a symbolic link (itself a link, or in a linked folder) are never touched.
 
 ``alias_edits`` and ``apply_edits`` are pure; ``fix_vault`` reads and writes (atomically).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from vaultkit.lint.links import alias_fix
 from vaultkit.vault.index import INDEX_NAME, vault_index_plan
 from vaultkit.vault.indexer import regenerate_index, unified_diff
 from vaultkit.vault.load import through_link
+from vaultkit.vault.resolve import ResolvedLink
 
 UNPARSEABLE = frozenset({"VK201", "VK202"})
 BOM = "\ufeff"
@@ -39,16 +41,36 @@ class FixOutcome:
     diff: str
 
 
-def alias_edits(ctx: LintContext) -> dict[str, list[Edit]]:
-    """Per note path, the edits that rewrite its alias-only wikilinks."""
+def exact_owners(ctx: LintContext, item: ResolvedLink) -> tuple[str, ...]:
+    """The notes among a ghost's alias owners whose alias is the link text exactly, letter
+    case included (owners are found ignoring case, as Obsidian's alias search does)."""
+    text = item.link.target.strip()
+    owners = []
+    for path in item.resolution.alias_of:
+        note = ctx.vault.note(path)
+        if note is not None and any(alias.strip() == text for alias in note.aliases):
+            owners.append(path)
+    return tuple(owners)
+
+
+def alias_edits(
+    ctx: LintContext, reported: Collection[tuple[str, int, int]] | None = None
+) -> dict[str, list[Edit]]:
+    """Per note path, the edits that rewrite its alias-only wikilinks: only where the link's
+    text is exactly (case included) the alias of exactly one note, so a fix is never a guess.
+    ``reported``: the (path, line, col) of the VK103 findings still reported after the vault's
+    exclusions and suppressions (None: all); a link nobody is told about is not edited."""
     unsafe = {f.path for f in ctx.vault.findings if f.code in UNPARSEABLE}
     edits: dict[str, list[Edit]] = {}
     for item in ctx.vault.links:
-        res = item.resolution
-        fixable = item.link.kind in ("wikilink", "embed", "frontmatter")
-        # one owner only: with two notes claiming the alias, choosing one would be a guess
-        if res.path is None and len(res.alias_of) == 1 and fixable and item.source not in unsafe:
-            edit = Edit(item.link.line, item.link.col, alias_fix(item, ctx.vault.index))
+        res, link = item.resolution, item.link
+        fixable = link.kind in ("wikilink", "embed", "frontmatter") and item.source not in unsafe
+        if res.path is not None or not res.alias_of or not fixable:
+            continue
+        if reported is not None and (item.source, link.line, link.col) not in reported:
+            continue
+        if len(res.alias_of) == 1 and exact_owners(ctx, item) == res.alias_of:
+            edit = Edit(link.line, link.col, alias_fix(item, ctx.vault.index))
             edits.setdefault(item.source, []).append(edit)
     return edits
 
@@ -106,17 +128,18 @@ def fix_vault(
     dry_run: bool = False,
     state_dir: Path | None = None,
     only: frozenset[str] | None = None,
+    reported: Collection[tuple[str, int, int]] | None = None,
 ) -> FixOutcome:
     """Apply the safe fixes to the vault of ``ctx`` (or only compute them with ``dry_run``).
 
     INDEX.md is regenerated only when the vault already has one; it is done after the link
     fixes, from a fresh load, so its descriptions see the fixed notes. ``state_dir``: the
     vault's state folder when the caller has found it; ``only``: the files to fix (INDEX.md
-    only when it is one of them), None for every file.
+    only when it is one of them), None for every file; ``reported``: see :func:`alias_edits`.
     """
     changed: list[str] = []
     diffs: list[str] = []
-    for path, edits in sorted(alias_edits(ctx).items()):
+    for path, edits in sorted(alias_edits(ctx, reported).items()):
         if only is not None and path not in only:
             continue
         diff = _fix_note(ctx, path, edits, dry_run)

@@ -74,11 +74,18 @@ def is_placeholder(target: str) -> bool:
 
 def _ghost(item: ResolvedLink, index: FileIndex) -> Finding:
     link = item.link
-    if item.resolution.alias_of:
-        owners = ", ".join(item.resolution.alias_of)
+    if len(item.resolution.alias_of) == 1:
         message = (
-            f"{written(link)} matches no file; {link.target.strip()!r} is an alias of {owners} "
-            f"(aliases do not resolve links): write {alias_fix(item, index)}"
+            f"{written(link)} matches no file; {link.target.strip()!r} is an alias of "
+            f"{item.resolution.alias_of[0]} (aliases do not resolve links): write "
+            f"{alias_fix(item, index)}"
+        )
+        return finding(item.source, link.line, link.col, "VK103", message)
+    if item.resolution.alias_of:
+        message = (
+            f"{written(link)} matches no file; {link.target.strip()!r} is an alias of "
+            f"{len(item.resolution.alias_of)} notes (aliases do not resolve links), so --fix "
+            f"leaves it: link to one of the candidates {', '.join(item.resolution.alias_of)}"
         )
         return finding(item.source, link.line, link.col, "VK103", message)
     if is_attachment_target(link):

@@ -20,6 +20,7 @@ from vaultkit.lint.indexrules import index_rules
 from vaultkit.lint.links import link_rules
 from vaultkit.lint.notes import degraded_rule, duplicate_name_rule, orphan_rule
 from vaultkit.lint.scope import in_scope, load_scope
+from vaultkit.lint.suggest import with_suggestions
 from vaultkit.lint.suppress import apply_suppressions
 from vaultkit.vault.index import INDEX_NAME
 from vaultkit.vault.load import load_vault
@@ -94,14 +95,17 @@ def collect(ctx: LintContext, rules: Iterable[RuleFn] = RULE_FUNCTIONS) -> list[
 def finish(target: LintTarget, notes: Iterable[str], findings: Iterable[Finding]) -> list[Finding]:
     """What a vault's own settings leave of ``findings`` (every code, as ``collect`` gives
     them): suppressions written in its ``notes`` (plus VK501 for unknown codes in them), then
-    excluded files, per-file ignores and template folders. Applied to the finished findings,
-    so the cached and the uncached lint agree by construction."""
+    excluded files, per-file ignores and template folders; ghosts get their closest note
+    names as text. Applied to the finished findings, so the cached and the uncached lint
+    agree by construction."""
     lint = target.config.lint
     for codes in lint.per_file_ignores.values():
         for code in codes:
             _check_code(code)
     scope = load_scope(target.root, lint.exclude, lint.per_file_ignores)
-    return in_scope(apply_suppressions(target.root, notes, findings), scope)
+    paths = list(notes)
+    kept = in_scope(apply_suppressions(target.root, paths, findings), scope)
+    return with_suggestions(kept, paths)
 
 
 def exit_code(findings: Sequence[Finding], strict: bool) -> int:
