@@ -149,6 +149,10 @@ def links(
       vaultkit links "Transaction fingerprint" examples/sessions/wiki
       vaultkit links "concepts/Idempotent imports.md" examples/sessions/wiki --incoming
     """
+    if not note.strip():
+        raise typer.BadParameter(
+            "give a note's name or path, not an empty string", param_hint="NOTE"
+        )
     loaded = _load(vault)
     path, *others = find_note(loaded, note)
     if others:

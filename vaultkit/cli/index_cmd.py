@@ -15,9 +15,18 @@ if TYPE_CHECKING:  # the vault engine is imported when the command runs, not at 
     from vaultkit.vault.indexer import IndexOutcome
 
 
+def _left_out(outcome: IndexOutcome) -> None:
+    from vaultkit.lint.output import escape_text
+
+    for why in outcome.left_out:
+        print(f"warning: not listed in INDEX.md: {escape_text(why)}", file=sys.stderr)
+
+
 def _report(outcome: IndexOutcome, shown: str) -> None:
+    from vaultkit.lint.output import escape_text
+
     for line in outcome.pruned:
-        print(f"pruned ghost line: {line}", file=sys.stderr)
+        print(f"pruned ghost line: {escape_text(line)}", file=sys.stderr)
     state = "updated" if outcome.changed else "already up to date"
     found = f"{len(outcome.orphans)} orphan(s), {len(outcome.degraded)} degraded"
     print(f"{shown}: {state} ({outcome.listed} notes listed; {found})", file=sys.stderr)
@@ -52,6 +61,7 @@ def index(
     root = resolve_vault(vault)
     outcome = regenerate_index(root, dry_run=dry_run, check=check)
     shown = "/".join(p for p in (display_root(root), "INDEX.md") if p)
+    _left_out(outcome)  # even with --quiet: a note that is not listed is never silent
     if check or dry_run:
         sys.stdout.write(outcome.diff)
         if check and outcome.changed:

@@ -27,7 +27,18 @@ from vaultkit.vault.index import (
     listed_targets,
     plan_index,
 )
+from vaultkit.vault.indexer import unlinkable
 from vaultkit.vault.model import NOTE_SUFFIX, Finding
+
+
+def _unlisted(path: str) -> str:
+    bad = unlinkable(link_name(path))
+    if bad:
+        held = ", ".join(repr(c) for c in bad)
+        return (
+            f"not listed in INDEX.md: its name holds {held}, which a [[link]] cannot hold; rename"
+        )
+    return "not listed in INDEX.md: run `vaultkit index`"
 
 
 def index_findings(
@@ -36,11 +47,14 @@ def index_findings(
     entries: Sequence[IndexEntry],
     note_paths: Iterable[str],
 ) -> Iterator[Finding]:
-    """VK401 per unlisted note, VK402 when regenerating would change ``text``."""
+    """VK401 per unlisted note, VK402 when regenerating would change ``text``. A note whose
+    name a wikilink cannot hold is never listed by ``vaultkit index`` (it says so), so it gets
+    VK401 but does not make INDEX.md stale."""
+    entries = [e for e in entries if not unlinkable(link_name(e.path))]
     listed = listed_targets(text, links)
     for path in note_paths:
         if not is_index_path(path) and path not in listed:
-            yield finding(path, 1, 1, "VK401", "not listed in INDEX.md: run `vaultkit index`")
+            yield finding(path, 1, 1, "VK401", _unlisted(path))
     try:
         stale = plan_index(text, entries, links).text != text
     except VaultkitError as exc:

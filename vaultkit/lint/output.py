@@ -24,6 +24,13 @@ Format = Literal["text", "json", "github"]
 SCHEMA_VERSION = 1
 
 
+def escape_text(text: str) -> str:
+    """One line of text output: control characters (a newline in a file name) escaped."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
 def _shown(prefix: str, path: str) -> str:
     return f"{prefix.rstrip('/')}/{path}" if prefix and prefix != "." else path
 
@@ -46,7 +53,9 @@ def summary_line(findings: Sequence[Finding], notes: int) -> str:
 def render_text(findings: Sequence[Finding], prefix: str = "") -> str:
     """``path:line:col: CODE message``, one per line, paths shown under ``prefix``."""
     return "".join(
-        f"{_shown(prefix, f.path)}:{f.line}:{f.col}: {f.code} {f.message}\n" for f in findings
+        f"{escape_text(_shown(prefix, f.path))}:{f.line}:{f.col}: {f.code} "
+        f"{escape_text(f.message)}\n"
+        for f in findings
     )
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,6 +33,56 @@ class IndexOutcome:
     degraded: tuple[str, ...]
     listed: int  # notes listed in the generated region
     adopted: bool  # an old-format (unmarked) index was converted
+    left_out: tuple[str, ...] = ()  # "path: why" for each note that could not be listed
+
+
+# Characters a wikilink cannot hold (Obsidian refuses them in file names too): such a note
+# cannot be listed as ``[[name]]`` and is reported instead of being written as a broken link.
+UNLINKABLE = ("[[", "]]", "|", "\n", "\r")
+
+
+def unlinkable(name: str) -> tuple[str, ...]:
+    """What in a note's name (file name without ``.md``) a ``[[link]]`` cannot hold."""
+    return tuple(c for c in UNLINKABLE if c in name)
+
+
+def _listable(vault: Vault) -> tuple[Vault, tuple[str, ...]]:
+    """The vault without the notes INDEX.md cannot list, and why each was left out: a note
+    that could not be read (VK202), or whose name a wikilink cannot hold."""
+    left_out = [f"{f.path}: not read ({f.message})" for f in vault.findings if f.code == "VK202"]
+    keep = []
+    for note in vault.notes:
+        bad = unlinkable(note.name)
+        if bad:
+            shown = ", ".join(repr(c) for c in bad)
+            left_out.append(f"{note.path}: its name holds {shown}, which a [[link]] cannot hold")
+        else:
+            keep.append(note)
+    if len(keep) == len(vault.notes):
+        return vault, tuple(left_out)
+    return dataclasses.replace(vault, notes=tuple(keep)), tuple(left_out)
+
+
+def _check_target(path: Path) -> None:
+    """INDEX.md must be a regular file that may be replaced, or absent."""
+    try:
+        info = path.lstat()
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise VaultkitError(f"{path}: cannot be read: {exc.strerror}") from exc
+    if stat.S_ISDIR(info.st_mode):
+        raise VaultkitError(
+            f"{path}: is a folder, not a file, so the index cannot be written",
+            hint=f"rename or remove the folder {path}, then run `vaultkit index` again",
+        )
+    if not stat.S_ISREG(info.st_mode) and not stat.S_ISLNK(info.st_mode):
+        raise VaultkitError(f"{path}: not a regular file", hint=f"remove {path}")
+    if not info.st_mode & 0o222:
+        raise VaultkitError(
+            f"{path}: is read-only, so vaultkit leaves it as it is",
+            hint=f"make it writable (chmod u+w {path!s}) to let `vaultkit index` update it",
+        )
 
 
 def read_existing(path: Path) -> str | None:
@@ -39,6 +91,16 @@ def read_existing(path: Path) -> str | None:
         return path.read_bytes().decode("utf-8")
     except FileNotFoundError:
         return None
+    except IsADirectoryError as exc:
+        raise VaultkitError(
+            f"{path}: is a folder, not a file, so the index cannot be read or written",
+            hint=f"rename or remove the folder {path}, then run `vaultkit index` again",
+        ) from exc
+    except OSError as exc:
+        raise VaultkitError(
+            f"{path}: cannot be read: {exc.strerror}",
+            hint=f"check the permissions of {path}",
+        ) from exc
     except UnicodeDecodeError as exc:
         raise VaultkitError(
             f"{path}: not UTF-8, so it cannot be regenerated safely",
@@ -70,6 +132,7 @@ def log_message(outcome: IndexOutcome) -> str:
             _names("ghost lines pruned", outcome.pruned),
             _names("orphans", outcome.orphans),
             _names("degraded", outcome.degraded),
+            _names("left out", outcome.left_out),
         )
     )
 
@@ -83,6 +146,17 @@ def _refuse_link(vault_root: Path, path: Path) -> None:
             hint="replace the link with a regular copy of the file it points to, "
             "then run `vaultkit index` again",
         )
+
+
+def _write(path: Path, text: str) -> None:
+    _check_target(path)
+    try:
+        write_if_changed(path, text)
+    except OSError as exc:  # immutable (chattr +i), a read-only folder or file system
+        raise VaultkitError(
+            f"{path}: cannot be written: {exc.strerror or exc}",
+            hint=f"check that {path} and its folder may be written (lsattr, mount options)",
+        ) from exc
 
 
 def regenerate_index(
@@ -104,6 +178,7 @@ def regenerate_index(
     if config is None:
         config = load_config(config_file_for_vault(vault_root))
     loaded = vault if vault is not None else load_vault(vault_root, state_dir=state_dir)
+    loaded, left_out = _listable(loaded)
     path = vault_root / INDEX_NAME
     existing = read_existing(path)
     plan = vault_index_plan(loaded, existing, description_max=config.index.description_max)
@@ -116,10 +191,12 @@ def regenerate_index(
         degraded=degraded(loaded),
         listed=plan.listed,
         adopted=plan.adopted,
+        left_out=left_out,
     )
     if not (dry_run or check):
         _refuse_link(vault_root, path)
-        write_if_changed(path, plan.text)
+        if outcome.changed:
+            _write(path, plan.text)
         state = state_dir if state_dir is not None else state_dir_for_vault(vault_root)
         append_log(state / LOG_NAME, log_message(outcome))
     return outcome
