@@ -97,3 +97,19 @@ def test_vault_paths_split_inside_from_outside(tmp_path: Path) -> None:
     inside, outside = vault_paths(tmp_path / "v", [tmp_path / "v" / "a b.md", tmp_path / "o.md"])
     assert (inside, outside) == (["a b.md"], [tmp_path / "o.md"])
     assert read_list("a.md\n\n  \nb c.md\r\n") == [Path("a.md"), Path("b c.md")]
+
+
+def test_a_big_note_is_announced_before_it_is_read(tmp_path: Path) -> None:
+    from vaultkit.lint.cache.run import BIG_NOTE_BYTES, lint_vault
+
+    (tmp_path / "small.md").write_text("[[big]]\n", encoding="utf-8")
+    line = "Words and words about [[small]] today.\n\n"
+    (tmp_path / "big.md").write_text(line * (BIG_NOTE_BYTES // len(line) + 1), encoding="utf-8")
+    said: list[str] = []
+    result = lint_vault(tmp_path, cache=False, notice=said.append)
+    assert said == ["parsing big note big.md (5 MB)"]
+    assert result.findings == []
+    lint_vault(tmp_path, cache=True, notice=said.append)  # the full run that stores the state
+    assert said[1:] == ["parsing big note big.md (5 MB)"]
+    lint_vault(tmp_path, cache=True, notice=said.append)  # nothing to read: nothing to say
+    assert len(said) == 2

@@ -18,6 +18,8 @@ from vaultkit.cli.common import display_root, resolve_vault
 from vaultkit.cli.progress import progress_for
 
 if TYPE_CHECKING:  # the lint engine is imported when the command runs
+    from collections.abc import Callable
+
     from vaultkit.lint.context import LintContext, LintTarget
     from vaultkit.lint.files import Targets
     from vaultkit.vault.model import Finding
@@ -136,6 +138,13 @@ def _run_fix(
     return load_context(target, cache=cache) if outcome.changed else ctx
 
 
+def _notice_for(quiet: bool) -> Callable[[str], None] | None:
+    """One line on stderr per notice (a big note being read), when it is a terminal."""
+    if quiet or not sys.stderr.isatty():
+        return None
+    return lambda line: print(line, file=sys.stderr, flush=True)
+
+
 def _render(fmt: str, findings: list[Finding], root: Path, notes: int, code: int) -> str:
     from vaultkit.lint.output import render_github, render_json, render_text
 
@@ -201,7 +210,8 @@ def run(args: LintArgs) -> int:
         found = finish(target, (n.path for n in fixed.vault.notes), collect(fixed))
     else:  # through the lint cache: an unchanged vault costs one stat walk
         selection = choose(target.config, select, ignore, args.strict)
-        result = lint_vault(target, progress=progress_for(args.quiet), cache=cache)
+        notice = _notice_for(args.quiet)
+        result = lint_vault(target, progress=progress_for(args.quiet), cache=cache, notice=notice)
         found, notes = result.findings, result.notes
     if only is not None:
         found = [f for f in found if f.path in only]

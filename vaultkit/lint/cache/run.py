@@ -57,6 +57,8 @@ from vaultkit.vault.model import Finding
 from vaultkit.vault.resolve import ResolvedLink
 
 Progress = Callable[[int, int], None]
+Notice = Callable[[str], None]
+BIG_NOTE_BYTES = 5_000_000  # a note this large takes a visible while: say so before reading it
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,40 +92,70 @@ def _wanted(path: Path, notes: int, choice: bool | None) -> bool:
     return notes >= notecache.CACHE_MIN_NOTES or path.is_file()
 
 
+def big_notes(walked: Walked) -> list[str]:
+    """``parsing big note X (50 MB)`` for each note of at least ``BIG_NOTE_BYTES``: the
+    progress bar counts notes, so one huge note needs a sign of life of its own."""
+    return [
+        f"parsing big note {path} ({stat[0] / 1e6:.0f} MB)"
+        for path, stat in walked.stats.items()
+        if stat is not None and stat[0] >= BIG_NOTE_BYTES
+    ]
+
+
+def _announce(notice: Notice | None, walked: Walked) -> None:
+    if notice is not None:
+        for line in big_notes(walked):
+            notice(line)
+
+
 def lint_vault(
-    where: Path | LintTarget, *, progress: Progress | None = None, cache: bool | None = None
+    where: Path | LintTarget,
+    *,
+    progress: Progress | None = None,
+    cache: bool | None = None,
+    notice: Notice | None = None,
 ) -> LintResult:
     """Every lint finding of the vault (all codes, sorted), through the lint cache when it is
     wanted (``cache``: as for :func:`vaultkit.vault.load.load_vault`). ``where``: the vault
     folder, or a :class:`LintTarget` whose settings and state folder are already looked up.
 
     The cache holds every finding; what the vault's settings and suppressions leave of them
-    (:func:`~vaultkit.lint.runner.finish`) is worked out afresh on every run."""
+    (:func:`~vaultkit.lint.runner.finish`) is worked out afresh on every run. ``notice`` is
+    told about big notes before a run that reads every note (see :func:`big_notes`)."""
     target = where if isinstance(where, LintTarget) else lint_target(where)
     walked = walk_vault(target.root)
-    result = _all_findings(target, walked, progress, cache)
+    result = _all_findings(target, walked, progress, cache, notice)
     notes = [path for path, stat in walked.stats.items() if stat is not None]
     findings = finish(target, notes, result.findings)
     return LintResult(findings, result.notes, result.config, result.how, result.why)
 
 
 def _all_findings(
-    target: LintTarget, walked: Walked, progress: Progress | None, cache: bool | None
+    target: LintTarget,
+    walked: Walked,
+    progress: Progress | None,
+    cache: bool | None,
+    notice: Notice | None,
 ) -> LintResult:
     path = lint_cache_path(target.root, target.state_dir)
     store = LintStore.open(path) if _wanted(path, walked.notes, cache) else None
     if store is None:
+        _announce(notice, walked)
         vault = load_vault(target.root, progress=progress, cache=cache, state_dir=target.state_dir)
         ctx = LintContext(vault, target.config, read_index_text(target.root))
         return LintResult(collect(ctx), len(vault.notes), target.config, why="no cache")
     try:
-        return _cached(target, progress, store, walked)
+        return _cached(target, progress, store, walked, notice)
     finally:
         store.close()
 
 
 def _cached(
-    target: LintTarget, progress: Progress | None, store: LintStore, walked: Walked
+    target: LintTarget,
+    progress: Progress | None,
+    store: LintStore,
+    walked: Walked,
+    notice: Notice | None,
 ) -> LintResult:
     try:
         with store.snapshot():
@@ -132,6 +164,7 @@ def _cached(
         store.log(f"is unusable ({type(exc).__name__}: {exc}); rebuilt")
         served = Full(f"damaged: {exc}")
     if isinstance(served, Full):
+        _announce(notice, walked)
         return _full(target, progress, store, walked, served.reason)
     if not served.update.empty:
         store.write(served.generation, served.update)
