@@ -395,15 +395,17 @@ def _fresh(
 Segment = tuple[int, int, list[InlineBlock] | None]  # lines [lo, hi): fast blocks, or None
 
 
-def body_plan(lines: Sequence[str], start: int) -> list[Segment] | None:
+def body_plan(lines: Sequence[str], start: int, window: int | None = None) -> list[Segment] | None:
     """The body split into fast regions and regions for markdown-it, in document order.
 
     ``None`` when a line could be a link reference definition: those are document-wide, so
     the whole body goes to markdown-it. A markdown-it region runs from the block the fast
     scanner could not model (or, when the scanner cannot prove markdown-it starts afresh
-    there, from the last cut before it) to the first cut after it.
+    there, from the last cut before it) to the first cut after it. ``window``: plan only
+    the lines from ``start`` to this one, a cut of the whole body (see :func:`windows`).
     """
-    line_max = body_end(lines)
+    line_max = body_end(lines) if window is None else window
+    last = len(lines) if window is None else window
     kinds = block_kinds(lines, start, line_max)
     blocks, stop = scan_blocks(lines, kinds, start, line_max)
     if stop == line_max:
@@ -419,7 +421,7 @@ def body_plan(lines: Sequence[str], start: int) -> list[Segment] | None:
             break
         at = bisect_right(found, stop)
         cut = stop if _fresh(lines, kinds, blocks, stop) else found[at - 1]
-        end = found[at] if at < len(found) else len(lines)
+        end = found[at] if at < len(found) else last
         if cut > index:
             kept = [block for block in blocks if block[1].map and block[1].map[0] < cut]
             plan.append((index, cut, kept))
@@ -431,6 +433,32 @@ def body_plan(lines: Sequence[str], start: int) -> list[Segment] | None:
             break
         blocks, stop = scan_blocks(lines, kinds, index, line_max)
     return plan
+
+
+BIG_BODY_LINES = 50_000  # a body this long is planned and walked window by window
+WINDOW_LINES = 10_000
+
+
+def windows(lines: Sequence[str], start: int) -> list[int] | None:
+    """Window bounds for a very long body (``start``, cuts about ``WINDOW_LINES`` apart,
+    the body's end), or None for a body of ordinary length or one that may hold a link
+    reference definition (document-wide, so never planned piecemeal).
+
+    Each inner bound is a cut of the whole body, where markdown-it surely starts afresh, so
+    planning and walking the windows one after the other finds what one plan of the whole
+    body finds, while only one window's blocks are held at a time: a 50 MB note's inline
+    pieces would otherwise take several times its size.
+    """
+    line_max = body_end(lines)
+    if line_max - start < BIG_BODY_LINES:
+        return None
+    if any("]:" in line and _REFERENCE.search(line) for line in lines[start:line_max]):
+        return None
+    bounds = [start]
+    for cut in cuts(lines, block_kinds(lines, start, line_max), start, line_max):
+        if cut - bounds[-1] >= WINDOW_LINES:
+            bounds.append(cut)
+    return [*bounds, line_max] if bounds[-1] != line_max else bounds
 
 
 # --------------------------------------------------------------------------- inline level

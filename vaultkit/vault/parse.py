@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
 import re
 import unicodedata
@@ -16,7 +17,7 @@ import yaml
 from markdown_it.token import Token as MdToken
 from yaml.constructor import SafeConstructor
 
-from vaultkit.vault.fastparse import Segment, body_plan, simple_yaml
+from vaultkit.vault.fastparse import Segment, body_plan, simple_yaml, windows
 from vaultkit.vault.model import Finding, Heading, Link, LinkKind, Note, Severity
 from vaultkit.vault.wikilink import get_parser, split_wikilink
 
@@ -667,6 +668,15 @@ def _walk_plan(body: _Body, lines: Sequence[str], plan: Sequence[Segment]) -> No
                 body.inline(token, level)
 
 
+def _walk_windows(body: _Body, lines: Sequence[str], bounds: Sequence[int]) -> None:
+    """Plan and walk a very long body one window at a time (see ``fastparse.windows``)."""
+    for low, high in itertools.pairwise(bounds):
+        plan = body_plan(lines, low, high)
+        if plan is None:  # windows() found no reference definition in the whole body
+            raise AssertionError("a window of a body without references planned none")
+        _walk_plan(body, lines, plan)
+
+
 def _parse(path: str, data: bytes, mode: str = "auto") -> Note | None:
     """``mode``: "auto" (fast regions where sure, markdown-it for the rest), "slow"
     (markdown-it and PyYAML only) or "fast" (``None`` unless some region is fast)."""
@@ -675,17 +685,22 @@ def _parse(path: str, data: bytes, mode: str = "auto") -> Note | None:
         return None if mode == "fast" else Note(path=path, findings=decoded.findings)
     text = decoded.text[1:] if decoded.text.startswith(BOM) else decoded.text
     lines = text.split("\n")
+    read_findings = decoded.findings
+    del decoded, text  # a huge note: hold its lines, not its text as well
     front = _parse_frontmatter(path, lines, fast=mode != "slow")
     body = _Body(path, _Locator(lines))
-    plan = None if mode == "slow" else body_plan(lines, front.lines)
-    if plan is None or (len(plan) == 1 and plan[0][2] is None):
+    bounds = windows(lines, front.lines) if mode == "auto" else None
+    plan = None if mode == "slow" or bounds else body_plan(lines, front.lines)
+    if bounds:
+        _walk_windows(body, lines, bounds)
+    elif plan is None or (len(plan) == 1 and plan[0][2] is None):
         if mode == "fast":
             return None
         body.walk(get_parser().parse(_body_source(lines, front.lines), {}))
     else:
         _walk_plan(body, lines, plan)
     links = sorted([*front.links, *body.links], key=lambda link: (link.line, link.col))
-    findings = sorted([*decoded.findings, *front.findings, *body.findings], key=Finding.sort_key)
+    findings = sorted([*read_findings, *front.findings, *body.findings], key=Finding.sort_key)
     return Note(
         path=path,
         frontmatter=front.data,

@@ -1,0 +1,97 @@
+"""A very long note is planned window by window (bounded memory) and parses exactly as in one
+piece; a 50 MB note lints in a real process within seconds and a bounded RSS."""
+
+from __future__ import annotations
+
+import random
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from vaultkit.vault import fastparse
+from vaultkit.vault.parse import parse_note
+
+BLOCKS = (
+    "# Heading {n} [[Head {n}]]\n",
+    "A paragraph with [[Note {n}]] and [md](Other%20{n}.md) and `[[not {n}]]`.\nIt goes on.\n",
+    "- item [[List {n}]]\n  - nested [[Nested {n}]]\n- second\n",
+    "1. ordered [[Ordered {n}]]\n2. two\n",
+    "```\n[[In code {n}]]\n\n[[still code]]\n```\n",
+    "> [!note] Callout [[Callout {n}]]\n> more\n",
+    "| a | b |\n|---|---|\n| [[Cell {n}]] | x |\n",
+    "Text with a block id. ^blk{n}\n",
+    "Paragraph\nthat continues [[Cont {n}]]\n    indented [[Lazy {n}]]\n",
+    "---\n",
+    "Setext [[Setext {n}]]\n===\n",
+)
+# Blocks that may run on over blank lines: after the first, the body has no more cuts, so
+# the rest of it is one window.
+RUNNING = (
+    "<div>\n[[In html {n}]]\n</div>\n",
+    "%% comment [[Hidden {n}]]\n\nstill hidden %%\n",
+    "$$\n[[math {n}]]\n$$\n",
+)
+
+
+def _note(seed: int, blocks: int) -> bytes:
+    rng = random.Random(seed)
+    parts = ["---\ntitle: Big\n---\n"]
+    for n in range(blocks):
+        kinds = BLOCKS + RUNNING if n > blocks * 2 // 3 else BLOCKS
+        parts.append(rng.choice(kinds).format(n=n))
+        parts.append("\n" * rng.choice((1, 1, 1, 2, 0)))
+    return "".join(parts).encode()
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_long_note_parses_the_same_window_by_window(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = _note(seed, 3000)
+    whole = parse_note("Big.md", data)  # below BIG_BODY_LINES: one plan
+    monkeypatch.setattr(fastparse, "BIG_BODY_LINES", 100)
+    monkeypatch.setattr(fastparse, "WINDOW_LINES", 40)
+    lines = data.decode().split("\n")
+    bounds = fastparse.windows(lines, 3)
+    assert bounds is not None and len(bounds) > 10  # many windows
+    assert parse_note("Big.md", data) == whole
+    assert len(whole.links) > 1000
+
+
+def test_a_long_note_with_a_reference_definition_is_planned_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(fastparse, "BIG_BODY_LINES", 100)
+    text = _note(4, 400).decode() + "\n[ref]: Target.md\n"
+    assert fastparse.windows(text.split("\n"), 3) is None
+
+
+@pytest.mark.timeout(300)
+def test_a_50_mb_note_lints_in_seconds_and_bounded_memory(tmp_path: Path) -> None:
+    rng = random.Random(5)
+    words = ("alpha", "beta", "gamma", "delta", "notes", "about", "the", "thing", "we", "logged")
+    chunks, size, i = ["# Big\n\n"], 0, 0
+    while size < 50_000_000:
+        line = " ".join(rng.choice(words) for _ in range(14))
+        line += " see [[Other]]\n" if i % 25 == 0 else "\n"
+        line += "\n" if i % 8 == 7 else ""
+        chunks.append(line)
+        size += len(line)
+        i += 1
+    (tmp_path / "Big.md").write_text("".join(chunks), encoding="utf-8")
+    del chunks
+    (tmp_path / "Other.md").write_text("[[Big]]\n", encoding="utf-8")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    out = subprocess.run(
+        [sys.executable, "-m", "vaultkit", "lint", "--no-cache", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    assert out.returncode == 0, out.stderr
+    assert out.stderr.endswith("no findings in 2 notes\n")
+    assert max(peak_kb, before) <= 300 * 1024, f"{peak_kb / 1024:.0f} MB"
