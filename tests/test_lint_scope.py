@@ -168,3 +168,33 @@ def test_suppressions_are_found_outside_code_and_frontmatter() -> None:
         (("VK101", "VK105"), (5, 6), 5),
         (("VK",), (9, 10), 9),
     ]
+
+
+def test_a_warm_lint_reads_no_note_for_suppressions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    from vaultkit.lint import suppress
+    from vaultkit.lint.cache import scan
+    from vaultkit.lint.suppress import Suppression
+
+    root = _copy("suppress", tmp_path)
+    for note in root.glob("*.md"):  # old enough not to be racy
+        os.utime(note, ns=(note.stat().st_atime_ns, note.stat().st_mtime_ns - 10**10))
+    first = lint_vault(root, cache=True)
+    read: list[str] = []
+
+    def counted(base: Path, path: str) -> tuple[Suppression, ...]:
+        read.append(path)
+        return suppress.read_suppressions(base, path)
+
+    monkeypatch.setattr(scan, "read_suppressions", counted)
+    assert lint_vault(root, cache=True).findings == first.findings
+    assert read == []
+    home = root / "Home.md"
+    home.write_text(home.read_text(encoding="utf-8").replace("VK999, ", ""), encoding="utf-8")
+    again = lint_vault(root, cache=True)
+    assert read == ["Home.md"]
+    assert again.findings == lint_vault(root, cache=False).findings
+    assert "VK999" not in "".join(f.message for f in again.findings)

@@ -7,7 +7,7 @@ once per command) and ``load_context`` (the vault and INDEX.md) read the disk.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,7 +21,7 @@ from vaultkit.lint.links import link_rules
 from vaultkit.lint.notes import degraded_rule, duplicate_name_rule, orphan_rule
 from vaultkit.lint.scope import in_scope, load_scope
 from vaultkit.lint.suggest import with_suggestions
-from vaultkit.lint.suppress import apply_suppressions
+from vaultkit.lint.suppress import Suppression, apply_suppressions
 from vaultkit.vault.index import INDEX_NAME
 from vaultkit.vault.load import load_vault
 from vaultkit.vault.model import Finding
@@ -92,7 +92,12 @@ def collect(ctx: LintContext, rules: Iterable[RuleFn] = RULE_FUNCTIONS) -> list[
     return sorted(set(found), key=Finding.sort_key)
 
 
-def finish(target: LintTarget, notes: Iterable[str], findings: Iterable[Finding]) -> list[Finding]:
+def finish(
+    target: LintTarget,
+    notes: Iterable[str],
+    findings: Iterable[Finding],
+    known: Mapping[str, tuple[Suppression, ...]] | None = None,
+) -> list[Finding]:
     """What a vault's own settings leave of ``findings`` (every code, as ``collect`` gives
     them): suppressions written in its ``notes`` (plus VK501 for unknown codes in them), then
     excluded files, per-file ignores and template folders; ghosts get their closest note
@@ -104,7 +109,7 @@ def finish(target: LintTarget, notes: Iterable[str], findings: Iterable[Finding]
             _check_code(code)
     scope = load_scope(target.root, lint.exclude, lint.per_file_ignores)
     paths = list(notes)
-    kept = in_scope(apply_suppressions(target.root, paths, findings), scope)
+    kept = in_scope(apply_suppressions(target.root, paths, findings, known), scope)
     return with_suggestions(kept, paths)
 
 

@@ -2,9 +2,10 @@
 a near name is a hint for a person, not a rewrite a tool may make.
 
 Worked out on the finished VK101 findings from the vault's note paths, so the cached and the
-uncached lint give the same words. Bounded: names whose length is far from the ghost's are not
-compared, each ghost text is compared once, and past ``MAX_COMPARISONS`` no more suggestions
-are made (a vault with thousands of ghosts still lints in seconds).
+uncached lint give the same words. Bounded, since it runs on every lint, warm ones too: only
+names sharing the ghost's first or last letter and of a near length are compared, each ghost
+text once, and past ``MAX_COMPARISONS`` (in finding order, so always the same ones) no more
+suggestions are made.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from vaultkit.vault.model import Finding
 MARK = "no note named "
 CUTOFF = 0.75
 MAX_SUGGESTIONS = 3
-MAX_COMPARISONS = 2_000_000
+MAX_COMPARISONS = 5_000  # names compared in one run, over all ghosts
 
 
 def _target(message: str) -> str | None:
@@ -27,11 +28,32 @@ def _target(message: str) -> str | None:
     _, mark, quoted = message.rpartition(MARK)
     if not mark:
         return None
+    if len(quoted) >= 2 and quoted[0] == quoted[-1] and quoted[0] in "'\"" and "\\" not in quoted:
+        return quoted[1:-1]  # repr() of a plain text: no escapes to undo (compiling is slow)
     try:
         value = ast.literal_eval(quoted)
     except (ValueError, SyntaxError):
         return None
     return value if isinstance(value, str) else None
+
+
+def _buckets(names: Iterable[str]) -> dict[str, list[str]]:
+    """Names by their first and by their last letter (case ignored): a near name shares one of
+    them unless the typo is at both ends, and comparing only those keeps suggestions cheap."""
+    found: dict[str, list[str]] = {}
+    for name in names:
+        key = name.casefold()
+        if key:
+            found.setdefault("<" + key[0], []).append(name)
+            found.setdefault(">" + key[-1], []).append(name)
+    return found
+
+
+def _candidates(target: str, buckets: dict[str, list[str]]) -> list[str]:
+    key = target.casefold()
+    if not key:
+        return []
+    return sorted({*buckets.get("<" + key[0], ()), *buckets.get(">" + key[-1], ())})
 
 
 def closest(target: str, names: Sequence[str]) -> list[str]:
@@ -45,13 +67,14 @@ def closest(target: str, names: Sequence[str]) -> list[str]:
 
 def with_suggestions(findings: Iterable[Finding], notes: Iterable[str]) -> list[Finding]:
     """``findings`` with "did you mean" appended to each VK101 that has near note names."""
-    names = sorted({link_name(p) for p in notes})
+    buckets = _buckets({link_name(p) for p in notes})
     memo: dict[str, list[str]] = {}
     budget = MAX_COMPARISONS
     out: list[Finding] = []
     for f in findings:
         target = _target(f.message) if f.code == "VK101" else None
         if target is not None and target not in memo and budget > 0:
+            names = _candidates(target, buckets)
             budget -= len(names)
             memo[target] = closest(target, names)
         near = memo.get(target, []) if target is not None else []

@@ -13,7 +13,7 @@ not know is itself a finding (VK501), so a typo never silently fails to suppress
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -131,10 +131,17 @@ def read_suppressions(root: Path, path: str) -> tuple[Suppression, ...]:
 
 
 def apply_suppressions(
-    root: Path, notes: Iterable[str], findings: Iterable[Finding]
+    root: Path,
+    notes: Iterable[str],
+    findings: Iterable[Finding],
+    known: Mapping[str, tuple[Suppression, ...]] | None = None,
 ) -> list[Finding]:
-    """``findings`` without the suppressed ones, plus VK501 for unknown codes, sorted."""
-    by_note = {path: read_suppressions(root, path) for path in notes}
+    """``findings`` without the suppressed ones, plus VK501 for unknown codes, sorted.
+    ``known``: the notes' suppressions when the caller has them (else every note is read)."""
+    if known is not None:
+        by_note = dict(known)
+    else:
+        by_note = {path: read_suppressions(root, path) for path in notes}
     kept = [f for f in findings if not silenced(f, by_note.get(f.path, ()))]
     for path, found in by_note.items():
         kept.extend(unknown_codes(path, found))

@@ -34,6 +34,7 @@ from vaultkit.base.config import Config
 from vaultkit.base.store import state_dir_for_vault
 from vaultkit.lint.cache.merge import entries_blob, merge
 from vaultkit.lint.cache.plan import Inputs, relint
+from vaultkit.lint.cache.scan import scanned
 from vaultkit.lint.cache.state import (
     LINT_CACHE_NAME,
     FolderRow,
@@ -126,7 +127,9 @@ def lint_vault(
     walked = walk_vault(target.root)
     result = _all_findings(target, walked, progress, cache, notice)
     notes = [path for path, stat in walked.stats.items() if stat is not None]
-    findings = finish(target, notes, result.findings)
+    stored = lint_cache_path(target.root, target.state_dir).is_file() and cache is not False
+    known = scanned(target.root, target.state_dir, walked) if stored else None
+    findings = finish(target, notes, result.findings, known)
     return LintResult(findings, result.notes, result.config, result.how, result.why)
 
 
