@@ -2,8 +2,9 @@
 (cli/lint_cmd.py) and the quick path (cli/quick.py) both call :func:`run`.
 
 :func:`read_quick` reads the plain forms of the command line (``--opt value``, ``--opt=value``,
-``-f value``, flags, one vault folder). Anything else, or anything that would be an error, is
-left to typer (returns None), so help, usage errors and their exit codes stay typer's own.
+``-f value``, flags, one path: a vault folder or a note). Anything else (two paths, ``-`` as
+a value), or anything that would be an error, is left to typer (returns None), so help, usage
+errors and their exit codes stay typer's own; both end in :func:`run`.
 ``OPTIONS`` lists every option the typer command has; a test compares the two.
 """
 
