@@ -89,3 +89,18 @@ def test_suggestions_ignore_case_and_far_lengths() -> None:
     assert with_suggestions([ghost], ["its.md"])[0].message.endswith("did you mean 'its'?")
     other = Finding("a.md", 1, 1, "VK102", "error", "![[p.png]]: attachment 'p.png' does not exist")
     assert with_suggestions([other], ["p.md"]) == [other]
+
+
+def test_fix_on_the_alias_fixture_rewrites_the_one_exact_alias(tmp_path: Path) -> None:
+    import shutil
+
+    fixture = Path(__file__).resolve().parent / "fixtures" / "lint" / "aliases" / "vault"
+    root = tmp_path / "v"
+    shutil.copytree(fixture, root)
+    before = (root / "Home.md").read_text(encoding="utf-8")
+    out = lint("--fix", ".", cwd=root)
+    after = (root / "Home.md").read_text(encoding="utf-8")
+    assert after == before.replace("Met [[Ada]]", "Met [[Ada Lovelace|Ada]]", 1)
+    assert out.stderr.startswith("fixed: Home.md\n")
+    assert "[[ada]] matches no file" in out.stdout  # left, and still reported
+    assert "candidates people/Ada Lovelace.md, people/Lady Lovelace.md" in out.stdout
