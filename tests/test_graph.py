@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 
 from vaultkit.vault import analysis
 from vaultkit.vault.graph import (
+    VaultGraph,
+    _adjacency,
     build_graph,
     dot_quote,
     export,
@@ -247,13 +249,13 @@ def test_dot_labels_notes_by_title_and_dashes_ghosts(small: Vault) -> None:
     assert '  "a.md" -> "b.md" [' in "\n".join(lines)
 
 
-def _public_api_graph(graph: nx.MultiDiGraph, vault: Vault) -> nx.MultiDiGraph:
+def _public_api_graph(graph: VaultGraph, vault: Vault) -> VaultGraph:
     """The graph networkx's own ``add_nodes_from`` and ``add_edge`` build from the same links.
 
     Node attributes are copied from ``graph`` (the golden-file tests check them); every edge
     attribute is spelt out here, independently of ``vaultkit.vault.graph``.
     """
-    ref = nx.MultiDiGraph()
+    ref: VaultGraph = nx.MultiDiGraph()
     ref.add_nodes_from((node, dict(attrs)) for node, attrs in graph.nodes(data=True))
     for item in vault.links:
         link, resolution = item.link, item.resolution
@@ -273,13 +275,14 @@ def _public_api_graph(graph: nx.MultiDiGraph, vault: Vault) -> nx.MultiDiGraph:
     return ref
 
 
-def _assert_same_structure(graph: nx.MultiDiGraph, ref: nx.MultiDiGraph) -> None:
-    assert list(graph._node) == list(graph._succ) == list(graph._pred) == list(ref._node)
+def _assert_same_structure(graph: VaultGraph, ref: VaultGraph) -> None:
+    dicts = _adjacency(graph)
+    assert list(dicts._node) == list(dicts._succ) == list(dicts._pred) == list(ref.nodes)
     assert list(graph.edges(keys=True, data=True)) == list(ref.edges(keys=True, data=True))
     assert list(graph.in_edges(keys=True, data=True)) == list(ref.in_edges(keys=True, data=True))
     assert nx.utils.graphs_equal(graph, ref)
     for source, target in graph.edges():
-        assert graph._succ[source][target] is graph._pred[target][source]
+        assert dicts._succ[source][target] is dicts._pred[target][source]
     kinds = {type(d) for _, d in graph.nodes(data=True)} | {
         type(d) for *_, d in graph.edges(data=True)
     }

@@ -6,7 +6,7 @@ import io
 import json
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, cast
 
 import networkx as nx
 
@@ -16,6 +16,11 @@ from vaultkit.vault.model import Note
 if TYPE_CHECKING:
     from vaultkit.vault.resolve import ResolvedLink
     from vaultkit.vault.value import Vault
+
+# Node keys are vault paths (ghosts: the target as written). networkx's classes are not
+# subscriptable at run time, so the alias is a string that only the type checker reads.
+VaultGraph: TypeAlias = "nx.MultiDiGraph[str]"
+_EdgeKeys: TypeAlias = dict[int, dict[str, Any]]
 
 FORMATS = ("json", "graphml", "gexf", "dot")
 
@@ -104,7 +109,23 @@ def _file_nodes(vault: Vault) -> Iterator[tuple[str, dict[str, Any]]]:
             yield path, _named_attrs("unreadable", _base(path))
 
 
-def build_graph(vault: Vault) -> Any:
+class _Adjacency(Protocol):
+    """The dicts inside a MultiDiGraph that :func:`_fill` writes directly.
+
+    networkx documents them (node -> attributes, node -> neighbour -> edge key -> attributes);
+    its type stubs leave them out, so :func:`_adjacency` names their types once.
+    """
+
+    _node: dict[str, dict[str, Any]]
+    _succ: dict[str, dict[str, _EdgeKeys]]
+    _pred: dict[str, dict[str, _EdgeKeys]]
+
+
+def _adjacency(graph: VaultGraph) -> _Adjacency:
+    return cast("_Adjacency", graph)
+
+
+def build_graph(vault: Vault) -> VaultGraph:
     """A ``networkx.MultiDiGraph`` of the vault, one edge per link.
 
     Nodes are notes (``kind="note"``), attachments (``"attachment"``) and one ``"ghost"`` node
@@ -117,18 +138,18 @@ def build_graph(vault: Vault) -> Any:
     It equals the graph ``add_nodes_from`` + ``add_edges_from`` build (a test checks it), in a
     fraction of the time and without a second copy of every attribute dict.
     """
-    graph = nx.MultiDiGraph()
+    graph: VaultGraph = nx.MultiDiGraph()
     with gc_paused():
-        _fill(graph, vault)
+        _fill(_adjacency(graph), vault)
     return graph
 
 
-def _add_node(graph: Any, path: str, attrs: dict[str, Any]) -> None:
+def _add_node(graph: _Adjacency, path: str, attrs: dict[str, Any]) -> None:
     """Add a node that is not in ``graph`` yet, as ``add_node`` does."""
     graph._node[path], graph._succ[path], graph._pred[path] = attrs, {}, {}
 
 
-def _fill(graph: Any, vault: Vault) -> None:
+def _fill(graph: _Adjacency, vault: Vault) -> None:
     """Nodes in the order the exports list them, then one edge per link, in link order."""
     for path, attrs in _file_nodes(vault):
         if path not in graph._node:
@@ -136,7 +157,7 @@ def _fill(graph: Any, vault: Vault) -> None:
     succ, pred = graph._succ, graph._pred
     ghost_keys: dict[str, str] = {}
     source: str | None = None
-    out: dict[str, dict[int, dict[str, Any]]] = {}
+    out: dict[str, _EdgeKeys] = {}
     for item in vault.links:
         if item.source != source:  # links come grouped by note: look its dict up once
             source = item.source
@@ -180,9 +201,9 @@ def _flat(attrs: Mapping[str, Any]) -> dict[str, Any]:
     return flat
 
 
-def flatten(graph: Any) -> Any:
+def flatten(graph: VaultGraph) -> VaultGraph:
     """A copy of ``graph`` whose attributes are all scalars (for GraphML and GEXF)."""
-    flat = nx.MultiDiGraph()
+    flat: VaultGraph = nx.MultiDiGraph()
     for node, attrs in graph.nodes(data=True):
         flat.add_node(node, **_flat(attrs))
     for source, target, key, attrs in graph.edges(keys=True, data=True):
@@ -190,18 +211,18 @@ def flatten(graph: Any) -> Any:
     return flat
 
 
-def to_json(graph: Any) -> str:
+def to_json(graph: VaultGraph) -> str:
     """Node-link JSON (``nodes`` and ``edges`` lists), UTF-8 text, stable order."""
     data = nx.node_link_data(graph, edges="edges")
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
-def to_graphml(graph: Any) -> str:
+def to_graphml(graph: VaultGraph) -> str:
     """GraphML text; list attributes are stored as JSON strings."""
     return "\n".join(nx.generate_graphml(flatten(graph))) + "\n"
 
 
-def to_gexf(graph: Any) -> str:
+def to_gexf(graph: VaultGraph) -> str:
     """GEXF 1.2 text; list attributes are stored as JSON strings."""
     buffer = io.BytesIO()
     nx.write_gexf(flatten(graph), buffer, encoding="utf-8")
@@ -239,7 +260,7 @@ def _dot_node(node: str, attrs: Mapping[str, Any]) -> str:
     return f"  {dot_quote(node)}{_dot_attrs([*shown, *sorted(attrs.items())])};"
 
 
-def to_dot(graph: Any) -> str:
+def to_dot(graph: VaultGraph) -> str:
     """Graphviz DOT text written by hand (no pydot): every name quoted and escaped."""
     lines = ["digraph vault {", '  node [fontname="sans-serif"];']
     lines += [_dot_node(node, attrs) for node, attrs in graph.nodes(data=True)]
@@ -250,7 +271,7 @@ def to_dot(graph: Any) -> str:
     return "\n".join(lines) + "\n"
 
 
-EXPORTERS: dict[str, Callable[[Any], str]] = {
+EXPORTERS: dict[str, Callable[[VaultGraph], str]] = {
     "json": to_json,
     "graphml": to_graphml,
     "gexf": to_gexf,
@@ -258,6 +279,6 @@ EXPORTERS: dict[str, Callable[[Any], str]] = {
 }
 
 
-def export(graph: Any, fmt: str) -> str:
+def export(graph: VaultGraph, fmt: str) -> str:
     """Serialise ``graph`` in one of :data:`FORMATS`."""
     return EXPORTERS[fmt](graph)
