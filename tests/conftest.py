@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -9,6 +11,26 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
+
+
+def in_ci() -> bool:
+    """True when the ``CI`` variable is set to anything but empty, ``0``, ``false`` or ``no``."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def require_program(name: str, install: str | None = None) -> str:
+    """The path of the program ``name`` on PATH, for a test that runs it.
+
+    Missing, the test is skipped with the command that installs it; under CI it fails instead,
+    because the CI run (``.ci/run``) installs every program and must not skip anything.
+    """
+    found = shutil.which(name)
+    if found is not None:
+        return found
+    reason = f"{name} is not installed; install it with: {install or f'apt-get install {name}'}"
+    if in_ci():
+        pytest.fail(f"{reason} (CI is set, so a missing program is a failure)", pytrace=False)
+    pytest.skip(reason)
 
 
 @pytest.fixture(autouse=True)

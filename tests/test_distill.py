@@ -16,6 +16,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+from conftest import require_program
 
 from vaultkit.base.config import Config, DistillConfig
 from vaultkit.base.store import Store
@@ -427,6 +428,7 @@ def test_offline_backend_is_always_available_and_degraded(
     session: tuple[Store, SessionInfo], tmp_path: Path
 ) -> None:
     store, info = session
+    require_program("git")
     project = Path(info.cwd)
     project.mkdir(parents=True, exist_ok=True)
     env = {

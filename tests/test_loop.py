@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from conftest import require_program
 from test_baton_support import project
 
 from vaultkit.base.store import Store
@@ -100,8 +101,7 @@ class Terminal:
 
 @pytest.fixture
 def terminal() -> Iterator[Terminal]:
-    if shutil.which("tmux") is None:
-        pytest.fail("tmux is not installed (apt-get install tmux)")
+    require_program("tmux")
     folder = Path(tempfile.mkdtemp(prefix="vkloop"))
     term = Terminal(folder / "s")
     yield term
@@ -177,6 +177,7 @@ def test_a_running_marker_of_a_seen_session_keeps_the_wait_going(tmp_path: Path)
 def test_cloop_snippet_restarts_after_distillation_and_quits_on_q(
     shell: str, tmp_path: Path, terminal: Terminal
 ) -> None:
+    require_program(shell)
     root, _ = project(tmp_path / "proj")
     agent, worker, runs = stand_ins(tmp_path)
     wrapper = tmp_path / "agent"

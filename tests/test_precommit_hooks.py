@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import REPO
+from conftest import REPO, require_program
 
 HOOKS_FILE = REPO / ".pre-commit-hooks.yaml"
 BIN = Path(sys.executable).parent
@@ -26,6 +26,7 @@ def _hooks() -> dict[str, dict[str, object]]:
 def _project(root: Path, *, ghost: bool) -> Path:
     """A git repository whose session wiki (sessions/wiki at the git root) has a current
     INDEX.md, with or without a ghost link."""
+    require_program("git")
     wiki = root / "sessions" / "wiki"
     wiki.mkdir(parents=True)
     (wiki / "A.md").write_text("---\ntitle: Alpha\n---\nSee [[B]].\n", encoding="utf-8")
@@ -96,6 +97,7 @@ def test_declared_index_check_entry_fails_on_a_stale_index(tmp_path: Path) -> No
 
 
 @pytest.mark.slow
+@pytest.mark.network  # pre-commit pip-installs the clone and its dependencies from PyPI
 @pytest.mark.timeout(900)
 def test_pre_commit_try_repo_runs_both_hooks(tmp_path: Path) -> None:
     """Installs vaultkit from a clean clone of this repository's HEAD (so colleagues' unfinished

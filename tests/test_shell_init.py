@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
+from conftest import require_program
 from test_baton_support import project, vk
 
 LINE = re.compile(r"^\[\d{2}:\d{2}:\d{2}\] (.*)$")
@@ -29,8 +29,7 @@ def snippet(shell: str, tmp_path: Path) -> Path:
 
 def interactive(shell: str, hook: Path | None, script: str, cwd: Path, **env: str) -> str:
     """Run ``script`` line by line in an interactive shell (stdin is a pipe); stdout back."""
-    if shutil.which(shell) is None:
-        pytest.fail(f"{shell} is not installed (apt-get install {shell})")
+    require_program(shell)
     source = f"source {hook}\n" if hook is not None else ""
     done = subprocess.run(
         SHELLS[shell],
@@ -107,6 +106,7 @@ def test_a_broken_log_never_fails_the_users_command(shell: str, tmp_path: Path) 
 def test_the_log_stays_out_of_git_without_global_configuration(tmp_path: Path) -> None:
     root = tmp_path / "repo"
     root.mkdir()
+    require_program("git")
     subprocess.run(["git", "init", "-q"], cwd=root, check=True)
     (root / "sessions" / ".vaultkit").mkdir(parents=True)
     interactive("bash", snippet("bash", tmp_path), "echo hi\n", root)

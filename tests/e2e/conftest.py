@@ -2,36 +2,46 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import in_ci, require_program
 
 from .harness import INSTALL_SCRIPT, Sandbox
 from .mockapi import MockAPI
 
 
-def _missing(reason: str) -> None:
-    """No CLI: a hard failure in CI (the suite must run there), a skip everywhere else."""
-    if os.environ.get("CI"):
-        pytest.fail(f"e2e suite cannot run in CI: {reason}", pytrace=False)
-    pytest.skip(f"e2e suite skipped: {reason}")
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that needs the CLI needs the npm registry (its first install): mark it ``network``.
+
+    ``tryfirst`` so the mark is there before ``-m "not network"`` deselects.
+    """
+    for item in items:
+        if "claude_bin" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.network)
 
 
 @pytest.fixture(scope="session")
 def claude_bin() -> Path:
-    """The pinned ``claude`` binary, installed into ``.cache/claude-code/`` on first use."""
-    if shutil.which("npm") is None:
-        _missing("npm is not on PATH (install Node.js with npm to get the Claude Code CLI)")
+    """The pinned ``claude`` binary, installed into ``.cache/claude-code/`` on first use.
+
+    Every xdist worker asks; ``install_claude.sh`` holds a lock, so one installs and the others
+    wait and then find the finished install.
+    """
+    require_program("bash")
+    require_program("npm", "apt-get install npm (or Node.js with npm from nodejs.org)")
     done = subprocess.run(
         ["bash", str(INSTALL_SCRIPT)], capture_output=True, text=True, timeout=600, check=False
     )
     lines = done.stdout.strip().splitlines()
     if done.returncode != 0 or not lines:
-        _missing(f"{INSTALL_SCRIPT.name} failed ({done.returncode}): {done.stderr.strip()}")
+        reason = f"{INSTALL_SCRIPT.name} failed ({done.returncode}): {done.stderr.strip()}"
+        if in_ci():
+            pytest.fail(f"e2e suite cannot run in CI: {reason}", pytrace=False)
+        pytest.skip(f"e2e suite skipped: {reason}")
     return Path(lines[-1])
 
 
@@ -45,4 +55,5 @@ def mock_api() -> Iterator[MockAPI]:
 @pytest.fixture
 def sandbox(tmp_path: Path, claude_bin: Path, mock_api: MockAPI) -> Sandbox:
     """Temporary HOME, CLAUDE_CONFIG_DIR and projects wired to ``mock_api``."""
+    require_program("git")  # the sandbox's projects are git repositories
     return Sandbox(tmp_path, claude_bin, mock_api)

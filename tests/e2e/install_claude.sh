@@ -46,6 +46,20 @@ if ! command -v npm >/dev/null 2>&1; then
 fi
 
 mkdir -p "$CACHE"
+# One installer at a time: every pytest-xdist worker (and any concurrent run) calls this script;
+# the first installs, the others wait here and then find its install. Without flock (macOS)
+# concurrent installers each stage their own copy and the rename below keeps the cache whole.
+if command -v flock >/dev/null 2>&1; then
+  exec 9>"$CACHE/.install-$VERSION.lock"
+  if ! flock -w 600 9; then
+    echo "install_claude.sh: gave up after 600 s waiting for $CACHE/.install-$VERSION.lock" >&2
+    exit 4
+  fi
+  if found="$(find_binary "$TARGET")"; then
+    echo "$found"
+    exit 0
+  fi
+fi
 STAGING="$(mktemp -d "$CACHE/.staging-$VERSION.XXXXXX")"
 trap 'rm -rf "$STAGING"' EXIT
 echo "install_claude.sh: installing $PACKAGE@$VERSION into $TARGET" >&2

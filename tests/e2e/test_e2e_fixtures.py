@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import require_program
 
 from .capture_fixtures import FIXTURES, capture
 from .harness import DUMMY_KEY, REPO, read_jsonl
@@ -96,6 +97,7 @@ def test_transcript_fixtures_cover_tools_injection_and_resume() -> None:
 def test_a_fresh_capture_has_the_same_shape_as_the_fixtures(
     tmp_path: Path, claude_bin: Path
 ) -> None:
+    require_program("tmux")  # the capture includes the interactive UI
     fresh = capture(tmp_path / "out", tmp_path / "sandbox", claude_bin)
     assert sorted(p.name for p in fresh.hooks) == sorted(HOOK_FILES)
     for path in fresh.hooks:

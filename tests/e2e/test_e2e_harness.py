@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import require_program
 
 from .capture_fixtures import interactive_clear_and_exit
 from .harness import Sandbox, hooks_settings, read_jsonl, write_project_settings
@@ -163,6 +164,7 @@ def test_api_errors_end_print_mode_with_a_message(
 
 
 def test_interactive_clear_and_exit_under_tmux(sandbox: Sandbox) -> None:
+    require_program("tmux")
     project = sandbox.project()
     dumps = _with_dump_hooks(sandbox, project)
     events = interactive_clear_and_exit(sandbox, project, dumps)

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import require_program
 
 from vaultkit.base.store import Store
 from vaultkit.session import costs, jobs
@@ -373,6 +374,7 @@ def test_s6_sessions_ending_together_in_two_projects_are_all_distilled(
 
 
 def test_s8_interactive_clear_and_exit_sessions_are_distilled(sandbox: Sandbox) -> None:
+    require_program("tmux")
     project = vault_project(sandbox)
     store = _store(project)
     dumps = sandbox.root / "dumps"
