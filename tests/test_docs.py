@@ -13,6 +13,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from conftest import require_program
 from test_layers import CORE, HEAVY, IO_EDGE, LAYERS, PACKAGE
 
 from vaultkit.cli import main
@@ -258,6 +259,7 @@ _NOT_MODULES = ("vaultkit.toml", "vaultkit.log")
 
 
 def _repo_files() -> set[str]:
+    require_program("git")
     listed = subprocess.run(
         ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True, timeout=30
     ).stdout.splitlines()

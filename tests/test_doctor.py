@@ -9,6 +9,7 @@ import sys
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from conftest import require_program
 from test_hook_start_support import add_session, make_project
 
 from vaultkit.base import gitignore
@@ -40,6 +41,7 @@ def fake_claude(folder: Path) -> str:
 
 def test_doctor_passes_on_a_good_setup(tmp_path: Path) -> None:
     project = make_project(tmp_path / "proj")
+    require_program("git")
     subprocess.run(["git", "init", "-q", str(project)], check=True, timeout=30)
     path = fake_claude(tmp_path / "bin")
     assert vk("hooks", "install", cwd=project, path=path).returncode == 0

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import require_program
 from test_worker_support import write_transcript
 
 pytestmark = pytest.mark.timeout(120)
@@ -40,6 +41,7 @@ def doctor_line(out: str, name: str) -> str:
 def project_with_a_session(tmp_path: Path) -> Path:
     project = tmp_path / "proj"
     project.mkdir()
+    require_program("git")
     run("git", "init", "-q", cwd=project)
     (project / "sessions").mkdir()
     (project / "sessions" / "vaultkit.toml").write_text('[distill]\nbackend = "offline"\n')
@@ -102,6 +104,7 @@ def test_doctor_says_where_the_store_of_a_folder_that_is_not_a_project_is(
 def test_before_the_first_session_the_missing_gitignore_is_no_warning(tmp_path: Path) -> None:
     project = tmp_path / "fresh"
     project.mkdir()
+    require_program("git")
     run("git", "init", "-q", cwd=project)
     out = vk("doctor", cwd=project).stdout
     assert doctor_line(out, "gitignore").startswith("ok")

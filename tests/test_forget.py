@@ -12,6 +12,7 @@ from datetime import date, datetime
 from pathlib import Path
 
 import pytest
+from conftest import require_program
 from test_worker_support import hook_env, write_transcript
 
 from vaultkit.base.store import Store
@@ -49,6 +50,7 @@ def add_session(project: Path, claude: Path, sid: str, ended: datetime) -> Path:
 def project(tmp_path: Path) -> Path:
     project = tmp_path / "proj"
     project.mkdir()
+    require_program("git")
     run("git", "init", "-q", cwd=project)
     (project / "sessions").mkdir()
     (project / "sessions" / "vaultkit.toml").write_text('[distill]\nbackend = "offline"\n')

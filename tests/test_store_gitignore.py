@@ -6,6 +6,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import require_program
 
 from vaultkit.base import gitignore
 from vaultkit.base.config import parse_config
@@ -18,6 +19,7 @@ PRIVATE = ("raw", "transcripts", "logs", ".vaultkit")
 
 
 def git(repo: Path, *args: str) -> str:
+    require_program("git")
     done = subprocess.run(
         ["git", "-C", str(repo), *args], capture_output=True, text=True, check=True, timeout=30
     )
