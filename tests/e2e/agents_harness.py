@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import in_ci, require_program
 
 from .harness import REPO, git_project
 from .mock_openai import provider_toml
@@ -38,13 +39,15 @@ _DROP_PREFIXES = (
 
 def missing(reason: str) -> None:
     """No CLI: a hard failure in CI (the suite must run there), a skip everywhere else."""
-    if os.environ.get("CI"):
+    if in_ci():
         pytest.fail(f"e2e suite cannot run in CI: {reason}", pytrace=False)
     pytest.skip(f"e2e suite skipped: {reason}")
 
 
 def agent_binary(agent: str) -> Path:
     """The pinned binary of ``agent`` (codex | gemini), installed into ``.cache/`` on first use."""
+    require_program("bash")
+    require_program("npm", "apt-get install npm (or Node.js with npm from nodejs.org)")
     done = subprocess.run(
         ["bash", str(INSTALL_AGENTS), agent],
         capture_output=True,

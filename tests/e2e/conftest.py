@@ -12,15 +12,16 @@ from conftest import in_ci, require_program
 from .harness import INSTALL_SCRIPT, Sandbox
 from .mockapi import MockAPI
 
+# Fixtures that install a pinned agent CLI from npm on first use.
+AGENT_CLIS = frozenset({"claude_bin", "codex_bin", "gemini_bin"})
+
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """A test that needs the CLI needs the npm registry (its first install): mark it ``network``.
-
-    ``tryfirst`` so the mark is there before ``-m "not network"`` deselects.
-    """
+    """A test that needs an agent CLI needs the npm registry (its first install): mark it
+    ``network``. ``tryfirst`` so the mark is there before ``-m "not network"`` deselects."""
     for item in items:
-        if "claude_bin" in getattr(item, "fixturenames", ()):
+        if AGENT_CLIS.intersection(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.network)
 
 

@@ -53,6 +53,21 @@ install_one() {
     exit 3
   fi
   mkdir -p "$ROOT/$agent-cli"
+  # One installer per agent at a time: every pytest-xdist worker calls this script; the first
+  # installs, the others wait here and then find its install (as in install_claude.sh). Without
+  # flock (macOS) each stages its own copy and the rename below keeps the cache whole.
+  if command -v flock >/dev/null 2>&1; then
+    exec 9>"$ROOT/$agent-cli/.install-$version.lock"
+    if ! flock -w 900 9; then
+      echo "install_agents.sh: gave up after 900 s waiting for the $agent install lock" >&2
+      exit 4
+    fi
+    if works "$target/node_modules/.bin/$binary" "$version"; then
+      exec 9>&-
+      echo "$agent $target/node_modules/.bin/$binary"
+      return 0
+    fi
+  fi
   staging="$(mktemp -d "$ROOT/$agent-cli/.staging-$version.XXXXXX")"
   echo "install_agents.sh: installing $package@$version into $target" >&2
   if ! npm install --prefix "$staging" --no-audit --no-fund --no-save --loglevel=error \
@@ -65,6 +80,7 @@ install_one() {
   if ! mv -T "$staging" "$target" 2>/dev/null; then
     rm -rf "$staging"
   fi
+  exec 9>&-  # release the lock (a no-op without flock)
   if ! works "$target/node_modules/.bin/$binary" "$version"; then
     echo "install_agents.sh: $package@$version has no runnable $binary for this platform" >&2
     exit 4

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import require_program
 
 from .agents_harness import CodexSandbox, agent_binary, hook_groups, recorder_command
 from .mock_openai import FunctionCall, MockOpenAI, Text, input_texts
@@ -52,6 +53,7 @@ def mock() -> Iterator[MockOpenAI]:
 
 @pytest.fixture
 def box(tmp_path: Path, codex_bin: Path, mock: MockOpenAI) -> CodexSandbox:
+    require_program("git")  # the sandbox's projects are git repositories
     sandbox = CodexSandbox(tmp_path, codex_bin, mock.url)
     sandbox.write_hooks(hook_groups(recorder_command(), EVENTS, 10))
     return sandbox

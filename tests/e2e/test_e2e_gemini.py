@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import require_program
 
 from .agents_harness import GeminiSandbox, agent_binary, hook_groups, recorder_command
 from .mock_gemini import MockGemini, user_texts
@@ -48,6 +49,7 @@ def mock() -> Iterator[MockGemini]:
 
 @pytest.fixture
 def box(tmp_path: Path, gemini_bin: Path, mock: MockGemini) -> GeminiSandbox:
+    require_program("git")  # the sandbox's projects are git repositories
     sandbox = GeminiSandbox(tmp_path, gemini_bin, mock.url)
     sandbox.write_settings(hook_groups(recorder_command(), EVENTS, 10_000))
     return sandbox
