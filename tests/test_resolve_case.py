@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 import unicodedata
 
 import pytest
+from conftest import require_program
 
 from vaultkit.vault.resolve import build_file_index, match_key, resolve_target
 
-NODE = shutil.which("node")
 # Node prints, for each input string, its toLowerCase(); strings travel as JSON on stdin.
 LOWER_JS = (
     "let d='';process.stdin.on('data',c=>d+=c);process.stdin.on('end',()=>"
@@ -30,14 +29,13 @@ def _assigned() -> list[str]:
     ]
 
 
-@pytest.mark.skipif(NODE is None, reason="node is not installed: nothing to compare with")
 def test_match_key_equals_javascripts_to_lower_case() -> None:
-    assert NODE is not None
+    node = require_program("node", "apt-get install nodejs")  # the reference toLowerCase
     singles = _assigned()
     words = [*SIGMA, *SPECIAL, *(f"A{c}Σ" for c in "ΑΒΓ .-")]
     strings = [*singles, *words]
     done = subprocess.run(
-        [NODE, "-e", LOWER_JS],
+        [node, "-e", LOWER_JS],
         input=json.dumps(strings),
         capture_output=True,
         text=True,

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from conftest import require_program
+
 from benchmarks.generate import write_vault
 from vaultkit.base.statedir import ensure_folder
 from vaultkit.vault.cache import CACHE_MIN_NOTES
@@ -28,6 +30,7 @@ def _side_files(folder: Path) -> list[str]:
 
 def test_commands_leave_an_ignored_state_folder_without_side_files(tmp_path: Path) -> None:
     root = write_vault(tmp_path / "vault", CACHE_MIN_NOTES + 20, 7)  # big enough for caches
+    require_program("git")
     subprocess.run(["git", "init", "-q"], cwd=root, check=True)
     state = root / ".vaultkit"
     vaultkit("lint", "-q", ".", cwd=root)  # cold: both caches written
