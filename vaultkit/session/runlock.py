@@ -76,12 +76,18 @@ def release(fd: int) -> None:
 
 
 def runner_alive(store: Store) -> bool:
-    """True when some process holds the runner lock right now (a try-lock, released at once)."""
-    fd = try_lock(store)
-    if fd is None:
-        return True
-    release(fd)
-    return False
+    """True when some process holds the runner lock right now (a try-lock, released at once).
+    Creates nothing: without a lock file no runner has ever started here."""
+    if sys.platform == "win32":
+        return False
+    try:
+        fd = os.open(lock_path(store), os.O_RDWR)
+    except OSError:
+        return False
+    try:
+        return not adopt(fd)
+    finally:
+        os.close(fd)
 
 
 def write_pid(store: Store) -> None:
