@@ -43,7 +43,7 @@ import contextlib, io, json, shutil, sys, time
 from pathlib import Path
 t0 = time.perf_counter()
 from vaultkit.cli.lint_run import LintArgs, run
-args = LintArgs(vault=Path(sys.argv[1]), quiet=True)
+args = LintArgs(paths=(Path(sys.argv[1]),), quiet=True)
 state, runs = Path(sys.argv[2]), int(sys.argv[3])
 def timed():
     started = time.perf_counter()
