@@ -87,7 +87,10 @@ def test_spawned_worker_is_detached_with_a_cleaned_environment(tmp_path: Path) -
         lock_fd = int(cmdline[-1])
         assert cmdline[1:] == worker_command(store, lock_fd=lock_fd)[1:], "a runner of the queue"
         assert os.readlink(f"/proc/{pid}/fd/{lock_fd}") == runlock.lock_path(store)
-        assert sorted(targets) == sorted(["/dev/null"] * 3 + [runlock.lock_path(store)])
+        # Code the starting worker is reading at this instant (bytecode, libc for ctypes) may show
+        # for a moment; anything else open beyond stdio and the runner lock would be a leak.
+        kept = [t for t in targets if not _loading_code(t)]
+        assert sorted(kept) == sorted(["/dev/null"] * 3 + [runlock.lock_path(store)])
     finally:
         os.kill(pid, signal.SIGKILL)
     wait_for(lambda: exited(pid), 10, "the worker to die")
@@ -112,3 +115,9 @@ def test_worker_env_drops_agent_variables_and_sets_the_guard() -> None:
         "VAULTKIT_CHILD": "1",
         "CLAUDE_WIKI_CHILD": "1",  # the seed's hooks, if still installed, stand down too
     }
+
+
+def _loading_code(target: str) -> bool:
+    """A file the interpreter opens briefly while importing: bytecode, source, a shared library."""
+    name = target.rsplit("/", 1)[-1]
+    return name.endswith((".pyc", ".py")) or ".so" in name
