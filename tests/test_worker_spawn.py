@@ -25,6 +25,7 @@ from test_worker_support import (
     write_transcript,
 )
 
+import vaultkit
 from vaultkit.base.store import Store
 from vaultkit.session import runlock
 from vaultkit.session.spawn import worker_command, worker_env
@@ -118,6 +119,9 @@ def test_worker_env_drops_agent_variables_and_sets_the_guard() -> None:
 
 
 def _loading_code(target: str) -> bool:
-    """A file the interpreter opens briefly while importing: bytecode, source, a shared library."""
+    """A file or folder the interpreter opens briefly while importing: bytecode, source, a
+    shared library, or a folder of the Python installation or of vaultkit being listed."""
     name = target.rsplit("/", 1)[-1]
-    return name.endswith((".pyc", ".py")) or ".so" in name
+    homes = {sys.prefix, sys.base_prefix, sys.exec_prefix, str(Path(vaultkit.__file__).parent)}
+    inside = any(target == h or target.startswith(h.rstrip("/") + "/") for h in homes)
+    return inside or name.endswith((".pyc", ".py")) or ".so" in name
