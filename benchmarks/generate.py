@@ -4,9 +4,12 @@ A vault of N notes has notes of 1-3 KB in nested subfolders, frontmatter on most
 tags, aliases, a date), 5-15 links per note (plain, aliased, heading and block links, note and
 image embeds, Markdown links, links to aliases, a few ghosts), code fences and inline code that
 contain fake links, ``%%comments%%``, duplicate file names in different folders, and a few
-attachments. The same ``(notes, seed)`` always writes the same bytes.
+attachments. The ``real`` profile adds what real vaults are full of: HTML blocks and comments,
+callouts, GFM tables, nested and ordered lists, footnotes, math and a ``Templates/`` folder of
+template placeholders. The same ``(notes, seed, profile)`` always writes the same bytes (the
+``plain`` profile the same bytes as generator version 2).
 
-Usage: ``python -m benchmarks.generate --notes 10000 [--seed 7] [--out DIR]``.
+Usage: ``python -m benchmarks.generate --notes 10000 [--seed 7] [--profile real] [--out DIR]``.
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_SEED = 7
-GENERATOR_VERSION = 2  # part of the cached vault's name: a changed generator writes anew
+GENERATOR_VERSION = 3  # part of the cached vault's name: a changed generator writes anew
+PROFILES = ("plain", "real")  # plain: as version 2; real: plus the traits of real vaults
 COMPLETE_MARK = ".generated"  # a dot-file: never part of the vault, written last
 _WORD_TEXT = (
     "graph cache parser index vault link note token session memory agent summary rule lint "
@@ -36,6 +40,7 @@ WORDS = tuple(_WORD_TEXT.split())
 UNICODE_WORDS = ("café", "naïve", "Größe", "日本語", "résumé", "Ångström", "smörgåsbord")
 FOLDERS_PER_LEVEL = 6
 ATTACHMENTS = 40
+TEMPLATES = 5  # notes in the real profile's Templates/ folder
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,8 +157,98 @@ def _section(rng: random.Random, plan: Sequence[PlannedNote], links: list[str]) 
     return [text, ""]
 
 
-def note_text(rng: random.Random, plan: Sequence[PlannedNote], number: int) -> str:
-    """The Markdown of one planned note (1-3 KB)."""
+def _callout(rng: random.Random, links: list[str]) -> list[str]:
+    kind = rng.choice(("note", "tip", "warning", "info", "example"))
+    fold = rng.choice(("", "", "-", "+"))
+    lines = [f"> [!{kind}]{fold} {_sentence(rng, 2, 4)[:-1]}", f"> {_sentence(rng, 6, 14)}"]
+    if links:
+        lines.append(f"> See {links.pop()}.")
+    return [*lines, ""]
+
+
+def _table(rng: random.Random, links: list[str]) -> list[str]:
+    columns = rng.randint(2, 4)
+    lines = ["| " + " | ".join(w.title() for w in rng.sample(WORDS, columns)) + " |"]
+    lines.append("|" + "|".join(rng.choice(("---", ":--", "--:", ":-:")) for _ in range(columns)))
+    lines[-1] += "|"
+    for _ in range(rng.randint(2, 5)):
+        cells = [" ".join(rng.sample(WORDS, rng.randint(1, 3))) for _ in range(columns)]
+        if links and rng.random() < 0.5:
+            cells[rng.randrange(columns)] = links.pop().replace("|", "\\|")
+        lines.append("| " + " | ".join(cells) + " |")
+    return [*lines, ""]
+
+
+def _nested_list(rng: random.Random, links: list[str]) -> list[str]:
+    ordered = rng.random() < 0.5
+    lines = []
+    for item in range(rng.randint(2, 4)):
+        mark = f"{item + 1}." if ordered else "-"
+        lines.append(f"{mark} {_sentence(rng, 3, 8)} {links.pop() if links else ''}".rstrip())
+        for _ in range(rng.randint(0, 2)):
+            pad = " " * (len(mark) + 1)
+            lines.append(f"{pad}- {_sentence(rng, 3, 6)}")
+            if rng.random() < 0.2:
+                lines.append(f"{pad}  - [ ] {_sentence(rng, 2, 5)}")
+    return [*lines, ""]
+
+
+def _html(rng: random.Random, plan: Sequence[PlannedNote], links: list[str]) -> list[str]:
+    roll = rng.random()
+    if roll < 0.4:
+        return [f"<!-- {_sentence(rng, 3, 6)} [[{rng.choice(plan).name}]] -->", ""]
+    if roll < 0.7:
+        return [
+            '<div align="center">',
+            f'  <img src="attachments/image {rng.randrange(ATTACHMENTS)}.png" width="300">',
+            "</div>",
+            "",
+        ]
+    body = f"{_sentence(rng, 4, 10)} {links.pop() if links else ''}".rstrip()
+    return [
+        "<details>",
+        f"<summary>{_sentence(rng, 2, 4)}</summary>",
+        "",
+        body,
+        "",
+        "</details>",
+        "",
+    ]
+
+
+def _real_section(rng: random.Random, plan: Sequence[PlannedNote], links: list[str]) -> list[str]:
+    kind = rng.random()
+    if kind < 0.12:
+        return _callout(rng, links)
+    if kind < 0.2:
+        return _table(rng, links)
+    if kind < 0.3:
+        return _nested_list(rng, links)
+    if kind < 0.38:
+        return _html(rng, plan, links)
+    if kind < 0.43:
+        mark = rng.randrange(1, 4)
+        text = f"{_sentence(rng)}[^{mark}] {links.pop() if links else ''}".rstrip()
+        return [text, "", f"[^{mark}]: {_sentence(rng, 4, 8)}", ""]
+    if kind < 0.47:
+        return ["$$", f"\\sum_{{i=1}}^{{n}} x_i = [[{rng.choice(plan).name}]]", "$$", ""]
+    if kind < 0.5:
+        return [f"{_sentence(rng, 3, 6)[:-1]} $x^2 + y_{{i}}$ {_sentence(rng, 3, 6)}", ""]
+    return _section(rng, plan, links)
+
+
+def _template(rng: random.Random, number: int) -> str:
+    lines = ["---", "created: {{date}}", "tags: [template]", "---", "", "# {{title}}", ""]
+    lines += [f'Made <% tp.date.now("YYYY-MM-DD") %> from [[{{{{date}}}} {number}]].', ""]
+    lines += ["## Links", "", "- [[<% tp.file.title %>]]", f"- {_sentence(rng)}", ""]
+    return "\n".join(lines)
+
+
+def note_text(
+    rng: random.Random, plan: Sequence[PlannedNote], number: int, profile: str = "plain"
+) -> str:
+    """The Markdown of one planned note (1-3 KB) of the ``plain`` or ``real`` profile."""
+    section = _real_section if profile == "real" else _section
     note = plan[number]
     links = [_link(rng, plan, len(plan) // 20 + 1) for _ in range(rng.randint(5, 15))]
     lines = _frontmatter(rng, note, number)
@@ -164,7 +259,7 @@ def note_text(rng: random.Random, plan: Sequence[PlannedNote], number: int) -> s
         if heading < len(note.headings) and rng.random() < 0.4:
             lines += [f"## {note.headings[heading]}", ""]
             heading += 1
-        lines += _section(rng, plan, links)
+        lines += section(rng, plan, links)
         if sum(len(line) + 1 for line in lines) > 2800 and not links:
             break
     lines += [f"## {h}" for h in note.headings[heading:]]
@@ -175,8 +270,10 @@ def _png(rng: random.Random) -> bytes:
     return b"\x89PNG\r\n\x1a\n" + rng.randbytes(200)
 
 
-def write_vault(target: Path, notes: int, seed: int = DEFAULT_SEED) -> Path:
+def write_vault(target: Path, notes: int, seed: int = DEFAULT_SEED, profile: str = "plain") -> Path:
     """Write the vault into ``target`` (replacing it); returns ``target``."""
+    if profile not in PROFILES:
+        raise ValueError(f"unknown profile {profile!r}: one of {', '.join(PROFILES)}")
     if target.exists():
         shutil.rmtree(target)
     plan = plan_vault(notes, seed)
@@ -188,33 +285,46 @@ def write_vault(target: Path, notes: int, seed: int = DEFAULT_SEED) -> Path:
         if parent not in made:
             file.parent.mkdir(parents=True, exist_ok=True)
             made.add(parent)
-        file.write_text(note_text(rng, plan, number), encoding="utf-8")
+        file.write_text(note_text(rng, plan, number, profile), encoding="utf-8")
     (target / "attachments").mkdir(exist_ok=True)
     for index in range(ATTACHMENTS):
         (target / "attachments" / f"image {index}.png").write_bytes(_png(rng))
-    (target / COMPLETE_MARK).write_text(f"{notes} {seed}\n")
+    if profile == "real":
+        (target / "Templates").mkdir(exist_ok=True)
+        for index in range(TEMPLATES):
+            (target / "Templates" / f"Template {index}.md").write_text(_template(rng, index))
+    (target / COMPLETE_MARK).write_text(f"{notes} {seed} {profile}\n")
     return target
 
 
-def ensure_vault(notes: int, seed: int = DEFAULT_SEED, root: Path | None = None) -> Path:
-    """The cached vault for ``(notes, seed)``, generated on first use."""
-    target = (root or cache_root()) / f"syn-{notes}-s{seed}-g{GENERATOR_VERSION}"
+def vault_name(notes: int, seed: int = DEFAULT_SEED, profile: str = "plain") -> str:
+    """The cached vault's folder name: ``syn-…`` (plain) or ``real-…``, with the version."""
+    prefix = "syn" if profile == "plain" else profile
+    return f"{prefix}-{notes}-s{seed}-g{GENERATOR_VERSION}"
+
+
+def ensure_vault(
+    notes: int, seed: int = DEFAULT_SEED, root: Path | None = None, profile: str = "plain"
+) -> Path:
+    """The cached vault for ``(notes, seed, profile)``, generated on first use."""
+    target = (root or cache_root()) / vault_name(notes, seed, profile)
     mark = target / COMPLETE_MARK
-    if mark.is_file() and mark.read_text() == f"{notes} {seed}\n":
+    if mark.is_file() and mark.read_text() == f"{notes} {seed} {profile}\n":
         return target
-    return write_vault(target, notes, seed)
+    return write_vault(target, notes, seed, profile)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--notes", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--profile", choices=PROFILES, default="plain")
     parser.add_argument("--out", type=Path, default=None, help="folder (default: the cache)")
     args = parser.parse_args(argv)
     if args.out is not None:
-        path = write_vault(args.out, args.notes, args.seed)
+        path = write_vault(args.out, args.notes, args.seed, args.profile)
     else:
-        path = ensure_vault(args.notes, args.seed)
+        path = ensure_vault(args.notes, args.seed, profile=args.profile)
     print(path)
     return 0
 

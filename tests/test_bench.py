@@ -134,3 +134,20 @@ def test_only_cli_runs_the_cli_start_up_bench_alone(tmp_path: Path) -> None:
     for row in ("python_c_pass", "help", "version", "lint_warm", "lint_cold"):
         assert any(ln.startswith(f"{row} ") and ln.endswith("x pass)") for ln in lines), row
     assert "in-process lint: first call" in cli["output"] and "load average" in cli["output"]
+
+
+def test_real_profile_has_the_traits_of_real_vaults(tmp_path: Path) -> None:
+    root = generate.write_vault(tmp_path / "r", 120, seed=11, profile="real")
+    again = generate.write_vault(tmp_path / "r2", 120, seed=11, profile="real")
+    assert _digest(root) == _digest(again)
+    texts = "\n".join(p.read_text(encoding="utf-8") for p in root.rglob("*.md"))
+    for trait in ("> [!", "\n|---", "<!--", "<details>", "\n1. ", "\n  - ", "[^1]: ", "\n$$\n"):
+        assert trait in texts, trait
+    assert "{{date}}" in (root / "Templates" / "Template 0.md").read_text(encoding="utf-8")
+    assert any(item.link.target for item in load_vault(root, cache=False).links)
+
+
+def test_plain_profile_writes_what_version_2_wrote(tmp_path: Path) -> None:
+    root = generate.write_vault(tmp_path / "p", 40, seed=3)
+    (root / generate.COMPLETE_MARK).unlink()  # its text now names the profile
+    assert _digest(root) == "194f0fd6f30f27bfaa388c62529a42076b11299e962b4dc23ef3bf0cd45ee69c"
