@@ -19,7 +19,7 @@ import os
 import random
 import shutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -216,25 +216,49 @@ def _html(rng: random.Random, plan: Sequence[PlannedNote], links: list[str]) -> 
     ]
 
 
-def _real_section(rng: random.Random, plan: Sequence[PlannedNote], links: list[str]) -> list[str]:
-    kind = rng.random()
-    if kind < 0.12:
-        return _callout(rng, links)
-    if kind < 0.2:
-        return _table(rng, links)
-    if kind < 0.3:
-        return _nested_list(rng, links)
-    if kind < 0.38:
-        return _html(rng, plan, links)
-    if kind < 0.43:
-        mark = rng.randrange(1, 4)
-        text = f"{_sentence(rng)}[^{mark}] {links.pop() if links else ''}".rstrip()
-        return [text, "", f"[^{mark}]: {_sentence(rng, 4, 8)}", ""]
-    if kind < 0.47:
+def _footnote(rng: random.Random, plan: Sequence[PlannedNote], links: list[str]) -> list[str]:
+    mark = rng.randrange(1, 4)
+    text = f"{_sentence(rng)}[^{mark}] {links.pop() if links else ''}".rstrip()
+    return [text, "", f"[^{mark}]: {_sentence(rng, 4, 8)}", ""]
+
+
+def _math(rng: random.Random, plan: Sequence[PlannedNote], links: list[str]) -> list[str]:
+    if rng.random() < 0.5:
         return ["$$", f"\\sum_{{i=1}}^{{n}} x_i = [[{rng.choice(plan).name}]]", "$$", ""]
-    if kind < 0.5:
-        return [f"{_sentence(rng, 3, 6)[:-1]} $x^2 + y_{{i}}$ {_sentence(rng, 3, 6)}", ""]
+    return [f"{_sentence(rng, 3, 6)[:-1]} $x^2 + y_{{i}}$ {_sentence(rng, 3, 6)}", ""]
+
+
+Section = Callable[[random.Random, Sequence[PlannedNote], list[str]], list[str]]
+# The real profile's traits and their share of a note's sections (the rest are plain ones).
+TRAITS: dict[str, tuple[float, Section]] = {
+    "callout": (0.12, lambda rng, plan, links: _callout(rng, links)),
+    "table": (0.08, lambda rng, plan, links: _table(rng, links)),
+    "nested-list": (0.10, lambda rng, plan, links: _nested_list(rng, links)),
+    "html": (0.08, _html),
+    "footnote": (0.05, _footnote),
+    "math": (0.07, _math),
+}
+
+
+def _real_section(rng: random.Random, plan: Sequence[PlannedNote], links: list[str]) -> list[str]:
+    roll = rng.random()
+    for share, section in TRAITS.values():
+        if roll < share:
+            return section(rng, plan, links)
+        roll -= share
     return _section(rng, plan, links)
+
+
+def trait_section(trait: str) -> Section:
+    """Sections for notes heavy in one trait: that trait half the time, else a plain one."""
+    if trait == "plain":
+        return _section
+    section = TRAITS[trait][1]
+
+    def heavy(rng: random.Random, plan: Sequence[PlannedNote], links: list[str]) -> list[str]:
+        return (section if rng.random() < 0.5 else _section)(rng, plan, links)
+
+    return heavy
 
 
 def _template(rng: random.Random, number: int) -> str:
@@ -245,10 +269,15 @@ def _template(rng: random.Random, number: int) -> str:
 
 
 def note_text(
-    rng: random.Random, plan: Sequence[PlannedNote], number: int, profile: str = "plain"
+    rng: random.Random,
+    plan: Sequence[PlannedNote],
+    number: int,
+    profile: str = "plain",
+    section: Section | None = None,
 ) -> str:
-    """The Markdown of one planned note (1-3 KB) of the ``plain`` or ``real`` profile."""
-    section = _real_section if profile == "real" else _section
+    """The Markdown of one planned note (1-3 KB) of the ``plain`` or ``real`` profile, or
+    made of ``section`` (see :func:`trait_section`)."""
+    section = section or (_real_section if profile == "real" else _section)
     note = plan[number]
     links = [_link(rng, plan, len(plan) // 20 + 1) for _ in range(rng.randint(5, 15))]
     lines = _frontmatter(rng, note, number)

@@ -84,6 +84,9 @@ def test_quick_run_end_to_end(tmp_path: Path) -> None:
     assert cold["walk"]["count"] > 220
     warm = vault["warm"]["series"]
     assert warm["vk-lint"]["runs"] == 1 and warm["vk-lint"]["count"] > 0
+    assert warm["cli-lint"]["runs"] == 1 and warm["cli-lint"]["median_cpu_s"] > 0
+    assert "warm `vaultkit lint`, whole process" in done.stdout
+    assert cold["cli-graph"]["median_s"] > 0
     assert {r["label"] for r in vault["warm"]["ratios"]} == {
         "warm lint / bare stat walk",
         "one note edited, lint / warm lint",

@@ -296,6 +296,9 @@ _RAW_HTML = re.compile(r"<(?:script|pre|style|textarea|!|\?)", re.IGNORECASE)  #
 # Where a link reference definition could end its label: "]:", except the "]]:" of a
 # wikilink before a colon (a label cannot hold an unescaped "]", so only "\]]:" may be one).
 _REFERENCE = re.compile(r"(?<!\])\]:|\\\]\]:")
+# A footnote definition's "[^label]:" is no reference's end: the footnote rule comes before the
+# reference rule wherever a block starts, and a label holding its unescaped "[" is no label.
+_FOOTNOTE_OPENING = re.compile(r"(?<!\\)\[\^[^\[\]\s]+\]:")
 _HTML_START = re.compile(r"[ \t>]*(?:(?:[-*+]|[0-9]+[.)])[ \t]+[ \t>]*)*<")  # maybe types 6-7
 _MATH_START = re.compile(r"[ \t>]*(?:(?:[-*+]|[0-9]+[.)])[ \t]+[ \t>]*)*\$\$")  # maybe a block
 
@@ -410,7 +413,8 @@ def body_plan(lines: Sequence[str], start: int, window: int | None = None) -> li
     blocks, stop = scan_blocks(lines, kinds, start, line_max)
     if stop == line_max:
         return [(start, line_max, blocks)]  # no block the scanner accepts defines a reference
-    if _REFERENCE.search("\n".join(lines[start:line_max])):
+    text = "\n".join(lines[start:line_max])
+    if _REFERENCE.search(_FOOTNOTE_OPENING.sub(" ", text) if "[^" in text else text):
         return None
     found = cuts(lines, kinds, start, line_max)
     plan: list[Segment] = []
