@@ -8,10 +8,17 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from markdown_it.rules_block.table import escapedSplit
 from markdown_it.rules_inline.escape import _ESCAPED
 
 from benchmarks.generate import write_vault
-from vaultkit.vault.fastparse import ESCAPABLE, body_plan, inline_blocks, simple_yaml
+from vaultkit.vault.fastparse import (
+    ESCAPABLE,
+    body_plan,
+    escaped_split,
+    inline_blocks,
+    simple_yaml,
+)
 from vaultkit.vault.parse import _Loader, _parse_frontmatter, parse_note, parse_note_with
 
 REPO = Path(__file__).resolve().parent.parent
@@ -80,6 +87,13 @@ inline_text = st.lists(st.sampled_from(WORDS + INLINE), max_size=8).map(" ".join
 ).map("".join)
 
 
+TABLE_HEADS = ["| a | b |", "a | b", "| [[h|x]] |", "|a|b", " | a | b |", "| a \\| b |", "|", "||"]
+TABLE_ROWS = ["| [[a|b]] | c |", "| x | y | [[z]] |", "t", "|x", "|", "| \\| |", " | x |", "", " "]
+TABLE_ROWS += ["| `a|b` |", "| #tag | ^id |", "| %% x |", "|-|-|", "| > q |", "| [t](x.md) |"]
+DELIMITERS = ["|---|---|", "-|-", "|:-:|", "| --- | :-- |", "|---|---", "- | -", ":-|-:", "|-||-|"]
+DELIMITERS += ["|--|--|--|", " |---|---|", "|---|---|\t", "--- | ---", "|-|"]
+
+
 @st.composite
 def lines(draw: st.DrawFn) -> list[str]:
     kind = draw(st.integers(0, 13))
@@ -106,9 +120,9 @@ def lines(draw: st.DrawFn) -> list[str]:
     if kind == 8:
         return [draw(st.sampled_from(["> q", "    code", "  x", "\tx", "<div>", "a | b", "|-|"]))]
     if kind == 12:
-        head = draw(st.sampled_from(["| a | b |", "a | b", "| [[h|x]] |"]))
-        rows = draw(st.lists(st.sampled_from(["| [[a|b]] | c |", "| x | y | [[z]] |", "t"])))
-        return [head, draw(st.sampled_from(["|---|---|", "-|-", "|:-:|"])), *rows]
+        head = draw(st.sampled_from([*TABLE_HEADS, "| " + text + " |"]))
+        rows = draw(st.lists(st.sampled_from([*TABLE_ROWS, "|" + text, "| a |" + text])))
+        return [head, draw(st.sampled_from(DELIMITERS)), *rows]
     if kind == 13:
         return [draw(st.sampled_from(["$$", "$$ x $$", "[^1]: " + text, "[^a]:", "    " + text]))]
     if kind == 9:
@@ -178,10 +192,31 @@ def test_random_text_matches(text: str) -> None:
 
 
 def test_fast_path_declines_what_it_does_not_model() -> None:
-    declined = ["> quote", "    code", "a\n---", "<b>x</b>", "a | b\n--|--", "1. x", "[a]: b"]
+    declined = ["> quote", "    code", "a\n---", "<b>x</b>", " a | b\n--|--", "1. x", "[a]: b"]
+    declined += ["a | b\n--|--\nglued", "a | b\n |--|--", "a\nb | c\n--|--"]
     for body in [*declined, "$$\nx\n$$", "a\n$$\n[[m]]\n$$", "[^1]: x", "a\n[^1]: [[f]]"]:
         assert inline_blocks(body.split("\n"), 0) is None, body
     assert inline_blocks(["# H", "", "text [[a]] #t ^id", "- item", ""], 0) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "| a | b |\n|---|:-:|\n| [[x|y]] | #t |\n| [[p\\|q]] |\n\nafter [[z]]\n",
+        "a | b\n--|--\n|c|d|e|f\n",  # cells beyond the header's count keep their links
+        "| h |\n|-|\n| `a|b` | %% [[hidden]] %% [[seen]] |\n\n| h2 |\n|--|\n",
+    ],
+)
+def test_tables_take_the_fast_path_and_match(text: str) -> None:
+    lines = text.split("\n")
+    blocks = inline_blocks(lines, 0)
+    assert blocks is not None and blocks[0][1].meta.get("vk_row")
+    assert _check("n.md", text.encode("utf-8"))
+
+
+@given(st.text(alphabet="|\\-: a`", max_size=30))
+def test_escaped_split_is_markdown_its(text: str) -> None:
+    assert escaped_split(text) == escapedSplit(text)
 
 
 # --------------------------------------------------------------------------- frontmatter
@@ -342,7 +377,9 @@ def test_mixed_notes_match_markdown_it_and_often_mix() -> None:
         ("> a %% b %%\n\n# h\n", [(0, 2, None), (2, 3, 1)]),  # closed on its line: cut
         ("> a `%%\n\n# h\n", [(0, 4, None)]),  # a backtick: unsure
         ("a\n\n$$\n\n# h [[m]]\n\n$$\n\nb\n", [(0, 2, 1), (2, 10, None)]),  # no cut after $$
-        ("a $x$ and $$y$$\n\n| t |\n|-|\n\nb\n", [(0, 2, 1), (2, 5, None), (5, 6, 1)]),
+        ("a $x$ and $$y$$\n\n> t\n> u\n\nb\n", [(0, 2, 1), (2, 5, None), (5, 6, 1)]),
+        ("a\n\n| t |\n|-|\n| r |\n\nb\n", [(0, 7, 4)]),  # a table: its two rows are fast
+        ("a\n\n| t |\n|-|\nglued\n\nb\n", [(0, 2, 1), (2, 6, None), (6, 7, 1)]),
     ],
 )
 def test_body_plan_cuts(text: str, expected: list[tuple[int, int, int | None]] | None) -> None:

@@ -2,10 +2,12 @@
 
 :func:`inline_blocks` reproduces, for a subset of Markdown, the ``inline`` tokens (and their
 children) that the markdown-it parser of :mod:`vaultkit.vault.wikilink` produces: ATX headings,
-paragraphs, one-line ``-``/``*``/``+`` bullet items, fenced code, and inline code spans,
+paragraphs, one-line ``-``/``*``/``+`` bullet items, fenced code, column-0 GFM tables whose rows
+all start with ``|`` (one ``vk_row`` token a row line, as wikilink.table_rule makes), and inline
+code spans,
 escapes, wikilinks, embeds, simple ``[text](dest)`` links and images, inline ``$math$`` and
 ``%%comments%%`` (including a paragraph extended over the lines of a comment it leaves open).
-Anything outside that subset (indentation, blockquotes, HTML, tables, setext headings,
+Anything outside that subset (indentation, blockquotes, HTML, other tables, setext headings,
 thematic breaks, ordered or nested lists, ``$$`` math blocks, link reference and footnote
 definitions, malformed wikilinks, unusual links...) makes it return ``None``, and the caller
 uses markdown-it. :func:`simple_yaml` does the same for frontmatter made only of plain
@@ -219,6 +221,98 @@ def _paragraph(
     return content, end
 
 
+# --------------------------------------------------------------------------- GFM tables
+
+MAX_AUTOCOMPLETED_CELLS = 0x10000  # markdown-it's table rule stops a table past this many
+_ALIGN = re.compile(r":?-+:?")
+ROW_META: dict[str, Any] = {"vk_row": True}  # a table row's inline token (wikilink.table_rule)
+
+
+def escaped_split(text: str) -> list[str]:
+    """markdown-it's ``escapedSplit``: cells split at each ``|`` not escaped by a backslash."""
+    result: list[str] = []
+    current, last, escaped = "", 0, False
+    for pos, char in enumerate(text):
+        if char == "|":
+            if not escaped:
+                result.append(current + text[last:pos])
+                current, last = "", pos + 1
+            else:
+                current += text[last : pos - 1]
+                last = pos
+        escaped = char == "\\"
+    result.append(current + text[last:])
+    return result
+
+
+def _cells(line: str) -> list[str]:
+    """A row's cells as markdown-it counts them (a leading and a trailing empty one dropped)."""
+    columns = escaped_split(md_trim(line))
+    if columns and columns[0] == "":
+        columns.pop(0)
+    if columns and columns[-1] == "":
+        columns.pop()
+    return columns
+
+
+def _delimiter_columns(line: str) -> int | None:
+    """The column count of a column-0 delimiter row as markdown-it's table rule reads it."""
+    if len(line) < 2 or line[0] not in "|-:" or line[1] not in "|-: \t":
+        return None
+    if (line[0] == "-" and line[1] in " \t") or not set(line) <= _DELIMITER_CHARS:
+        return None
+    columns = line.split("|")
+    count = 0
+    for index, column in enumerate(columns):
+        trimmed = md_trim(column)
+        if not trimmed:
+            if index == 0 or index == len(columns) - 1:
+                continue
+            return None
+        if not _ALIGN.fullmatch(trimmed):
+            return None
+        count += 1
+    return count
+
+
+def table_end(lines: Sequence[str], start: int, line_max: int) -> int | None:
+    """The line after a column-0 GFM table whose header is ``lines[start]``, when markdown-it
+    surely makes exactly that table of it: every body row starts with ``|`` (no block rule
+    that ends a table starts with one) and a blank line or the body's end closes it.
+    ``None`` when unsure, or when markdown-it makes no table here."""
+    header, delimiter = lines[start], lines[start + 1]
+    if header[:1] in ("", " ", "\t") or "|" not in md_trim(header):
+        return None
+    count = _delimiter_columns(delimiter)
+    if not count or len(_cells(header)) != count:
+        return None
+    autocompleted = 0
+    end = start + 2
+    while end < line_max:
+        line = lines[end]
+        if not line.startswith("|"):
+            return end if not md_trim(line) else None
+        autocompleted += count - len(_cells(line))
+        if autocompleted > MAX_AUTOCOMPLETED_CELLS:
+            return None
+        end += 1
+    return end
+
+
+def _table_rows(lines: Sequence[str], start: int, end: int) -> list[InlineBlock] | None:
+    """The ``vk_row`` inline token of each table line but the delimiter row."""
+    rows: list[InlineBlock] = []
+    for index in (start, *range(start + 2, end)):
+        content = md_trim(lines[index])
+        children = inline_children(content)
+        if children is None:
+            return None
+        rows.append(
+            (0, Piece("inline", content, ROW_META, children=children, map=[index, index + 1]))
+        )
+    return rows
+
+
 def block_kinds(lines: Sequence[str], start: int, line_max: int) -> list[int | None]:
     """Each line's :func:`_classify` kind (lines before ``start`` are blank)."""
     return [BLANK] * start + [_classify(line) for line in lines[start:line_max]]
@@ -246,7 +340,13 @@ def scan_blocks(
         line = lines[index]
         level = 0
         if "|" in line and index + 1 < line_max and _DELIMITER_ROW.fullmatch(lines[index + 1]):
-            return found, index  # maybe a table's header row (the table rule comes first)
+            end = table_end(lines, index, line_max)  # the table rule comes first
+            rows = None if end is None else _table_rows(lines, index, end)
+            if end is None or rows is None:
+                return found, index
+            found += rows
+            index = end
+            continue
         if kind == TEXT and _starts_paragraph(line):
             paragraph = _paragraph(lines, kinds, index, line_max)
             if paragraph is None:

@@ -17,7 +17,7 @@ import yaml
 from markdown_it.token import Token as MdToken
 from yaml.constructor import SafeConstructor
 
-from vaultkit.vault.fastparse import Segment, body_plan, simple_yaml, windows
+from vaultkit.vault.fastparse import ROW_META, Segment, body_plan, simple_yaml, windows
 from vaultkit.vault.model import Finding, Heading, Link, LinkKind, Note, Severity
 from vaultkit.vault.wikilink import get_parser, split_wikilink
 
@@ -665,7 +665,10 @@ def _walk_plan(body: _Body, lines: Sequence[str], plan: Sequence[Segment]) -> No
             body.walk(_region_tokens(lines, low, high))
         else:
             for level, token in blocks:
-                body.inline(token, level)
+                if token.meta is ROW_META:
+                    body.table_row(token)
+                else:
+                    body.inline(token, level)
 
 
 def _walk_windows(body: _Body, lines: Sequence[str], bounds: Sequence[int]) -> None:
