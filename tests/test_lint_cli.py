@@ -204,7 +204,7 @@ def test_fix_leaves_an_alias_claimed_by_two_notes_alone(tmp_path: Path) -> None:
 def test_caches_on_a_large_vault_and_no_cache_reads_everything_afresh(tmp_path: Path) -> None:
     vault = tmp_path / "big"
     vault.mkdir()
-    for n in range(210):  # above the 200-note threshold where caches start
+    for n in range(210):  # above the threshold (CACHE_MIN_NOTES) where caches start
         (vault / f"n{n}.md").write_text(f"[[n{(n + 1) % 210}]] [[ghost {n % 3}]]\n")
     uncached = run("--no-cache", str(vault))
     assert not (vault / ".vaultkit").exists()
