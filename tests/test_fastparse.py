@@ -94,6 +94,16 @@ DELIMITERS = ["|---|---|", "-|-", "|:-:|", "| --- | :-- |", "|---|---", "- | -",
 DELIMITERS += ["|--|--|--|", " |---|---|", "|---|---|\t", "--- | ---", "|-|"]
 
 
+MATH_BLOCKS = [["$$", "x", "$$"], ["$$ x", "y $$ z"], ["$$", "", "[[a]]", "", "$$"], ["$$ $$ x"]]
+MATH_BLOCKS += [
+    ["$$x$$"],
+    ["$$", "> q", "- [[b]] $$"],
+    ["$$$", "$"],
+    ["$$ x $$ \t"],
+    ["$$", "[[c]]"],
+]
+
+
 @st.composite
 def lines(draw: st.DrawFn) -> list[str]:
     kind = draw(st.integers(0, 13))
@@ -124,6 +134,8 @@ def lines(draw: st.DrawFn) -> list[str]:
         rows = draw(st.lists(st.sampled_from([*TABLE_ROWS, "|" + text, "| a |" + text])))
         return [head, draw(st.sampled_from(DELIMITERS)), *rows]
     if kind == 13:
+        if draw(st.booleans()):
+            return [*draw(st.sampled_from(MATH_BLOCKS)), text]
         return [draw(st.sampled_from(["$$", "$$ x $$", "[^1]: " + text, "[^a]:", "    " + text]))]
     if kind == 9:
         return ["%%", text, draw(st.sampled_from(["%%", "", "# h", "x %% y"]))]
@@ -194,7 +206,7 @@ def test_random_text_matches(text: str) -> None:
 def test_fast_path_declines_what_it_does_not_model() -> None:
     declined = ["> quote", "    code", "a\n---", "<b>x</b>", " a | b\n--|--", "1. x", "[a]: b"]
     declined += ["a | b\n--|--\nglued", "a | b\n |--|--", "a\nb | c\n--|--"]
-    for body in [*declined, "$$\nx\n$$", "a\n$$\n[[m]]\n$$", "[^1]: x", "a\n[^1]: [[f]]"]:
+    for body in [*declined, "$$\nx", " $$\nx\n$$", "a\n$$\n[[m]]\n$$", "[^1]: x", "a\n[^1]: [[f]]"]:
         assert inline_blocks(body.split("\n"), 0) is None, body
     assert inline_blocks(["# H", "", "text [[a]] #t ^id", "- item", ""], 0) is not None
 
@@ -205,9 +217,10 @@ def test_fast_path_declines_what_it_does_not_model() -> None:
         "| a | b |\n|---|:-:|\n| [[x|y]] | #t |\n| [[p\\|q]] |\n\nafter [[z]]\n",
         "a | b\n--|--\n|c|d|e|f\n",  # cells beyond the header's count keep their links
         "| h |\n|-|\n| `a|b` | %% [[hidden]] %% [[seen]] |\n\n| h2 |\n|--|\n",
+        "| h |\n|-|\n\n$$\n\\sum [[not a link]]\n\n$$\n$$ x $$\n[[after]] #t\n",
     ],
 )
-def test_tables_take_the_fast_path_and_match(text: str) -> None:
+def test_tables_and_math_blocks_take_the_fast_path_and_match(text: str) -> None:
     lines = text.split("\n")
     blocks = inline_blocks(lines, 0)
     assert blocks is not None and blocks[0][1].meta.get("vk_row")
@@ -376,7 +389,9 @@ def test_mixed_notes_match_markdown_it_and_often_mix() -> None:
         ("> a %%\n\n# h\n\n> q %%\n\nc\n", [(0, 8, None)]),  # no cut after an open "%%"
         ("> a %% b %%\n\n# h\n", [(0, 2, None), (2, 3, 1)]),  # closed on its line: cut
         ("> a `%%\n\n# h\n", [(0, 4, None)]),  # a backtick: unsure
-        ("a\n\n$$\n\n# h [[m]]\n\n$$\n\nb\n", [(0, 2, 1), (2, 10, None)]),  # no cut after $$
+        ("a\n\n$$\n\n# h [[m]]\n\n$$\n\nb\n", [(0, 9, 2)]),  # a closed math block is skipped
+        ("a\n\n$$\n\n# h\n\n$$\n\n> q\n\nb\n", [(0, 8, 1), (8, 12, None)]),  # no cut after $$
+        ("a\n\n$$\n\n# h [[m]]\n", [(0, 2, 1), (2, 6, None)]),  # unclosed: markdown-it
         ("a $x$ and $$y$$\n\n> t\n> u\n\nb\n", [(0, 2, 1), (2, 5, None), (5, 6, 1)]),
         ("a\n\n| t |\n|-|\n| r |\n\nb\n", [(0, 7, 4)]),  # a table: its two rows are fast
         ("a\n\n| t |\n|-|\nglued\n\nb\n", [(0, 2, 1), (2, 6, None), (6, 7, 1)]),

@@ -2,13 +2,14 @@
 
 :func:`inline_blocks` reproduces, for a subset of Markdown, the ``inline`` tokens (and their
 children) that the markdown-it parser of :mod:`vaultkit.vault.wikilink` produces: ATX headings,
-paragraphs, one-line ``-``/``*``/``+`` bullet items, fenced code, column-0 GFM tables whose rows
+paragraphs, one-line ``-``/``*``/``+`` bullet items, fenced code, column-0 ``$$`` math blocks
+(skipped: they hold no links), column-0 GFM tables whose rows
 all start with ``|`` (one ``vk_row`` token a row line, as wikilink.table_rule makes), and inline
 code spans,
 escapes, wikilinks, embeds, simple ``[text](dest)`` links and images, inline ``$math$`` and
 ``%%comments%%`` (including a paragraph extended over the lines of a comment it leaves open).
 Anything outside that subset (indentation, blockquotes, HTML, other tables, setext headings,
-thematic breaks, ordered or nested lists, ``$$`` math blocks, link reference and footnote
+thematic breaks, ordered or nested lists, indented ``$$`` math blocks, link reference and footnote
 definitions, malformed wikilinks, unusual links...) makes it return ``None``, and the caller
 uses markdown-it. :func:`simple_yaml` does the same for frontmatter made only of plain
 ``key: value`` strings, dates and lists of them.
@@ -313,6 +314,18 @@ def _table_rows(lines: Sequence[str], start: int, end: int) -> list[InlineBlock]
     return rows
 
 
+def math_end(lines: Sequence[str], start: int, line_max: int) -> int | None:
+    """The line after a ``$$`` math block opened at column 0 on ``lines[start]``, as
+    wikilink.math_block_rule closes it at the top level; ``None`` when it opens none."""
+    rest = lines[start][2:]
+    if MATH in rest:
+        return start + 1 if not rest.split(MATH, 1)[1].strip() else None
+    for index in range(start + 1, line_max):
+        if MATH in lines[index]:
+            return index + 1
+    return None
+
+
 def block_kinds(lines: Sequence[str], start: int, line_max: int) -> list[int | None]:
     """Each line's :func:`_classify` kind (lines before ``start`` are blank)."""
     return [BLANK] * start + [_classify(line) for line in lines[start:line_max]]
@@ -367,6 +380,12 @@ def scan_blocks(
                 return found, index
         elif kind == FENCE:
             index = _fence_end(lines, index, line_max)
+            continue
+        elif line.startswith(MATH):
+            end = math_end(lines, index, line_max)  # a math block: no links, no tokens read
+            if end is None:
+                return found, index
+            index = end
             continue
         else:
             return found, index
