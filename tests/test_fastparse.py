@@ -8,12 +8,14 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from markdown_it.common.html_blocks import block_names
 from markdown_it.rules_block.table import escapedSplit
 from markdown_it.rules_inline.escape import _ESCAPED
 
 from benchmarks.generate import write_vault
 from vaultkit.vault.fastparse import (
     ESCAPABLE,
+    HTML_BLOCK_NAMES,
     body_plan,
     escaped_split,
     inline_blocks,
@@ -94,6 +96,18 @@ DELIMITERS = ["|---|---|", "-|-", "|:-:|", "| --- | :-- |", "|---|---", "- | -",
 DELIMITERS += ["|--|--|--|", " |---|---|", "|---|---|\t", "--- | ---", "|-|"]
 
 
+HTML_BLOCKS = [["<!-- [[a]] -->"], ["<!--", "[[b]]", "", "-->"], ["<!-- x", "[[c]]"], ["<!-->"]]
+HTML_BLOCKS += [["<div>", "[[d]]"], ['<div align="c">', "  <img src=x>", "</div>"], ["</div>"]]
+HTML_BLOCKS += [["<details>", "<summary>s</summary>"], ["<DIV>x"], ["<divx>"], ["<div/>"]]
+HTML_BLOCKS += [['<img src="a.png">'], ["<script>", "[[e]]", "</script>"], ["<?x", "?>"], ["<!X>"]]
+HTML_BLOCKS += [
+    ["<span>[[f]]</span>"],
+    ["<pre>"],
+    ["< div>"],
+    ["<!---->"],
+    ["<td>|a|"],
+    ["<p>", " "],
+]
 MATH_BLOCKS = [["$$", "x", "$$"], ["$$ x", "y $$ z"], ["$$", "", "[[a]]", "", "$$"], ["$$ $$ x"]]
 MATH_BLOCKS += [
     ["$$x$$"],
@@ -128,6 +142,8 @@ def lines(draw: st.DrawFn) -> list[str]:
     if kind == 7:
         return [draw(st.sampled_from(["---", "***", "===", "- - -", "___", "--", "=", "-x"]))]
     if kind == 8:
+        if draw(st.booleans()):
+            return [*draw(st.sampled_from(HTML_BLOCKS)), *draw(st.lists(st.just(text), max_size=1))]
         return [draw(st.sampled_from(["> q", "    code", "  x", "\tx", "<div>", "a | b", "|-|"]))]
     if kind == 12:
         head = draw(st.sampled_from([*TABLE_HEADS, "| " + text + " |"]))
@@ -204,7 +220,17 @@ def test_random_text_matches(text: str) -> None:
 
 
 def test_fast_path_declines_what_it_does_not_model() -> None:
-    declined = ["> quote", "    code", "a\n---", "<b>x</b>", " a | b\n--|--", "1. x", "[a]: b"]
+    declined = [
+        "> quote",
+        "    code",
+        "a\n---",
+        "<b>x</b>",
+        "<pre>",
+        " <div>",
+        " a | b\n--|--",
+        "1. x",
+        "[a]: b",
+    ]
     declined += ["a | b\n--|--\nglued", "a | b\n |--|--", "a\nb | c\n--|--"]
     for body in [*declined, "$$\nx", " $$\nx\n$$", "a\n$$\n[[m]]\n$$", "[^1]: x", "a\n[^1]: [[f]]"]:
         assert inline_blocks(body.split("\n"), 0) is None, body
@@ -218,13 +244,18 @@ def test_fast_path_declines_what_it_does_not_model() -> None:
         "a | b\n--|--\n|c|d|e|f\n",  # cells beyond the header's count keep their links
         "| h |\n|-|\n| `a|b` | %% [[hidden]] %% [[seen]] |\n\n| h2 |\n|--|\n",
         "| h |\n|-|\n\n$$\n\\sum [[not a link]]\n\n$$\n$$ x $$\n[[after]] #t\n",
+        "| h |\n|-|\n\n<!-- [[no]]\n\n-->\n[[yes]]\n\n<div>\n[[no]]\n\n<details>\n\n[[yes]]\n",
     ],
 )
-def test_tables_and_math_blocks_take_the_fast_path_and_match(text: str) -> None:
+def test_tables_math_and_html_blocks_take_the_fast_path_and_match(text: str) -> None:
     lines = text.split("\n")
     blocks = inline_blocks(lines, 0)
     assert blocks is not None and blocks[0][1].meta.get("vk_row")
     assert _check("n.md", text.encode("utf-8"))
+
+
+def test_html_block_names_are_markdown_its() -> None:
+    assert tuple(block_names) == HTML_BLOCK_NAMES
 
 
 @given(st.text(alphabet="|\\-: a`", max_size=30))
@@ -382,7 +413,9 @@ def test_mixed_notes_match_markdown_it_and_often_mix() -> None:
         ("a\n\n> [x\\]]: y\n\n[x\\]]\n", None),
         ("a [[b]]:\n\n> q\n", [(0, 2, 1), (2, 4, None)]),  # a wikilink before a colon
         ("```\n\n> q\n\n```\n\nb\n", [(0, 7, 1)]),
-        ("a\n\n<!--\n\nb\n\n-->\n\nc\n", [(0, 2, 1), (2, 10, None)]),
+        ("a\n\n<!--\n\nb\n\n-->\n\nc\n", [(0, 9, 2)]),  # an HTML comment is skipped whole
+        ("a\n\n<!--\n\nb\n\n-->\n\n> q\n\nc\n", [(0, 8, 1), (8, 12, None)]),  # no cut after it
+        ("a\n\n<pre>\n\nb\n\n</pre>\n\nc\n", [(0, 2, 1), (2, 10, None)]),
         ("- ```\n\n> q\n\nb\n", [(0, 4, None), (4, 5, 1)]),  # a fence in a list item ends with it
         ("   ```\n\n> q\n\nb\n\n```\n\nc\n", [(0, 10, None)]),  # indented fence: no cuts after
         ("a %%\n\n> q\n\nb %%\n\nc\n", [(0, 7, 2)]),  # the fast path models the comment

@@ -2,13 +2,13 @@
 
 :func:`inline_blocks` reproduces, for a subset of Markdown, the ``inline`` tokens (and their
 children) that the markdown-it parser of :mod:`vaultkit.vault.wikilink` produces: ATX headings,
-paragraphs, one-line ``-``/``*``/``+`` bullet items, fenced code, column-0 ``$$`` math blocks
-(skipped: they hold no links), column-0 GFM tables whose rows
-all start with ``|`` (one ``vk_row`` token a row line, as wikilink.table_rule makes), and inline
-code spans,
-escapes, wikilinks, embeds, simple ``[text](dest)`` links and images, inline ``$math$`` and
-``%%comments%%`` (including a paragraph extended over the lines of a comment it leaves open).
-Anything outside that subset (indentation, blockquotes, HTML, other tables, setext headings,
+paragraphs, one-line ``-``/``*``/``+`` bullet items, fenced code, column-0 ``$$`` math blocks,
+HTML comments and block-tag HTML blocks (skipped: the walk reads nothing of them), column-0 GFM
+tables whose rows all start with ``|`` (one ``vk_row`` token a row line, as
+wikilink.table_rule makes), and inline code spans, escapes, wikilinks, embeds, simple
+``[text](dest)`` links and images, inline ``$math$`` and ``%%comments%%`` (including a
+paragraph extended over the lines of a comment it leaves open).
+Anything outside that subset (indentation, blockquotes, other HTML, other tables, setext headings,
 thematic breaks, ordered or nested lists, indented ``$$`` math blocks, link reference and footnote
 definitions, malformed wikilinks, unusual links...) makes it return ``None``, and the caller
 uses markdown-it. :func:`simple_yaml` does the same for frontmatter made only of plain
@@ -314,6 +314,40 @@ def _table_rows(lines: Sequence[str], start: int, end: int) -> list[InlineBlock]
     return rows
 
 
+# --------------------------------------------------------------------------- HTML blocks
+
+# CommonMark's HTML block names (type 6; tests/test_fastparse.py checks them against markdown-it)
+_BLOCK_NAMES_TEXT = (
+    "address article aside base basefont blockquote body caption center col colgroup dd details "
+    "dialog dir div dl dt fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6 "
+    "head header hr html iframe legend li link main menu menuitem nav noframes ol optgroup option "
+    "p param search section summary table tbody td tfoot th thead title tr track ul"
+)
+HTML_BLOCK_NAMES = tuple(_BLOCK_NAMES_TEXT.split())
+_HTML_TYPE_6 = re.compile(
+    r"</?(?a:(" + "|".join(HTML_BLOCK_NAMES) + r"))(?=(\s|/?>|$))", re.IGNORECASE
+)
+_HTML_TYPE_1 = re.compile(r"<(?a:(script|pre|style|textarea))(?=(\s|>|$))", re.IGNORECASE)
+
+
+def html_end(lines: Sequence[str], start: int, line_max: int) -> int | None:
+    """The line after a column-0 HTML block of type 2 (``<!--``, to the line holding ``-->``)
+    or type 6 (a block tag, to the next blank line), as markdown-it's html_block rule ends
+    it at the top level; ``None`` for the other types, or no HTML block."""
+    line = lines[start]
+    if line.startswith("<!--"):
+        for index in range(start, line_max):
+            if "-->" in lines[index]:
+                return index + 1
+        return line_max
+    if line.startswith(("<?", "<!")) or _HTML_TYPE_1.match(line) or not _HTML_TYPE_6.match(line):
+        return None  # types 1, 3-5 (their own closers), type 7 or none: not modelled
+    for index in range(start + 1, line_max):
+        if not lines[index].strip(" \t"):
+            return index
+    return line_max
+
+
 def math_end(lines: Sequence[str], start: int, line_max: int) -> int | None:
     """The line after a ``$$`` math block opened at column 0 on ``lines[start]``, as
     wikilink.math_block_rule closes it at the top level; ``None`` when it opens none."""
@@ -380,6 +414,12 @@ def scan_blocks(
                 return found, index
         elif kind == FENCE:
             index = _fence_end(lines, index, line_max)
+            continue
+        elif line.startswith("<"):
+            end = html_end(lines, index, line_max)  # an html_block: the walk reads none of it
+            if end is None:
+                return found, index
+            index = end
             continue
         elif line.startswith(MATH):
             end = math_end(lines, index, line_max)  # a math block: no links, no tokens read
