@@ -96,6 +96,17 @@ DELIMITERS = ["|---|---|", "-|-", "|:-:|", "| --- | :-- |", "|---|---", "- | -",
 DELIMITERS += ["|--|--|--|", " |---|---|", "|---|---|\t", "--- | ---", "|-|"]
 
 
+QUOTES = [["> [!note] x", "> [[a]] y"], ["> [!tip]- x", "> - y"], ["> a", ">", "> b"], ["> > n"]]
+QUOTES += [["> a", "lazy"], ["> [a]: b.md"], ["> [x", "> y]: b.md"], ["> # h"], ["> a", "> ---"]]
+QUOTES += [
+    ["> a | b", "> -|-"],
+    ["> a | b", "-|-"],
+    ["> %% open"],
+    ["> \tx"],
+    [">  two"],
+    ["> a", " > b"],
+]
+QUOTES += [["> a", "> 1. b"], ["> a  ", "> b\\"], ["> [!x]", "> ```"], ["> a", "> $$", "> b $$"]]
 HTML_BLOCKS = [["<!-- [[a]] -->"], ["<!--", "[[b]]", "", "-->"], ["<!-- x", "[[c]]"], ["<!-->"]]
 HTML_BLOCKS += [["<div>", "[[d]]"], ['<div align="c">', "  <img src=x>", "</div>"], ["</div>"]]
 HTML_BLOCKS += [["<details>", "<summary>s</summary>"], ["<DIV>x"], ["<divx>"], ["<div/>"]]
@@ -144,6 +155,8 @@ def lines(draw: st.DrawFn) -> list[str]:
     if kind == 8:
         if draw(st.booleans()):
             return [*draw(st.sampled_from(HTML_BLOCKS)), *draw(st.lists(st.just(text), max_size=1))]
+        if draw(st.booleans()):
+            return [*draw(st.sampled_from(QUOTES)), "> " + text]
         return [draw(st.sampled_from(["> q", "    code", "  x", "\tx", "<div>", "a | b", "|-|"]))]
     if kind == 12:
         head = draw(st.sampled_from([*TABLE_HEADS, "| " + text + " |"]))
@@ -221,7 +234,12 @@ def test_random_text_matches(text: str) -> None:
 
 def test_fast_path_declines_what_it_does_not_model() -> None:
     declined = [
-        "> quote",
+        ">quote",
+        "> - x",
+        "> a\nb",
+        "> [a]: b",
+        "> a\n> ---",
+        "> > a",
         "    code",
         "a\n---",
         "<b>x</b>",
@@ -401,31 +419,33 @@ def test_mixed_notes_match_markdown_it_and_often_mix() -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("a\n\n> q\n\nb\n", [(0, 2, 1), (2, 4, None), (4, 5, 1)]),
+        ("a\n\n> [!note] q\n> r [[x]]\n\nb\n", [(0, 6, 3)]),  # a one-paragraph callout is fast
+        ("a\n\n> q\nlazy\n\nb\n", [(0, 2, 1), (2, 5, None), (5, 6, 1)]),  # a lazy line
+        ("a\n\n>q\n\nb\n", [(0, 2, 1), (2, 4, None), (4, 5, 1)]),
         ("a\n\n1. x\n2. y\n\n# h\n", [(0, 2, 1), (2, 5, None), (5, 6, 1)]),
         ("a\nb\n- x\n  - y\n\nc\n", [(0, 2, 1), (2, 5, None), (5, 6, 1)]),  # "a b" is closed
         ("a\n\n- x\n\n  more\n\nc\n", [(0, 6, None), (6, 7, 1)]),  # backs up to the last cut
-        ("- x\n\n> q\n\nb\n", [(0, 2, 1), (2, 4, None), (4, 5, 1)]),  # the list is surely over
+        ("- x\n\n>q\n\nb\n", [(0, 2, 1), (2, 4, None), (4, 5, 1)]),  # the list is surely over
         ("- x\n\n1. y\n\nb\n", [(0, 4, None), (4, 5, 1)]),  # a list marker: maybe not over
         ("a\nb\n---\n\nc\n", [(0, 4, None), (4, 5, 1)]),  # a setext heading
-        ("a\n\n> q\n\n> r\n\nb\n", [(0, 2, 1), (2, 6, None), (6, 7, 1)]),  # regions merge
+        ("a\n\n>q\n\n>r\n\nb\n", [(0, 2, 1), (2, 6, None), (6, 7, 1)]),  # regions merge
         ("a\n\n[x]: y\n\nb\n", None),  # reference definitions are document-wide
         ("a\n\n> [x\\]]: y\n\n[x\\]]\n", None),
-        ("a [[b]]:\n\n> q\n", [(0, 2, 1), (2, 4, None)]),  # a wikilink before a colon
-        ("```\n\n> q\n\n```\n\nb\n", [(0, 7, 1)]),
+        ("a [[b]]:\n\n>q\n", [(0, 2, 1), (2, 4, None)]),  # a wikilink before a colon
+        ("```\n\n>q\n\n```\n\nb\n", [(0, 7, 1)]),
         ("a\n\n<!--\n\nb\n\n-->\n\nc\n", [(0, 9, 2)]),  # an HTML comment is skipped whole
-        ("a\n\n<!--\n\nb\n\n-->\n\n> q\n\nc\n", [(0, 8, 1), (8, 12, None)]),  # no cut after it
+        ("a\n\n<!--\n\nb\n\n-->\n\n>q\n\nc\n", [(0, 8, 1), (8, 12, None)]),  # no cut after it
         ("a\n\n<pre>\n\nb\n\n</pre>\n\nc\n", [(0, 2, 1), (2, 10, None)]),
-        ("- ```\n\n> q\n\nb\n", [(0, 4, None), (4, 5, 1)]),  # a fence in a list item ends with it
-        ("   ```\n\n> q\n\nb\n\n```\n\nc\n", [(0, 10, None)]),  # indented fence: no cuts after
-        ("a %%\n\n> q\n\nb %%\n\nc\n", [(0, 7, 2)]),  # the fast path models the comment
-        ("> a %%\n\n# h\n\n> q %%\n\nc\n", [(0, 8, None)]),  # no cut after an open "%%"
-        ("> a %% b %%\n\n# h\n", [(0, 2, None), (2, 3, 1)]),  # closed on its line: cut
+        ("- ```\n\n>q\n\nb\n", [(0, 4, None), (4, 5, 1)]),  # a fence in a list item ends with it
+        ("   ```\n\n>q\n\nb\n\n```\n\nc\n", [(0, 10, None)]),  # indented fence: no cuts after
+        ("a %%\n\n>q\n\nb %%\n\nc\n", [(0, 7, 2)]),  # the fast path models the comment
+        ("> a %%\n\n# h\n\n>q %%\n\nc\n", [(0, 8, None)]),  # no cut after an open "%%"
+        (">a %% b %%\n\n# h\n", [(0, 2, None), (2, 3, 1)]),  # closed on its line: cut
         ("> a `%%\n\n# h\n", [(0, 4, None)]),  # a backtick: unsure
         ("a\n\n$$\n\n# h [[m]]\n\n$$\n\nb\n", [(0, 9, 2)]),  # a closed math block is skipped
-        ("a\n\n$$\n\n# h\n\n$$\n\n> q\n\nb\n", [(0, 8, 1), (8, 12, None)]),  # no cut after $$
+        ("a\n\n$$\n\n# h\n\n$$\n\n>q\n\nb\n", [(0, 8, 1), (8, 12, None)]),  # no cut after $$
         ("a\n\n$$\n\n# h [[m]]\n", [(0, 2, 1), (2, 6, None)]),  # unclosed: markdown-it
-        ("a $x$ and $$y$$\n\n> t\n> u\n\nb\n", [(0, 2, 1), (2, 5, None), (5, 6, 1)]),
+        ("a $x$ and $$y$$\n\n>t\n>u\n\nb\n", [(0, 2, 1), (2, 5, None), (5, 6, 1)]),
         ("a\n\n| t |\n|-|\n| r |\n\nb\n", [(0, 7, 4)]),  # a table: its two rows are fast
         ("a\n\n| t |\n|-|\nglued\n\nb\n", [(0, 2, 1), (2, 6, None), (6, 7, 1)]),
     ],

@@ -5,12 +5,13 @@ children) that the markdown-it parser of :mod:`vaultkit.vault.wikilink` produces
 paragraphs, one-line ``-``/``*``/``+`` bullet items, fenced code, column-0 ``$$`` math blocks,
 HTML comments and block-tag HTML blocks (skipped: the walk reads nothing of them), column-0 GFM
 tables whose rows all start with ``|`` (one ``vk_row`` token a row line, as
-wikilink.table_rule makes), and inline code spans, escapes, wikilinks, embeds, simple
+wikilink.table_rule makes), blockquotes and callouts that are one plain paragraph of ``> `` lines
+followed by a blank line, and inline code spans, escapes, wikilinks, embeds, simple
 ``[text](dest)`` links and images, inline ``$math$`` and ``%%comments%%`` (including a
-paragraph extended over the lines of a comment it leaves open).
-Anything outside that subset (indentation, blockquotes, other HTML, other tables, setext headings,
-thematic breaks, ordered or nested lists, indented ``$$`` math blocks, link reference and footnote
-definitions, malformed wikilinks, unusual links...) makes it return ``None``, and the caller
+paragraph extended over the lines of a comment it leaves open). Anything outside that subset
+(indentation, other blockquotes, other HTML, other tables, setext headings, thematic breaks,
+ordered or nested lists, indented ``$$`` math blocks, link reference and footnote definitions,
+malformed wikilinks, unusual links...) makes it return ``None``, and the caller
 uses markdown-it. :func:`simple_yaml` does the same for frontmatter made only of plain
 ``key: value`` strings, dates and lists of them.
 
@@ -360,6 +361,27 @@ def math_end(lines: Sequence[str], start: int, line_max: int) -> int | None:
     return None
 
 
+def _quote_paragraph(
+    lines: Sequence[str], kinds: Sequence[int | None], start: int, line_max: int
+) -> tuple[str, int] | None:
+    """(content, next line) of a blockquote (a callout too) that is one plain paragraph:
+    every line is ``> `` then text that :func:`_classify` calls a paragraph's, and a blank
+    line or the body's end follows (no lazy continuation). ``None`` for any other quote."""
+    end = start
+    while end < line_max and lines[end].startswith("> "):
+        end += 1
+    if end < line_max and kinds[end] != BLANK:
+        return None  # a lazy continuation line, or a block right after the quote
+    body = [line[2:] for line in lines[start:end]]
+    for text in body:
+        if text[:1] in ("", " ", "\t") or _classify(text) != TEXT:
+            return None
+    content = md_trim("\n".join(body))
+    if not _starts_paragraph(body[0]) and _REFERENCE.search(content):
+        return None  # maybe a link reference definition inside the quote
+    return None if comment_left_open(content) else (content, end)
+
+
 def block_kinds(lines: Sequence[str], start: int, line_max: int) -> list[int | None]:
     """Each line's :func:`_classify` kind (lines before ``start`` are blank)."""
     return [BLANK] * start + [_classify(line) for line in lines[start:line_max]]
@@ -415,6 +437,11 @@ def scan_blocks(
         elif kind == FENCE:
             index = _fence_end(lines, index, line_max)
             continue
+        elif line.startswith("> "):
+            quote = _quote_paragraph(lines, kinds, index, line_max)
+            if quote is None:
+                return found, index
+            content, after = quote
         elif line.startswith("<"):
             end = html_end(lines, index, line_max)  # an html_block: the walk reads none of it
             if end is None:
