@@ -96,6 +96,9 @@ DELIMITERS = ["|---|---|", "-|-", "|:-:|", "| --- | :-- |", "|---|---", "- | -",
 DELIMITERS += ["|--|--|--|", " |---|---|", "|---|---|\t", "--- | ---", "|-|"]
 
 
+ORDERED_MARKERS = ["1. ", "2. ", "10) ", "1) ", "1.  ", "01. ", "2.", "123456789. ", "1.\t"]
+ORDERED_MARKERS += ["1234567890. ", "0. ", "3) [ ] ", "1. [x] "]
+ITEM_LINES = ["   x", "  x", "    x", "x", "", "   - y", "1. z", "- w", "2) v", "   [[a]]"]
 QUOTES = [["> [!note] x", "> [[a]] y"], ["> [!tip]- x", "> - y"], ["> a", ">", "> b"], ["> > n"]]
 QUOTES += [["> a", "lazy"], ["> [a]: b.md"], ["> [x", "> y]: b.md"], ["> # h"], ["> a", "> ---"]]
 QUOTES += [
@@ -141,8 +144,11 @@ def lines(draw: st.DrawFn) -> list[str]:
         close = draw(st.sampled_from(["", " #", " ##", "#", " # ", " \\#"]))
         return [hashes + gap + text + close]
     if kind == 4:
-        marker = draw(st.sampled_from(["- ", "* ", "+ ", "-  ", "-", "1. ", "- [ ] "]))
-        return [marker + text]
+        marker = draw(st.sampled_from(["- ", "* ", "+ ", "-  ", "-", "1. ", "- [ ] ", "[x] "]))
+        if draw(st.booleans()):
+            marker = draw(st.sampled_from(ORDERED_MARKERS))
+        more = draw(st.lists(st.sampled_from(ITEM_LINES), max_size=2))
+        return [marker + text, *more]
     if kind == 5:
         opening = draw(st.sampled_from(["```", "````", "~~~", "```py", "``` a`b", "~~~ `x`"]))
         body = draw(st.lists(st.sampled_from(["", "[[x]]", "~~~", "```", "%%", "  ```", "x"])))
@@ -246,8 +252,13 @@ def test_fast_path_declines_what_it_does_not_model() -> None:
         "<pre>",
         " <div>",
         " a | b\n--|--",
-        "1. x",
+        "1.  x",
+        "1. - x",
+        "1234567890. x",
+        "a\n2. x",
         "[a]: b",
+        "[a\\]]: b",
+        "[a",
     ]
     declined += ["a | b\n--|--\nglued", "a | b\n |--|--", "a\nb | c\n--|--"]
     for body in [*declined, "$$\nx", " $$\nx\n$$", "a\n$$\n[[m]]\n$$", "[^1]: x", "a\n[^1]: [[f]]"]:
@@ -269,6 +280,19 @@ def test_tables_math_and_html_blocks_take_the_fast_path_and_match(text: str) -> 
     lines = text.split("\n")
     blocks = inline_blocks(lines, 0)
     assert blocks is not None and blocks[0][1].meta.get("vk_row")
+    assert _check("n.md", text.encode("utf-8"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1. a [[x]]\n2) b\n   more [[y]]\n- c\n\n10. d\n",
+        "a\n1. b [[z]]\n",  # an ordered list starting at 1 interrupts a paragraph
+        "- [ ] task [[t]]\n- [x] done\n\n[link](x.md) and [[w]]\n",
+    ],
+)
+def test_ordered_items_and_task_items_take_the_fast_path_and_match(text: str) -> None:
+    assert inline_blocks(text.split("\n"), 0) is not None
     assert _check("n.md", text.encode("utf-8"))
 
 
@@ -422,11 +446,13 @@ def test_mixed_notes_match_markdown_it_and_often_mix() -> None:
         ("a\n\n> [!note] q\n> r [[x]]\n\nb\n", [(0, 6, 3)]),  # a one-paragraph callout is fast
         ("a\n\n> q\nlazy\n\nb\n", [(0, 2, 1), (2, 5, None), (5, 6, 1)]),  # a lazy line
         ("a\n\n>q\n\nb\n", [(0, 2, 1), (2, 4, None), (4, 5, 1)]),
-        ("a\n\n1. x\n2. y\n\n# h\n", [(0, 2, 1), (2, 5, None), (5, 6, 1)]),
+        ("a\n\n1. x\n2. y\n\n# h\n", [(0, 6, 4)]),  # one-level ordered items are fast
+        ("a\n\n1.  x\n2. y\n\n# h\n", [(0, 2, 1), (2, 5, None), (5, 6, 1)]),
         ("a\nb\n- x\n  - y\n\nc\n", [(0, 2, 1), (2, 5, None), (5, 6, 1)]),  # "a b" is closed
         ("a\n\n- x\n\n  more\n\nc\n", [(0, 6, None), (6, 7, 1)]),  # backs up to the last cut
         ("- x\n\n>q\n\nb\n", [(0, 2, 1), (2, 4, None), (4, 5, 1)]),  # the list is surely over
-        ("- x\n\n1. y\n\nb\n", [(0, 4, None), (4, 5, 1)]),  # a list marker: maybe not over
+        ("- x\n\n1. y\n\nb\n", [(0, 5, 3)]),  # a new list of the other kind
+        ("- x\n\n1.  y\n\nb\n", [(0, 4, None), (4, 5, 1)]),  # a list marker: maybe not over
         ("a\nb\n---\n\nc\n", [(0, 4, None), (4, 5, 1)]),  # a setext heading
         ("a\n\n>q\n\n>r\n\nb\n", [(0, 2, 1), (2, 6, None), (6, 7, 1)]),  # regions merge
         ("a\n\n[x]: y\n\nb\n", None),  # reference definitions are document-wide

@@ -2,17 +2,17 @@
 
 :func:`inline_blocks` reproduces, for a subset of Markdown, the ``inline`` tokens (and their
 children) that the markdown-it parser of :mod:`vaultkit.vault.wikilink` produces: ATX headings,
-paragraphs, one-line ``-``/``*``/``+`` bullet items, fenced code, column-0 ``$$`` math blocks,
-HTML comments and block-tag HTML blocks (skipped: the walk reads nothing of them), column-0 GFM
-tables whose rows all start with ``|`` (one ``vk_row`` token a row line, as
-wikilink.table_rule makes), blockquotes and callouts that are one plain paragraph of ``> `` lines
-followed by a blank line, and inline code spans, escapes, wikilinks, embeds, simple
-``[text](dest)`` links and images, inline ``$math$`` and ``%%comments%%`` (including a
-paragraph extended over the lines of a comment it leaves open). Anything outside that subset
-(indentation, other blockquotes, other HTML, other tables, setext headings, thematic breaks,
-ordered or nested lists, indented ``$$`` math blocks, link reference and footnote definitions,
-malformed wikilinks, unusual links...) makes it return ``None``, and the caller
-uses markdown-it. :func:`simple_yaml` does the same for frontmatter made only of plain
+paragraphs, one-level ``-``/``*``/``+`` bullet and ``1.``/``1)`` ordered items (one space after
+the marker), fenced code, column-0 ``$$`` math blocks, HTML comments and block-tag HTML blocks
+(skipped: the walk reads nothing of them), column-0 GFM tables whose rows all start with ``|``
+(one ``vk_row`` token a row line, as wikilink.table_rule makes), blockquotes and callouts that
+are one plain paragraph of ``> `` lines followed by a blank line, and inline code spans,
+escapes, wikilinks, embeds, simple ``[text](dest)`` links and images, inline ``$math$`` and
+``%%comments%%`` (including a paragraph extended over the lines of a comment it leaves open).
+Anything outside that subset (indentation, other blockquotes, other HTML, other tables, setext
+headings, thematic breaks, nested lists, indented ``$$`` math blocks, link reference and
+footnote definitions, malformed wikilinks, unusual links...) makes it return ``None``, and the
+caller uses markdown-it. :func:`simple_yaml` does the same for frontmatter made only of plain
 ``key: value`` strings, dates and lists of them.
 
 Every rule here mirrors a markdown-it-py (or PyYAML) rule; tests/test_fastparse.py proves the
@@ -53,10 +53,11 @@ _DEST = re.compile(r"[^\s()<>\\&\x00-\x1f\x7f]+")
 _HR = re.compile(r"([-*_])(?:[ \t]*\1){2,}[ \t]*")
 _UNDERLINE = re.compile(r"(?:=+|-+)[ \t]*")
 _ORDERED = re.compile(r"[0-9]+[.)]")
+_ORDERED_ITEM = re.compile(r"([0-9]{1,9})[.)] (?=[^ \t])")  # a marker, one space, then text
 _DELIMITER_CHARS = frozenset("|-: \t")
 _DELIMITER_ROW = re.compile(r"[ \t]*[-:|][-:| \t]*")  # what may be a table's delimiter row
 
-BLANK, TEXT, HEADING, FENCE, BULLET = range(5)
+BLANK, TEXT, HEADING, FENCE, BULLET, ORDERED = range(6)
 
 
 _NONE: dict[str, Any] = {}  # shared by every Piece without meta or attrs; never mutated
@@ -122,7 +123,8 @@ def _classify(line: str) -> int | None:
     if first == "-" and set(line) <= _DELIMITER_CHARS:
         return None
     if first.isdigit() and _ORDERED.match(line):
-        return None
+        item = _ORDERED_ITEM.match(line)
+        return ORDERED if item and _item_content_ok(line[item.end() :]) else None
     return TEXT
 
 
@@ -133,14 +135,36 @@ def _item_content_ok(content: str) -> bool:
     return _classify(content) == TEXT and _starts_paragraph(content)
 
 
-def _item_continues(line: str) -> bool:
-    """A line that continues a bullet item's paragraph at the item's content column."""
-    return line.startswith("  ") and _classify(line[2:]) == TEXT and line[2] not in " \t"
+def _item_continues(line: str, width: int) -> bool:
+    """A line that continues a list item's paragraph at the item's content column."""
+    return (
+        line.startswith(" " * width)
+        and line[width : width + 1] not in ("", " ", "\t")
+        and _classify(line[width:]) == TEXT
+    )
+
+
+def _starts_at_one(line: str) -> bool:
+    """An ordered item numbered 1 (``1.``, ``01)``...): the only one that interrupts a paragraph."""
+    item = _ORDERED_ITEM.match(line)
+    return item is not None and int(item[1]) == 1
+
+
+def _item_width(line: str, kind: int) -> int:
+    """The content column of a one-space bullet or ordered item's first line."""
+    return 2 if kind == BULLET else line.index(" ") + 1
 
 
 def _starts_paragraph(line: str) -> bool:
-    """False when a paragraph starting here could be a link reference definition."""
-    return not line.startswith("[") or line.startswith("[[")
+    """False when a paragraph starting here could be a link reference definition: its first
+    ``]`` (a label holds no unescaped ``[`` and ends at its first unescaped ``]``) is followed
+    by ``:``, or a backslash or the line's end leaves the label unsure."""
+    if not line.startswith("[") or line.startswith("[["):
+        return True
+    close = line.find("]")
+    if close < 0 or "\\" in line[:close]:
+        return False
+    return "[" in line[1:close] or line[close + 1 : close + 2] != ":"
 
 
 def _heading(line: str) -> tuple[int, str]:
@@ -212,8 +236,8 @@ def _paragraph(
         kind = kinds[end]
         if kind == TEXT:
             end += 1
-        elif kind is None:
-            return None
+        elif kind is None or (kind == ORDERED and not _starts_at_one(lines[end])):
+            return None  # only an ordered list starting at 1 interrupts a paragraph
         else:
             break
     content = md_trim(lines[start] if end == start + 1 else "\n".join(lines[start:end]))
@@ -424,13 +448,14 @@ def scan_blocks(
         elif kind == HEADING:
             level, content = _heading(line)
             after = index + 1
-        elif kind == BULLET:
+        elif kind in (BULLET, ORDERED):
+            width = _item_width(line, kind)
             after = index + 1
-            while after < line_max and _item_continues(lines[after]):
+            while after < line_max and _item_continues(lines[after], width):
                 after += 1
-            if after < line_max and kinds[after] not in (BLANK, BULLET):
+            if after < line_max and kinds[after] not in (BLANK, BULLET, ORDERED):
                 return found, index  # a lazy continuation line or a block right after the item
-            body = [line[2:], *(text[2:] for text in lines[index + 1 : after])]
+            body = [line[width:], *(text[width:] for text in lines[index + 1 : after])]
             content = md_trim("\n".join(body))
             if comment_left_open(content):
                 return found, index
@@ -571,7 +596,7 @@ def _fresh(
     if not blocks:
         return True
     last = blocks[-1][1].map
-    if last is None or kinds[last[0]] != BULLET:
+    if last is None or kinds[last[0]] not in (BULLET, ORDERED):
         return True
     first = lines[stop][:1]
     return (
