@@ -151,15 +151,17 @@ def positions(data: Data) -> dict[str, list[tuple[int, int]]]:
     return found
 
 
-def install(data: Data, wanted: Mapping[str, Hook]) -> Data:
+def install(data: Data, wanted: Mapping[str, Hook], *, matcher: str | None = None) -> Data:
     """A copy of ``data`` whose only vaultkit hook for each event in ``wanted`` is that hook,
-    in a group of its own at the end of the event's list."""
+    in a group of its own (with ``matcher`` when given) at the end of the event's list."""
     result = copy.deepcopy(data)
     for event, hook in wanted.items():
         if installed(result).get(event) == [hook]:
             continue
         result = _remove(result, (event,))
-        result.setdefault("hooks", {}).setdefault(event, []).append({"hooks": [dict(hook)]})
+        group: Data = {"matcher": matcher} if matcher is not None else {}
+        group["hooks"] = [dict(hook)]
+        result.setdefault("hooks", {}).setdefault(event, []).append(group)
     return result
 
 

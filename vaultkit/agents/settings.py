@@ -7,12 +7,11 @@ nothing; uninstalling removes only vaultkit's entries and the containers that he
 
 from __future__ import annotations
 
-import copy
 import json
 import shlex
 from typing import Any
 
-from vaultkit.agents.registration import MARKS
+from vaultkit.agents import hookmerge
 from vaultkit.errors import VaultkitError
 
 EVENTS = ("SessionStart", "SessionEnd")
@@ -80,37 +79,8 @@ def hook_entry(executable: str, event: str, *, shell_form: bool = False) -> Hook
     return command
 
 
-def is_vaultkit(hook: object) -> bool:
-    """True for a hook entry whose command runs vaultkit's hook entry point."""
-    if not isinstance(hook, dict):
-        return False
-    command = hook.get("command")
-    return isinstance(command, str) and any(mark in command for mark in MARKS)
-
-
-def _groups(data: Settings, event: str) -> list[Any]:
-    hooks = data.get("hooks")
-    if not isinstance(hooks, dict):
-        return []
-    groups = hooks.get(event)
-    return groups if isinstance(groups, list) else []
-
-
-def _group_hooks(group: object) -> list[Any]:
-    if isinstance(group, dict) and isinstance(group.get("hooks"), list):
-        return list(group["hooks"])
-    return []
-
-
-def installed(data: Settings) -> dict[str, list[Hook]]:
-    """vaultkit's hook entries per event (events without any are left out)."""
-    found: dict[str, list[Hook]] = {}
-    hooks = data.get("hooks")
-    for event in hooks if isinstance(hooks, dict) else {}:
-        mine = [h for g in _groups(data, event) for h in _group_hooks(g) if is_vaultkit(h)]
-        if mine:
-            found[event] = mine
-    return found
+is_vaultkit = hookmerge.is_vaultkit  # one definition of "vaultkit's own hook" for every agent
+installed = hookmerge.installed
 
 
 def executable_of(hook: Hook) -> str:
@@ -133,49 +103,11 @@ def install(
     events: tuple[str, ...] = EVENTS,
 ) -> Settings:
     """A copy of ``data`` with vaultkit's hooks for ``events`` (default: SessionStart and
-    SessionEnd) in place."""
-    result = copy.deepcopy(data)
-    for event in events:
-        wanted = hook_entry(executable, event, shell_form=shell_form)
-        if installed(result).get(event) == [wanted]:
-            continue
-        result = _remove(result, events=(event,))
-        hooks = result.setdefault("hooks", {})
-        hooks.setdefault(event, []).append({"matcher": MATCHER, "hooks": [wanted]})
-    return result
+    SessionEnd) in place, each in a group of its own matching every tool."""
+    wanted = {event: hook_entry(executable, event, shell_form=shell_form) for event in events}
+    return hookmerge.install(data, wanted, matcher=MATCHER)
 
 
 def uninstall(data: Settings) -> Settings:
     """A copy of ``data`` without vaultkit's hooks; containers left empty by that are dropped."""
-    hooks = data.get("hooks")
-    events = tuple(hooks) if isinstance(hooks, dict) else ()
-    return _remove(copy.deepcopy(data), events=events)
-
-
-def _remove(data: Settings, *, events: tuple[str, ...]) -> Settings:
-    hooks = data.get("hooks")
-    if not isinstance(hooks, dict):
-        return data
-    changed = False
-    for event in events:
-        groups = hooks.get(event)
-        if not isinstance(groups, list):
-            continue
-        kept = [g for g in (_strip_group(g) for g in groups) if g is not None]
-        if kept != groups:
-            changed = True
-            hooks[event] = kept
-            if not kept:
-                del hooks[event]
-    if changed and not hooks:
-        del data["hooks"]
-    return data
-
-
-def _strip_group(group: object) -> object | None:
-    """The group without vaultkit's entries; None when nothing else was in it."""
-    entries = _group_hooks(group)
-    if not isinstance(group, dict) or not any(is_vaultkit(h) for h in entries):
-        return group
-    kept = [h for h in entries if not is_vaultkit(h)]
-    return {**group, "hooks": kept} if kept else None
+    return hookmerge.uninstall(data)
