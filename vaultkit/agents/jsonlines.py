@@ -17,9 +17,9 @@ if TYPE_CHECKING:
 MAX_LINE_BYTES = 16 * 1024 * 1024
 
 
-def iter_objects(path: Path, max_line: int = 0) -> Iterator[dict[str, Any] | None]:
-    """Each line of ``path`` as a JSON object, or ``None`` for an unusable or overlong line
-    (longer than ``max_line`` bytes, default ``MAX_LINE_BYTES``)."""
+def iter_lines(path: Path, max_line: int = 0) -> Iterator[bytes | None]:
+    """Each raw line of ``path`` (with its newline), or ``None`` for a line longer than
+    ``max_line`` bytes (default ``MAX_LINE_BYTES``), which is skipped without being held."""
     max_line = max_line or MAX_LINE_BYTES
     with path.open("rb") as handle:
         while line := handle.readline(max_line):
@@ -27,7 +27,13 @@ def iter_objects(path: Path, max_line: int = 0) -> Iterator[dict[str, Any] | Non
                 _skip_rest(handle, max_line)
                 yield None
                 continue
-            yield decode(line)
+            yield line
+
+
+def iter_objects(path: Path, max_line: int = 0) -> Iterator[dict[str, Any] | None]:
+    """Each line of ``path`` as a JSON object, or ``None`` for an unusable or overlong line."""
+    for line in iter_lines(path, max_line):
+        yield None if line is None else decode(line)
 
 
 def _skip_rest(handle: BinaryIO, max_line: int) -> None:

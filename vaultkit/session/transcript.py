@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from vaultkit.agents import jsonlines
 from vaultkit.session.redact import redact, strip_private
 
 MAX_LINE_BYTES = 16 * 1024 * 1024  # longer lines (huge pastes / tool dumps) are skipped
@@ -67,45 +68,18 @@ class Digest:
 
 def iter_lines(path: Path) -> Iterator[bytes | None]:
     """Each raw line (with its newline), or None for a line longer than ``MAX_LINE_BYTES``."""
-    with path.open("rb") as handle:
-        while True:
-            line = handle.readline(MAX_LINE_BYTES)
-            if not line:
-                return
-            if len(line) == MAX_LINE_BYTES and not line.endswith(b"\n"):
-                _skip_rest_of_line(handle)
-                yield None
-                continue
-            yield line
+    return jsonlines.iter_lines(path, MAX_LINE_BYTES)
 
 
 def iter_records(path: Path) -> Iterator[dict[str, Any] | None]:
     """Each line as a JSON object, or None for a broken, non-object or overlong line."""
-    for line in iter_lines(path):
-        yield None if line is None else _decode(line)
+    return jsonlines.iter_objects(path, MAX_LINE_BYTES)
 
 
 def _droppable(line: bytes) -> bool:
     """Lines that are dropped anyway, recognised without parsing (quotes inside JSON strings are
     escaped, so these byte sequences only occur as keys or whole values)."""
     return any(marker in line for marker in _DROP_MARKERS)
-
-
-def _skip_rest_of_line(handle: Any) -> None:
-    while True:
-        chunk = handle.readline(MAX_LINE_BYTES)
-        if not chunk or chunk.endswith(b"\n"):
-            return
-
-
-def _decode(line: bytes) -> dict[str, Any] | None:
-    if not line.strip():
-        return None
-    try:
-        value = json.loads(line.decode("utf-8", errors="replace"))
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
 
 
 def strip_harness(text: str) -> str:
@@ -347,7 +321,7 @@ def condense(path: Path, budget: int) -> Digest:
         if line is not None and _droppable(line):
             scanner.lines += 1
             continue
-        scanner.feed(None if line is None else _decode(line))
+        scanner.feed(None if line is None else jsonlines.decode(line))
     return scanner.digest()
 
 
