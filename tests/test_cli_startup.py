@@ -321,3 +321,132 @@ def test_ctrl_c_or_eof_during_lint_end_alike_on_both_paths(
     argv = ["lint", "examples/sessions/wiki"]
     code = main(argv) if quick_path else run_typer(argv, PROG)
     assert (code, capsys.readouterr().err) == expected
+
+
+def _options_of(command_name: str) -> tuple[dict[str, str], set[str]]:
+    """The typer command's option spellings -> parameter name, and the names that take a value."""
+    registry.load(command_name)
+    command = _group().commands[command_name]
+    names: dict[str, str] = {}
+    valued: set[str] = set()
+    for param in command.params:
+        if param.param_type_name != "option" or param.name == "help":
+            continue
+        assert param.name is not None
+        names |= dict.fromkeys([*param.opts, *param.secondary_opts], param.name)
+        if not getattr(param, "is_flag", False):
+            valued.add(param.name)
+    return names, valued
+
+
+def _fresh(cwd: Path) -> Path:
+    """``cwd`` with every derived-state folder (search index, caches) removed: each path starts
+    from the same state, so the index statistics in the output agree."""
+    for state in sorted(cwd.rglob(".vaultkit"), reverse=True):
+        shutil.rmtree(state)
+    return cwd
+
+
+def _same_on_both_paths(command: str, args: list[str], cwd: Path) -> None:
+    done = quick(command, *args, cwd=_fresh(cwd))
+    typer_done = full(command, *args, cwd=_fresh(cwd))
+    assert (done.returncode, done.stdout, done.stderr) == (
+        typer_done.returncode,
+        typer_done.stdout,
+        typer_done.stderr,
+    )
+    assert "Traceback" not in done.stderr
+
+
+SEARCH_FORMS = [
+    ["schema", "examples/sessions"],
+    ["schema migration", "examples/sessions", "--format", "json"],
+    ["-f", "json", "migr*", "examples/sessions", "--limit", "2"],
+    ["schema", "examples/sessions", "-t", "wiki", "--type=summary", "-n", "1"],
+    ["schema", "examples/sessions", "--since", "2026-11-12", "--no-refresh", "-q"],
+    ["schema", "examples/sessions", "--tag", "sqlite", "--tag=python", "--refresh"],
+    ["schema", "examples/sessions", "--agent", "codex", "--quiet"],
+    ["zzzqqq", "examples/sessions"],  # no results: exit 1, the count on stderr
+    ["zzzqqq", "examples/sessions", "--format=json"],
+    ['"unclosed', "examples/sessions"],  # a malformed query: one error line, exit 2
+    ["a OR", "examples/sessions"],
+    ["schema", "examples/sessions", "--since", "yesterday"],  # not a date: exit 2
+    ["schema", "examples/no-such-store"],
+    ["schema"],  # the project's store: none in the temporary folder
+]
+SEARCH_TO_TYPER = [
+    ["--help"],
+    ["schema", "-h"],
+    [],
+    ["schema", "a", "b"],
+    ["schema", "--bogus"],
+    ["schema", "--type", "wikis"],
+    ["schema", "--limit", "0"],
+    ["schema", "--limit", "x"],
+    ["schema", "--limit"],
+    ["schema", "--format", "xml"],
+    ["schema", "--quiet=yes"],
+    ["schema", "--since", "2026-11-01", "--since", "2026-11-02"],
+    ["--", "-excluded"],
+    ["-excluded"],
+]
+
+
+@pytest.mark.parametrize("args", SEARCH_FORMS, ids=[" ".join(a) for a in SEARCH_FORMS])
+def test_quick_search_equals_the_typer_command(example: Path, args: list[str]) -> None:
+    from vaultkit.cli import search_run
+
+    assert search_run.read_quick(args) is not None
+    _same_on_both_paths("search", args, example)
+
+
+@pytest.mark.parametrize("args", SEARCH_TO_TYPER, ids=[" ".join(a) for a in SEARCH_TO_TYPER])
+def test_search_forms_typer_must_answer_are_left_to_it(example: Path, args: list[str]) -> None:
+    from vaultkit.cli import search_run
+
+    assert search_run.read_quick(args) is None
+    _same_on_both_paths("search", args, example)
+
+
+def test_quick_search_exit_codes_and_output(example: Path) -> None:
+    done = quick("search", "schema", "examples/sessions", "--format", "json", cwd=example)
+    assert done.returncode == 0 and json.loads(done.stdout)["results"]
+    done = quick("search", "zzzqqq", "examples/sessions", cwd=example)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr.startswith("no results for 'zzzqqq'")
+    done = quick("search", '"unclosed', "examples/sessions", cwd=example)
+    assert done.returncode == 2 and done.stderr.startswith("error: search query")
+
+
+def test_quick_search_reads_each_option() -> None:
+    from vaultkit.cli.search_run import SearchArgs, read_quick
+
+    args = ["q", "f", "-t", "wiki", "--type=note", "--since=2026-01-02", "--tag", "a"]
+    args += ["--agent", "codex", "-n", "3", "--format", "json", "--no-refresh", "-q"]
+    assert read_quick(args) == SearchArgs(
+        query="q",
+        folder=Path("f"),
+        kind=("wiki", "note"),
+        since="2026-01-02",
+        tag=("a",),
+        agent="codex",
+        limit=3,
+        fmt="json",
+        refresh=False,
+        quiet=True,
+    )
+    assert read_quick(["q", "--refresh"]) == SearchArgs(query="q", refresh=True)
+
+
+def test_quick_search_options_are_exactly_the_typer_commands() -> None:
+    from vaultkit.cli import search_cmd, search_run
+
+    names, valued = _options_of("search")
+    assert names == search_run.OPTIONS
+    assert valued == search_run.VALUED
+    assert tuple(k.value for k in search_cmd.Kind) == search_run.KINDS
+    assert tuple(f.value for f in search_cmd.Format) == search_run.FORMATS
+
+
+def test_quick_search_loads_no_typer(example: Path) -> None:
+    assert _heavy(imported("search", "schema", "examples/sessions", cwd=example)) == set()

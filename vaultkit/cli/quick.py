@@ -1,13 +1,17 @@
 """Answers that need no typer: ``--help``/``-h`` and no arguments, ``--version``/``-V`` and
-``version``, and plain ``vaultkit lint`` runs. Everything else goes to the typer app."""
+``version``, and plain ``vaultkit lint`` and ``search`` runs. Everything else goes to the typer
+app."""
 
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
+from typing import TypeVar
 
 from vaultkit.cli.registry import HELP_WIDTH, top_help
 
+T = TypeVar("T")
 MAX_PROG = 30  # a longer program name could make typer wrap the usage line differently
 
 
@@ -38,15 +42,24 @@ def answer(args: list[str], prog: str) -> int | None:
             return None
         print(top_help(prog), end="", file=sys.stdout if args else sys.stderr)
         return 0 if args else 2
-    if args[:1] == ["lint"]:
-        return _lint(args[1:])
-    return None
+    command = {"lint": _lint, "search": _search}.get(args[0])
+    return None if command is None else command(args[1:])
 
 
 def _lint(argv: list[str]) -> int | None:
     from vaultkit.cli.lint_run import read_quick, run
 
-    options = read_quick(argv)
+    return _guarded(run, read_quick(argv))
+
+
+def _search(argv: list[str]) -> int | None:
+    from vaultkit.cli.search_run import read_quick, run
+
+    return _guarded(run, read_quick(argv))
+
+
+def _guarded(run: Callable[[T], int], options: T | None) -> int | None:
+    """``run(options)`` ending as typer ends it on Ctrl-C, end of input or a closed pipe."""
     if options is None:
         return None
     try:

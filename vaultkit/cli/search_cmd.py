@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 import json
-import os
-from datetime import date
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from vaultkit.base.store import find_store
 from vaultkit.cli.app import app
 from vaultkit.cli.common import resolve_vault
-from vaultkit.cli.progress import progress_for
-from vaultkit.errors import VaultkitError
+from vaultkit.cli.search_run import SearchArgs, run
 
 
 class Kind(StrEnum):
@@ -32,38 +28,6 @@ class Format(StrEnum):
 
 FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="Output format.")]
 LimitOpt = Annotated[int, typer.Option("--limit", "-n", min=1, help="Show at most N results.")]
-
-
-def _folder(arg: Path | None) -> Path:
-    if arg is not None:
-        if not arg.expanduser().is_dir():
-            raise VaultkitError(f"{arg}: not a folder", hint="pass a store or vault folder")
-        return arg.expanduser().resolve()
-    root = find_store().root
-    if not root.is_dir():
-        raise VaultkitError(
-            f"{root}: this project has no session store yet",
-            hint="pass a folder, e.g. `vaultkit search 'schema' examples/sessions`",
-        )
-    return root
-
-
-def _since(text: str | None) -> str:
-    if not text:
-        return ""
-    try:
-        return date.fromisoformat(text).isoformat()
-    except ValueError as exc:
-        raise VaultkitError(f"--since {text!r}: not a date", hint="write it as 2026-11-30") from exc
-
-
-def _shown(root: Path) -> str:
-    rel = os.path.relpath(root, Path.cwd())
-    return (
-        ""
-        if rel == "."
-        else (root.as_posix() if rel.startswith("..") else Path(rel).as_posix()) + "/"
-    )
 
 
 @app.command()
@@ -113,33 +77,21 @@ def search(
       vaultkit search 'migr*' --type wiki --since 2026-11-01
       vaultkit search 규칙 --format json
     """
-    from vaultkit.search.find import Filters
-    from vaultkit.search.recall import search_folder
-
-    root = _folder(folder)
-    filters = Filters(
-        tuple(k.value for k in kind or ()), _since(since), tuple(tag or ()), agent or "", limit
+    args = SearchArgs(
+        query=query,
+        folder=folder,
+        kind=tuple(k.value for k in kind or ()),
+        since=since,
+        tag=tuple(tag or ()),
+        agent=agent,
+        limit=limit,
+        fmt=fmt.value,
+        refresh=refresh,
+        quiet=quiet,
     )
-    found = search_folder(root, query, filters, update=refresh, progress=progress_for(quiet))
-    if found.refresh.skipped:
-        typer.echo(
-            f"note: {found.refresh.total} documents indexed; changed files were not re-read"
-            " (vaultkit search --refresh re-reads them)",
-            err=True,
-        )
-    if fmt is Format.json:
-        typer.echo(
-            json.dumps({"root": root.as_posix(), **found.as_json()}, ensure_ascii=False, indent=2)
-        )
-    else:
-        prefix = _shown(root)
-        for hit in found.hits:
-            typer.echo(f"{prefix}{hit.path}:{hit.line}: {hit.title} ({hit.kind}, {hit.date})")
-            typer.echo(f"    {hit.snippet}")
-        if not found.hits:
-            typer.echo(f"no results for {query!r} in {found.refresh.total} documents", err=True)
-    if not found.hits:
-        raise typer.Exit(1)
+    code = run(args)
+    if code:
+        raise typer.Exit(code)
 
 
 @app.command()

@@ -1,0 +1,187 @@
+"""What ``vaultkit search`` does once its options are known, without typer: the typer command
+(cli/search_cmd.py) and the quick path (cli/quick.py) both call :func:`run`.
+
+:func:`read_quick` reads the plain forms (``--opt value``, ``--opt=value``, ``-t value``, flags,
+the query then one folder). Anything else, or anything typer would reject (a bad ``--type``,
+``--limit 0``, a missing query), is left to typer (returns None), so help, usage errors and
+their exit codes stay typer's own. ``OPTIONS`` lists every option the typer command has; a test
+compares the two.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from vaultkit.cli.progress import progress_for
+from vaultkit.errors import VaultkitError
+
+KINDS = ("wiki", "summary", "transcript", "note")
+FORMATS = ("text", "json")
+
+
+@dataclass(frozen=True, slots=True)
+class SearchArgs:
+    """The options of one ``vaultkit search`` run."""
+
+    query: str
+    folder: Path | None = None
+    kind: tuple[str, ...] = ()
+    since: str | None = None
+    tag: tuple[str, ...] = ()
+    agent: str | None = None
+    limit: int = 10
+    fmt: str = "text"
+    refresh: bool | None = None  # None: re-read changed files unless the index is very large
+    quiet: bool = False
+
+
+# Option spelling -> the SearchArgs field it sets; VALUED take a value, the rest are flags.
+OPTIONS: dict[str, str] = {
+    "--type": "kind",
+    "-t": "kind",
+    "--since": "since",
+    "--tag": "tag",
+    "--agent": "agent",
+    "--limit": "limit",
+    "-n": "limit",
+    "--format": "fmt",
+    "-f": "fmt",
+    "--refresh": "refresh",
+    "--no-refresh": "refresh",
+    "--quiet": "quiet",
+    "-q": "quiet",
+}
+VALUED = frozenset({"kind", "since", "tag", "agent", "limit", "fmt"})
+REPEATABLE = frozenset({"kind", "tag"})
+
+
+def _valid(field: str, value: str) -> bool:
+    """Whether typer would take ``value`` for ``field`` as it is."""
+    if not value or value.startswith("-"):
+        return False
+    if field == "kind":
+        return value in KINDS
+    if field == "fmt":
+        return value in FORMATS
+    if field == "limit":
+        return value.isascii() and value.isdigit() and int(value) >= 1
+    return True
+
+
+def read_quick(argv: list[str]) -> SearchArgs | None:
+    """The options of ``vaultkit search ARGV…`` when every word is plain and valid; else None."""
+    positional: list[str] = []
+    single: dict[str, str] = {}
+    many: dict[str, list[str]] = {"kind": [], "tag": []}
+    flags: dict[str, bool] = {}
+    words = iter(argv)
+    for word in words:
+        name, eq, attached = word.partition("=") if word.startswith("--") else (word, "", "")
+        field = OPTIONS.get(name)
+        if field is None:
+            if word.startswith("-") or len(positional) == 2:
+                return None  # --help, an unknown option, "--", a third argument: typer's call
+            positional.append(word)
+        elif field not in VALUED:
+            if eq:
+                return None
+            flags[field] = name != "--no-refresh"
+        else:
+            value = attached if eq else next(words, "")
+            if not _valid(field, value) or field in single:
+                return None
+            if field in REPEATABLE:
+                many[field].append(value)
+            else:
+                single[field] = value
+    return _args(positional, single, many, flags)
+
+
+def _args(
+    positional: list[str],
+    single: dict[str, str],
+    many: dict[str, list[str]],
+    flags: dict[str, bool],
+) -> SearchArgs | None:
+    if not positional:
+        return None  # typer's "Missing argument 'QUERY'"
+    return SearchArgs(
+        query=positional[0],
+        folder=Path(positional[1]) if len(positional) > 1 else None,
+        kind=tuple(many["kind"]),
+        since=single.get("since"),
+        tag=tuple(many["tag"]),
+        agent=single.get("agent"),
+        limit=int(single.get("limit", "10")),
+        fmt=single.get("fmt", "text"),
+        refresh=flags.get("refresh"),
+        quiet=flags.get("quiet", False),
+    )
+
+
+def _folder(arg: Path | None) -> Path:
+    from vaultkit.base.store import find_store
+
+    if arg is not None:
+        if not arg.expanduser().is_dir():
+            raise VaultkitError(f"{arg}: not a folder", hint="pass a store or vault folder")
+        return arg.expanduser().resolve()
+    root = find_store().root
+    if not root.is_dir():
+        raise VaultkitError(
+            f"{root}: this project has no session store yet",
+            hint="pass a folder, e.g. `vaultkit search 'schema' examples/sessions`",
+        )
+    return root
+
+
+def _since(text: str | None) -> str:
+    if not text:
+        return ""
+    try:
+        return date.fromisoformat(text).isoformat()
+    except ValueError as exc:
+        raise VaultkitError(f"--since {text!r}: not a date", hint="write it as 2026-11-30") from exc
+
+
+def _shown(root: Path) -> str:
+    rel = os.path.relpath(root, Path.cwd())
+    return (
+        ""
+        if rel == "."
+        else (root.as_posix() if rel.startswith("..") else Path(rel).as_posix()) + "/"
+    )
+
+
+def run(args: SearchArgs) -> int:
+    """Search, print the hits (notes and "no results" on stderr); 1 when nothing matched."""
+    from vaultkit.search.find import Filters
+    from vaultkit.search.recall import search_folder
+
+    root = _folder(args.folder)
+    filters = Filters(args.kind, _since(args.since), args.tag, args.agent or "", args.limit)
+    progress = progress_for(args.quiet)
+    found = search_folder(root, args.query, filters, update=args.refresh, progress=progress)
+    if found.refresh.skipped:
+        print(
+            f"note: {found.refresh.total} documents indexed; changed files were not re-read"
+            " (vaultkit search --refresh re-reads them)",
+            file=sys.stderr,
+        )
+    if args.fmt == "json":
+        data = {"root": root.as_posix(), **found.as_json()}
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        prefix = _shown(root)
+        for hit in found.hits:
+            print(f"{prefix}{hit.path}:{hit.line}: {hit.title} ({hit.kind}, {hit.date})")
+            print(f"    {hit.snippet}")
+        if not found.hits:
+            total = found.refresh.total
+            print(f"no results for {args.query!r} in {total} documents", file=sys.stderr)
+    return 0 if found.hits else 1
