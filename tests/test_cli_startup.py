@@ -6,6 +6,7 @@ Real processes throughout: ``python -m vaultkit`` is the quick path, ``run_typer
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import shutil
@@ -450,3 +451,72 @@ def test_quick_search_options_are_exactly_the_typer_commands() -> None:
 
 def test_quick_search_loads_no_typer(example: Path) -> None:
     assert _heavy(imported("search", "schema", "examples/sessions", cwd=example)) == set()
+
+
+GRAPH_FORMS = [
+    ["examples/sessions/wiki"],
+    ["examples/sessions/wiki", "--format", "dot"],
+    ["-f", "graphml", "examples/sessions/wiki"],
+    ["--format=gexf", "examples/sessions/wiki"],
+    ["examples/sessions/wiki", "-o", "out.json"],
+    ["examples/sessions/wiki", "--output=out.dot", "-f", "dot"],
+    ["examples/sessions/wiki", "-o", "no-such-folder/out.json"],  # cannot write: exit 2
+    ["examples/no-such-vault"],
+    [],  # the project's wiki: none in the temporary folder
+]
+GRAPH_TO_TYPER = [
+    ["--help"],
+    ["examples/sessions/wiki", "-h"],
+    ["examples/sessions/wiki", "--format", "xml"],
+    ["examples/sessions/wiki", "--format"],
+    ["examples/sessions/wiki", "-fdot"],
+    ["examples/sessions/wiki", "--bogus"],
+    ["examples/sessions/wiki", "other"],
+    ["examples/sessions/wiki", "-o", "a.json", "-o", "b.json"],
+    ["--", "examples/sessions/wiki"],
+]
+
+
+@pytest.mark.parametrize("args", GRAPH_FORMS, ids=[" ".join(a) for a in GRAPH_FORMS])
+def test_quick_graph_equals_the_typer_command(example: Path, args: list[str]) -> None:
+    from vaultkit.cli import graph_run
+
+    assert graph_run.read_quick(args) is not None
+    _same_on_both_paths("graph", args, example)
+    written = {"-o": "", "--output": ""}
+    for word, after in itertools.pairwise([*args, ""]):
+        name, eq, value = word.partition("=")
+        if name in written:
+            written[name] = value if eq else after
+    target = example / (written["-o"] or written["--output"])
+    if target == example or not target.parent.is_dir():
+        return
+    made = []
+    for run in (quick, full):  # each path writes the file itself: the same bytes
+        target.unlink()
+        assert run("graph", *args, cwd=_fresh(example)).returncode == 0
+        made.append(target.read_bytes())
+    assert made[0] == made[1] and made[0].startswith((b"{", b"<", b"digraph", b"strict"))
+
+
+@pytest.mark.parametrize("args", GRAPH_TO_TYPER, ids=[" ".join(a) for a in GRAPH_TO_TYPER])
+def test_graph_forms_typer_must_answer_are_left_to_it(example: Path, args: list[str]) -> None:
+    from vaultkit.cli import graph_run
+
+    assert graph_run.read_quick(args) is None
+    _same_on_both_paths("graph", args, example)
+
+
+def test_quick_graph_options_are_exactly_the_typer_commands() -> None:
+    from vaultkit.cli import graph_cmd, graph_run
+
+    names, valued = _options_of("graph")
+    assert names == graph_run.OPTIONS
+    assert valued == set(graph_run.OPTIONS.values())
+    assert tuple(f.value for f in graph_cmd.GraphFormat) == graph_run.FORMATS
+
+
+def test_quick_graph_loads_no_typer_and_networkx_only_when_it_runs(example: Path) -> None:
+    modules = imported("graph", "examples/sessions/wiki", cwd=example)
+    assert _heavy(modules) == set() and "networkx" in modules
+    assert "networkx" not in imported("search", "schema", "examples/sessions", cwd=example)

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from vaultkit.base.fsio import atomic_write_text
 from vaultkit.cli.app import app
 from vaultkit.cli.common import resolve_vault
+from vaultkit.cli.graph_run import GraphArgs, run
 from vaultkit.cli.options import VaultArg
 from vaultkit.errors import VaultkitError
 from vaultkit.vault import analysis
@@ -62,18 +62,7 @@ def graph(
       vaultkit graph examples/sessions/wiki --format dot -o vault.dot
       vaultkit graph --format graphml -o wiki.graphml   # this project's sessions/wiki
     """
-    from vaultkit.vault.graph import build_graph, export
-
-    text = export(build_graph(_load(vault)), fmt.value)
-    if output is None:
-        typer.echo(text, nl=False)
-        return
-    try:
-        atomic_write_text(output, text)
-    except OSError as exc:
-        raise VaultkitError(
-            f"{output}: cannot write: {exc.strerror}", hint="choose a writable path with -o"
-        ) from exc
+    run(GraphArgs(vault, fmt.value, output))
 
 
 def _path_inside(vault: Vault, note: str) -> str | None:

@@ -1,6 +1,6 @@
 """Answers that need no typer: ``--help``/``-h`` and no arguments, ``--version``/``-V`` and
-``version``, and plain ``vaultkit lint`` and ``search`` runs. Everything else goes to the typer
-app."""
+``version``, and plain ``vaultkit lint``, ``search`` and ``graph`` runs. Everything else goes to
+the typer app."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def answer(args: list[str], prog: str) -> int | None:
             return None
         print(top_help(prog), end="", file=sys.stdout if args else sys.stderr)
         return 0 if args else 2
-    command = {"lint": _lint, "search": _search}.get(args[0])
+    command = {"lint": _lint, "search": _search, "graph": _graph}.get(args[0])
     return None if command is None else command(args[1:])
 
 
@@ -54,6 +54,12 @@ def _lint(argv: list[str]) -> int | None:
 
 def _search(argv: list[str]) -> int | None:
     from vaultkit.cli.search_run import read_quick, run
+
+    return _guarded(run, read_quick(argv))
+
+
+def _graph(argv: list[str]) -> int | None:
+    from vaultkit.cli.graph_run import read_quick, run
 
     return _guarded(run, read_quick(argv))
 
