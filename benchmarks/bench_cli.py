@@ -4,16 +4,19 @@ Usage: ``.venv/bin/python benchmarks/bench_cli.py [--runs 20] [--json]``.
 Each run starts the installed ``vaultkit`` script (what a user types) as a fresh process and
 stops the clock when it exits, so interpreter start-up is included. The rows take turns run by
 run, so machine noise hits them alike: ``python -c pass``, ``vaultkit --help``,
-``vaultkit --version``, ``vaultkit lint examples/sessions/wiki`` with a warm lint cache, and the
-same lint cold (the first run after deleting the cache; a vault under 200 notes then takes the
-uncached path, which is also what it gets by default until a cache exists). The lint runs on a
-copy of ``examples/`` in a temporary folder (same command line, repository left alone).
+``vaultkit --version``, ``vaultkit lint examples/sessions/wiki`` with a warm lint cache,
+``vaultkit search schema examples/sessions`` with a current search index,
+``vaultkit graph examples/sessions/wiki`` (JSON to a pipe), and the same lint cold (the first
+run after deleting the cache; a vault under 200 notes then takes the uncached path, which is
+also what it gets by default until a cache exists). They run on a copy of ``examples/`` in a
+temporary folder (same command line, repository left alone).
 In-process rows time ``lint_run.run`` inside one process: the first call (imports included),
 then warm and cold calls with everything imported (the work alone).
 ``--baseline DIR`` also measures, in the same rounds, the vaultkit package found in DIR (e.g. an
 older commit: ``git archive COMMIT vaultkit | tar -x -C DIR``) through ``PYTHONPATH``, with its own
 copy of examples/ and its own lint cache; its rows are suffixed ``@baseline``.
-Targets (issue 14): ``vaultkit --help`` within 3x ``python -c pass``; warm lint within 150 ms.
+Targets (issue 14): ``vaultkit --help`` within 3x ``python -c pass``; warm lint within 150 ms;
+(issue 13) ``vaultkit search`` within 3x ``python -c pass`` + 50 ms.
 """
 
 from __future__ import annotations
@@ -34,8 +37,12 @@ REPO = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 HELP_TARGET_RATIO = 3.0
 LINT_TARGET_MS = 150.0
+SEARCH_TARGET_RATIO, SEARCH_TARGET_EXTRA_MS = 3.0, 50.0
 VAULT = "examples/sessions/wiki"
-ROWS = ("python_c_pass", "help", "version", "lint_warm", "lint_cold")
+STORE = "examples/sessions"
+QUERY = "schema"
+# lint_cold last: it deletes the state folder (lint cache and search index) before it runs.
+ROWS = ("python_c_pass", "help", "version", "lint_warm", "search", "graph", "lint_cold")
 BASELINE = "@baseline"
 
 IN_PROCESS = """
@@ -104,6 +111,8 @@ def _argv(kind: str) -> list[str]:
         "version": [vaultkit, "--version"],
         "lint_warm": [vaultkit, "lint", VAULT],
         "lint_cold": [vaultkit, "lint", VAULT],
+        "search": [vaultkit, "search", QUERY, STORE],
+        "graph": [vaultkit, "graph", VAULT],
     }[kind]
 
 
@@ -113,8 +122,9 @@ def _measure(runs: int, sides: list[Side]) -> dict[str, list[float]]:
     rows |= {kind + side.suffix: [] for side in sides for kind in ROWS[1:]}
     fill = [sys.executable, "-c", FILL_CACHE, VAULT]
     for _ in range(runs):  # interleaved, so every row sees the same machine load
-        for side in sides:  # untimed: each package writes its own lint cache
+        for side in sides:  # untimed: each package writes its own lint cache and search index
             subprocess.run(fill, cwd=side.work, env=side.env, check=True, capture_output=True)
+            _timed(_argv("search"), side.work, side.env)
         rows["python_c_pass"].append(_timed(_argv("python_c_pass"), first.work, first.env))
         for side in sides:
             for kind in ROWS[1:]:
@@ -196,11 +206,18 @@ def _verdicts(result: dict[str, object]) -> bool:
         f"vaultkit lint {VAULT}, warm (median wall): {lint_ms:.1f} ms, "
         f"target <= {LINT_TARGET_MS:g} ms: {'OK' if lint_ok else 'OVER TARGET'}"
     )
+    search_ms = rows["search"]["median_ms"]
+    search_limit = SEARCH_TARGET_RATIO * rows["python_c_pass"]["median_ms"] + SEARCH_TARGET_EXTRA_MS
+    search_ok = search_ms <= search_limit
+    print(
+        f"vaultkit search {QUERY} {STORE} (median wall): {search_ms:.1f} ms, target <= "
+        f"{search_limit:.1f} ms: {'OK' if search_ok else 'OVER TARGET'}"
+    )
     print(
         f"load average {result['load_average_start']:.2f} at the start, "
         f"{result['load_average_end']:.2f} at the end (1 min; {os.cpu_count()} cores)"
     )
-    return help_ok and lint_ok
+    return help_ok and lint_ok and search_ok
 
 
 def main() -> int:

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
-from typing import TypeVar
 
 from vaultkit.cli.registry import HELP_WIDTH, top_help
 
-T = TypeVar("T")
+TYPE_CHECKING = False  # type checkers take it as true; `import typing` costs ~4 ms of start-up
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 MAX_PROG = 30  # a longer program name could make typer wrap the usage line differently
 
 
@@ -49,27 +50,28 @@ def answer(args: list[str], prog: str) -> int | None:
 def _lint(argv: list[str]) -> int | None:
     from vaultkit.cli.lint_run import read_quick, run
 
-    return _guarded(run, read_quick(argv))
+    options = read_quick(argv)
+    return None if options is None else _guarded(lambda: run(options))
 
 
 def _search(argv: list[str]) -> int | None:
     from vaultkit.cli.search_run import read_quick, run
 
-    return _guarded(run, read_quick(argv))
+    options = read_quick(argv)
+    return None if options is None else _guarded(lambda: run(options))
 
 
 def _graph(argv: list[str]) -> int | None:
     from vaultkit.cli.graph_run import read_quick, run
 
-    return _guarded(run, read_quick(argv))
+    options = read_quick(argv)
+    return None if options is None else _guarded(lambda: run(options))
 
 
-def _guarded(run: Callable[[T], int], options: T | None) -> int | None:
-    """``run(options)`` ending as typer ends it on Ctrl-C, end of input or a closed pipe."""
-    if options is None:
-        return None
+def _guarded(run: Callable[[], int]) -> int:
+    """``run()`` ending as typer ends a command on Ctrl-C, end of input or a closed pipe."""
     try:
-        return run(options)
+        return run()
     except KeyboardInterrupt:  # Ctrl-C: typer's exit code, quietly, no traceback
         return 130
     except EOFError:
