@@ -146,10 +146,11 @@ def test_the_table_names_every_command_of_the_app_and_its_module() -> None:
 
 
 def test_only_the_module_of_the_running_command_is_imported(example: Path) -> None:
-    modules = imported("stats", "examples/sessions/wiki", cwd=example)
+    # links goes through typer (stats, graph, search and lint have quick paths)
+    modules = imported("links", "Idempotent imports", "examples/sessions/wiki", cwd=example)
     commands = {m for m in modules if m.startswith("vaultkit.cli.") and m.endswith("_cmd")}
-    assert commands == {"vaultkit.cli.graph_cmd"}
-    assert "networkx" not in modules  # stats needs no graph
+    assert commands == {"vaultkit.cli.graph_cmd"} and "typer" in modules
+    assert "networkx" not in modules  # links needs no graph
 
 
 def test_every_command_answers_help_and_its_h_alias() -> None:
@@ -520,3 +521,47 @@ def test_quick_graph_loads_no_typer_and_networkx_only_when_it_runs(example: Path
     modules = imported("graph", "examples/sessions/wiki", cwd=example)
     assert _heavy(modules) == set() and "networkx" in modules
     assert "networkx" not in imported("search", "schema", "examples/sessions", cwd=example)
+
+
+STATS_FORMS = [
+    ["examples/sessions/wiki"],
+    ["examples/sessions/wiki", "--format", "json"],
+    ["-f", "text", "examples/sessions/wiki"],
+    ["--format=json", "examples/sessions/wiki"],
+    ["examples/no-such-vault"],
+    [],  # the project's wiki: none in the temporary folder
+]
+STATS_TO_TYPER = [
+    ["--help"],
+    ["examples/sessions/wiki", "-h"],
+    ["examples/sessions/wiki", "--format", "dot"],
+    ["examples/sessions/wiki", "--format"],
+    ["examples/sessions/wiki", "other"],
+    ["examples/sessions/wiki", "-f", "json", "-f", "text"],
+    ["--", "examples/sessions/wiki"],
+]
+
+
+@pytest.mark.parametrize("args", STATS_FORMS, ids=[" ".join(a) for a in STATS_FORMS])
+def test_quick_stats_equals_the_typer_command(example: Path, args: list[str]) -> None:
+    from vaultkit.cli import stats_run
+
+    assert stats_run.read_quick(args) is not None
+    _same_on_both_paths("stats", args, example)
+
+
+@pytest.mark.parametrize("args", STATS_TO_TYPER, ids=[" ".join(a) for a in STATS_TO_TYPER])
+def test_stats_forms_typer_must_answer_are_left_to_it(example: Path, args: list[str]) -> None:
+    from vaultkit.cli import stats_run
+
+    assert stats_run.read_quick(args) is None
+    _same_on_both_paths("stats", args, example)
+
+
+def test_quick_stats_options_are_exactly_the_typer_commands(example: Path) -> None:
+    from vaultkit.cli import graph_cmd, stats_run
+
+    names, valued = _options_of("stats")
+    assert names == stats_run.OPTIONS and valued == set(stats_run.OPTIONS.values())
+    assert tuple(f.value for f in graph_cmd.TextFormat) == stats_run.FORMATS
+    assert _heavy(imported("stats", "examples/sessions/wiki", cwd=example)) == set()

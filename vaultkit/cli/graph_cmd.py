@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections import Counter
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -14,6 +13,8 @@ from vaultkit.cli.app import app
 from vaultkit.cli.common import resolve_vault
 from vaultkit.cli.graph_run import GraphArgs, run
 from vaultkit.cli.options import VaultArg
+from vaultkit.cli.stats_run import StatsArgs
+from vaultkit.cli.stats_run import run as run_stats
 from vaultkit.errors import VaultkitError
 from vaultkit.vault import analysis
 from vaultkit.vault.model import NOTE_SUFFIX
@@ -162,40 +163,6 @@ def links(
     typer.echo("\n".join(lines))
 
 
-def vault_stats(vault: Vault, *, top: int = 5) -> dict[str, Any]:
-    """Counts describing a vault (what ``vaultkit stats`` prints)."""
-    kinds = Counter(item.link.kind for item in vault.links)
-    tag_counts = sorted(analysis.tags(vault).items(), key=lambda kv: (-kv[1], kv[0]))
-    return {
-        "notes": len(vault.notes),
-        "attachments": len(vault.attachments),
-        "links": {"total": len(vault.links), **dict(sorted(kinds.items()))},
-        "ghosts": len(analysis.ghosts(vault)),
-        "orphans": len(analysis.orphans(vault)),
-        "isolated": len(analysis.isolated(vault)),
-        "dead_ends": len(analysis.dead_ends(vault)),
-        "degraded": len(analysis.degraded(vault)),
-        "ambiguous_links": len(analysis.ambiguous(vault)),
-        "tags": dict(tag_counts[:top]),
-    }
-
-
-def _pairs(counts: dict[str, int]) -> str:
-    return ", ".join(f"{key} {value}" for key, value in counts.items()) or "-"
-
-
-def _stats_text(stats: dict[str, Any]) -> str:
-    lines = []
-    for key, value in stats.items():
-        if key == "links":
-            by_kind = {k: v for k, v in value.items() if k != "total"}
-            value = f"{value['total']} ({_pairs(by_kind)})" if by_kind else value["total"]
-        elif key == "tags":
-            value = _pairs(value)
-        lines.append(f"{key.replace('_', ' ')}: {value}")
-    return "\n".join(lines)
-
-
 @app.command()
 def stats(
     vault: VaultArg = None,
@@ -208,8 +175,4 @@ def stats(
       vaultkit stats examples/sessions/wiki
       vaultkit stats --format json        # this project's sessions/wiki
     """
-    result = vault_stats(_load(vault))
-    if fmt is TextFormat.json:
-        typer.echo(json.dumps(result, ensure_ascii=False, indent=2))
-    else:
-        typer.echo(_stats_text(result))
+    run_stats(StatsArgs(vault, fmt.value))

@@ -1,6 +1,6 @@
 """Answers that need no typer: ``--help``/``-h`` and no arguments, ``--version``/``-V`` and
-``version``, and plain ``vaultkit lint``, ``search`` and ``graph`` runs. Everything else goes to
-the typer app."""
+``version``, and plain ``vaultkit lint``, ``search``, ``graph`` and ``stats`` runs. Everything
+else goes to the typer app."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def answer(args: list[str], prog: str) -> int | None:
             return None
         print(top_help(prog), end="", file=sys.stdout if args else sys.stderr)
         return 0 if args else 2
-    command = {"lint": _lint, "search": _search, "graph": _graph}.get(args[0])
+    command = {"lint": _lint, "search": _search, "graph": _graph, "stats": _stats}.get(args[0])
     return None if command is None else command(args[1:])
 
 
@@ -63,6 +63,13 @@ def _search(argv: list[str]) -> int | None:
 
 def _graph(argv: list[str]) -> int | None:
     from vaultkit.cli.graph_run import read_quick, run
+
+    options = read_quick(argv)
+    return None if options is None else _guarded(lambda: run(options))
+
+
+def _stats(argv: list[str]) -> int | None:
+    from vaultkit.cli.stats_run import read_quick, run
 
     options = read_quick(argv)
     return None if options is None else _guarded(lambda: run(options))
