@@ -146,8 +146,9 @@ def test_the_table_names_every_command_of_the_app_and_its_module() -> None:
 
 
 def test_only_the_module_of_the_running_command_is_imported(example: Path) -> None:
-    # links goes through typer (stats, graph, search and lint have quick paths)
-    modules = imported("links", "Idempotent imports", "examples/sessions/wiki", cwd=example)
+    # links through typer: --format json --format text is not a plain form (see links_run)
+    argv = ["links", "Idempotent imports", "examples/sessions/wiki", "-f", "json", "-f", "text"]
+    modules = imported(*argv, cwd=example)
     commands = {m for m in modules if m.startswith("vaultkit.cli.") and m.endswith("_cmd")}
     assert commands == {"vaultkit.cli.graph_cmd"} and "typer" in modules
     assert "networkx" not in modules  # links needs no graph
@@ -565,3 +566,54 @@ def test_quick_stats_options_are_exactly_the_typer_commands(example: Path) -> No
     assert names == stats_run.OPTIONS and valued == set(stats_run.OPTIONS.values())
     assert tuple(f.value for f in graph_cmd.TextFormat) == stats_run.FORMATS
     assert _heavy(imported("stats", "examples/sessions/wiki", cwd=example)) == set()
+
+
+FOLDERS = str(Path(__file__).parent / "fixtures" / "vaults" / "folders" / "vault")
+LINKS_FORMS = [
+    ["Idempotent imports", "examples/sessions/wiki"],
+    ["Plan", FOLDERS, "--incoming"],  # an ambiguous name: which note is shown, on stderr
+    ["concepts/Idempotent imports.md", "examples/sessions/wiki", "--incoming"],
+    ["Transaction fingerprint", "examples/sessions/wiki", "--outgoing", "-f", "json"],
+    ["--format=json", "Idempotent imports", "examples/sessions/wiki", "--incoming", "--outgoing"],
+    ["No such note", "examples/sessions/wiki"],  # one error line, exit 2
+    ["Idempotent imports", "examples/no-such-vault"],
+    ["Idempotent imports"],  # the project's wiki: none in the temporary folder
+]
+LINKS_TO_TYPER = [
+    ["--help"],
+    [],
+    ["", "examples/sessions/wiki"],  # typer's BadParameter
+    ["  ", "examples/sessions/wiki"],
+    ["Idempotent imports", "examples/sessions/wiki", "-h"],
+    ["Idempotent imports", "examples/sessions/wiki", "--format", "dot"],
+    ["Idempotent imports", "examples/sessions/wiki", "--incoming=yes"],
+    ["Idempotent imports", "examples/sessions/wiki", "third"],
+    ["Idempotent imports", "examples/sessions/wiki", "-f", "json", "-f", "text"],
+    ["--", "Idempotent imports"],
+]
+
+
+@pytest.mark.parametrize("args", LINKS_FORMS, ids=[" ".join(a[:1]) for a in LINKS_FORMS])
+def test_quick_links_equals_the_typer_command(example: Path, args: list[str]) -> None:
+    from vaultkit.cli import links_run
+
+    assert links_run.read_quick(args) is not None
+    _same_on_both_paths("links", args, example)
+
+
+@pytest.mark.parametrize("args", LINKS_TO_TYPER, ids=[repr(a) for a in LINKS_TO_TYPER])
+def test_links_forms_typer_must_answer_are_left_to_it(example: Path, args: list[str]) -> None:
+    from vaultkit.cli import links_run
+
+    assert links_run.read_quick(args) is None
+    _same_on_both_paths("links", args, example)
+
+
+def test_quick_links_options_are_exactly_the_typer_commands(example: Path) -> None:
+    from vaultkit.cli import graph_cmd, links_run
+
+    names, valued = _options_of("links")
+    assert names == links_run.OPTIONS and valued == {"fmt"}
+    assert tuple(f.value for f in graph_cmd.TextFormat) == links_run.FORMATS
+    argv = ["links", "Idempotent imports", "examples/sessions/wiki"]
+    assert _heavy(imported(*argv, cwd=example)) == set()

@@ -1,6 +1,6 @@
 """Answers that need no typer: ``--help``/``-h`` and no arguments, ``--version``/``-V`` and
-``version``, and plain ``vaultkit lint``, ``search``, ``graph`` and ``stats`` runs. Everything
-else goes to the typer app."""
+``version``, and plain ``vaultkit lint``, ``search``, ``graph``, ``links`` and ``stats`` runs.
+Everything else goes to the typer app."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def answer(args: list[str], prog: str) -> int | None:
             return None
         print(top_help(prog), end="", file=sys.stdout if args else sys.stderr)
         return 0 if args else 2
-    command = {"lint": _lint, "search": _search, "graph": _graph, "stats": _stats}.get(args[0])
+    command = QUICK.get(args[0])
     return None if command is None else command(args[1:])
 
 
@@ -75,6 +75,13 @@ def _stats(argv: list[str]) -> int | None:
     return None if options is None else _guarded(lambda: run(options))
 
 
+def _links(argv: list[str]) -> int | None:
+    from vaultkit.cli.links_run import read_quick, run
+
+    options = read_quick(argv)
+    return None if options is None else _guarded(lambda: run(options))
+
+
 def _guarded(run: Callable[[], int]) -> int:
     """``run()`` ending as typer ends a command on Ctrl-C, end of input or a closed pipe."""
     try:
@@ -96,3 +103,7 @@ def _silence_stdout() -> None:
         os.dup2(null, sys.stdout.fileno())
     finally:
         os.close(null)
+
+
+# The commands with a typer-free path for their plain command lines (see each *_run module).
+QUICK = {"lint": _lint, "search": _search, "graph": _graph, "links": _links, "stats": _stats}
