@@ -281,3 +281,10 @@ def test_by_default_a_small_index_is_refreshed_before_each_search(tmp_path: Path
     found = search_folder(tmp_path, "apple", Filters())  # update=None: auto
     assert not found.refresh.skipped and found.refresh.updated == 1
     assert sorted(h.path for h in found.hits) == ["a.md", "b.md"]
+
+
+def test_only_an_index_trusted_without_being_asked_is_reported_as_skipped(tmp_path: Path) -> None:
+    _note(tmp_path, "a.md", "apple\n")
+    update_index(vault_corpus(tmp_path))
+    asked = search_folder(tmp_path, "apple", Filters(), update=False)
+    assert not asked.refresh.skipped  # --no-refresh: the user chose it, no note needed

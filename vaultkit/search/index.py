@@ -280,7 +280,7 @@ def _refreshed(
     total = int(conn.execute("SELECT count(*) FROM files").fetchone()[0])
     if update or (update is None and total <= AUTO_REFRESH_MAX):
         return refresh(conn, corpus, progress)
-    return Refresh(0, 0, total, skipped=True)
+    return Refresh(0, 0, total, skipped=update is None)  # skipped: trusted without being asked
 
 
 def _busy(corpus: Corpus, exc: sqlite3.OperationalError) -> VaultkitError:
