@@ -19,9 +19,7 @@ from typing import Any
 from .mockserver import (
     WORKER_MARKER,
     Answer,
-    Queues,
-    Recorded,
-    RecordingServer,
+    ScriptedMock,
     json_answer,
     sse_answer,
 )
@@ -122,36 +120,17 @@ def stream_chunks(reply: Text | FunctionCall, model: str) -> Iterator[bytes]:
         yield f"data: {json.dumps(chunk)}\r\n\r\n".encode()
 
 
-class MockGemini:
+class MockGemini(ScriptedMock):
     """The mock server; use it as a context manager. ``requests`` holds everything received."""
 
     def __init__(self) -> None:
-        self.replies = Queues(
+        super().__init__(
             {
                 "agent": Text("Hello from the mock Gemini model."),
                 "aux": Text('{"reasoning": "mock", "model_choice": "flash"}'),
                 "worker": Text("@@@TITLE@@@\nMock\n@@@HANDOFF@@@\nDone.\n@@@WIKI@@@\n# Mock\n"),
             }
         )
-        self._server = RecordingServer(self._route)
-
-    @property
-    def url(self) -> str:
-        return self._server.url
-
-    @property
-    def requests(self) -> list[Recorded]:
-        return self._server.snapshot()
-
-    def of_kind(self, kind: str) -> list[Recorded]:
-        return [r for r in self.requests if r.kind == kind]
-
-    def __enter__(self) -> MockGemini:
-        self._server.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._server.stop()
 
     def _route(
         self, method: str, path: str, query: dict[str, str], body: Any

@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Self
 from urllib.parse import parse_qsl, urlsplit
 
 _SECRET_HEADERS = frozenset(
@@ -116,6 +116,38 @@ class Queues:
         with self._lock:
             pending = self._queues.get(kind)
             return pending.popleft() if pending else self._defaults[kind]
+
+
+class ScriptedMock:
+    """The shell every agent API mock shares: a recording server, reply queues per request kind,
+    the recorded requests, and use as a context manager. Subclasses answer in ``_route``."""
+
+    def __init__(self, defaults: dict[str, Any]) -> None:
+        self.replies = Queues(defaults)
+        self._server = RecordingServer(self._route)
+
+    @property
+    def url(self) -> str:
+        return self._server.url
+
+    @property
+    def requests(self) -> list[Recorded]:
+        return self._server.snapshot()
+
+    def of_kind(self, kind: str) -> list[Recorded]:
+        return [r for r in self.requests if r.kind == kind]
+
+    def __enter__(self) -> Self:
+        self._server.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.stop()
+
+    def _route(
+        self, method: str, path: str, query: dict[str, str], body: Any
+    ) -> tuple[str, Answer]:
+        raise NotImplementedError
 
 
 def _handler_for(server: RecordingServer) -> type[BaseHTTPRequestHandler]:
