@@ -31,4 +31,5 @@ def test_owner_honours_the_config_variables(tmp_path: Path) -> None:
     env = {"HOME": str(tmp_path / "home"), "CODEX_HOME": str(tmp_path / "cx")}
     inside = tmp_path / "cx/sessions/2026/12/01/rollout-x.jsonl"
     assert known.owner(str(inside), env) == "codex"
-    assert known.owner(str(tmp_path / "home/.codex/sessions/2026/12/01/rollout-x.jsonl"), env) is None
+    default = tmp_path / "home/.codex/sessions/2026/12/01/rollout-x.jsonl"
+    assert known.owner(str(default), env) is None
