@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from test_worker_support import claude_projects, write_transcript
 
+from vaultkit.agents import transcripts
 from vaultkit.agents.transcripts import (
     EMPTY,
     config_dir,
@@ -128,3 +129,52 @@ def test_an_empty_transcript_is_refused_only_when_its_content_is_read() -> None:
     assert file_problem(str(target), env()) == EMPTY
     target.write_text(json.dumps({"type": "user", "sessionId": SID}) + "\n")
     assert file_problem(str(target), env()) is None
+
+
+# --- other agents: Codex rollouts and Gemini chat files -------------------------------------
+
+_FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def _place(home: Path, rel: str, source: Path) -> Path:
+    target = home / rel
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(source.read_bytes())
+    return target
+
+
+def test_codex_rollout_is_codex_transcript_only(tmp_path: Path) -> None:
+    env = {"HOME": str(tmp_path)}
+    rel = ".codex/sessions/2026/12/01/rollout-2026-12-01T07-30-39-01a2.jsonl"
+    rollout = _place(tmp_path, rel, _FIXTURES / "codex/rollout.jsonl")
+    assert transcripts.file_problem(str(rollout), env, agent="codex") is None
+    assert transcripts.path_problem(str(rollout), env) is not None  # not Claude's
+    gemini_problem = transcripts.file_problem(str(rollout), env, agent="gemini")
+    assert gemini_problem is not None and "Gemini" in gemini_problem
+
+
+def test_gemini_chat_is_gemini_transcript_only(tmp_path: Path) -> None:
+    env = {"HOME": str(tmp_path)}
+    rel = ".gemini/tmp/app/chats/session-2026-12-01T07-36-115dd1e7.jsonl"
+    chat = _place(tmp_path, rel, _FIXTURES / "gemini/chat.jsonl")
+    assert transcripts.file_problem(str(chat), env, agent="gemini") is None
+    assert transcripts.file_problem(str(chat), env, agent="codex") is not None
+
+
+def test_other_agents_refuse_lookalikes(tmp_path: Path) -> None:
+    env = {"HOME": str(tmp_path)}
+    rel = ".codex/sessions/2026/12/01/rollout-x.jsonl"
+    fake = tmp_path / rel
+    fake.parent.mkdir(parents=True)
+    fake.write_text('{"type": "user", "sessionId": "x"}\n')
+    assert transcripts.file_problem(str(fake), env, agent="codex") == (
+        "its first line is not a Codex rollout's session_meta"
+    )
+    outside = tmp_path / "rollout-x.jsonl"
+    outside.write_bytes((_FIXTURES / "codex/rollout.jsonl").read_bytes())
+    problem = transcripts.path_problem(str(outside), env, agent="codex")
+    assert problem is not None and problem.startswith("not Codex CLI")
+    assert transcripts.path_problem(str(fake), env, agent="cursor") == "no agent is called 'cursor'"
+    link = tmp_path / ".codex/sessions/2026/12/01/rollout-link.jsonl"
+    link.symlink_to("/etc/passwd")
+    assert transcripts.file_problem(str(link), env, agent="codex") is not None
