@@ -42,15 +42,24 @@ class IndexConfig(Record):
     description_max: int = 120
 
 
+# ``[distill] backend``: ``auto`` is the CLI of the agent whose session it is (else claude, else
+# offline); the others name one backend for every session.
+BACKENDS = ("auto", "claude", "codex", "gemini", "command", "offline")
+
+
 class DistillConfig(Record):
-    backend: str = "claude"  # "claude" | "command" | "offline"
-    model: str = "sonnet"
+    backend: str = "claude"  # one of BACKENDS
+    model: str = "sonnet"  # the claude backend's model
     timeout: int = 300
     command: list[str] = field(default_factory=list)
     strip_api_key: bool = False
     max_attempts: int = 5
     transcript_budget: int = 60_000
     claude_path: str = "claude"
+    codex_path: str = "codex"
+    codex_model: str = ""  # "" = Codex's own default (its config.toml)
+    gemini_path: str = "gemini"
+    gemini_model: str = ""  # "" = Gemini CLI's default
     daily_budget: float = 0.0  # USD a day for LLM distillation; 0 means no cap
 
 
@@ -176,7 +185,23 @@ def build_config(data: dict[str, Any], path: object) -> Config:
         built[name] = _build_section(path, name, section_type, raw)
     if "git" in built:
         _check_share(path, built["git"].share)
+    if "distill" in built:
+        _check_distill(path, built["distill"])
     return Config(**built)
+
+
+def _check_distill(path: object, distill: DistillConfig) -> None:
+    if distill.backend not in BACKENDS:
+        raise VaultkitError(
+            f"{path}: distill.backend is {distill.backend!r}, not a backend",
+            hint=f"set distill.backend to one of: {', '.join(BACKENDS)}",
+        )
+    for key in ("claude_path", "codex_path", "gemini_path"):
+        if not getattr(distill, key).strip():
+            raise VaultkitError(
+                f"{path}: distill.{key} is empty",
+                hint=f"set distill.{key} to the CLI's name or path, or remove the line",
+            )
 
 
 def _check_share(path: object, share: list[str]) -> None:

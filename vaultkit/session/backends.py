@@ -1,72 +1,65 @@
-"""Distillation backends: the ``claude`` CLI, any command, and the offline extractive distiller.
+"""Distillation backends: ``claude``, ``codex``, ``gemini``, any command, the offline distiller.
 
-``run_backend`` runs one attempt and classifies it: ``ok``, ``empty-output``, ``no-markers``,
-``timeout``, ``llm-error`` or ``infra`` (login, quota, network, missing binary — never saved as a
-note). Child processes start in a private temp folder with a cleaned environment and the guard
-variables set, so a ``claude -p`` child can never trigger vaultkit's hooks again. ``claude -p``
-answers in its JSON form: the answer text is its ``result``, and its token usage and
-``total_cost_usd`` travel with the attempt (other backends report no usage).
-
-A child never outlives the worker. On POSIX it runs under :mod:`vaultkit.session.childguard` in a
-process group of its own; whenever the attempt ends — answer, timeout, or the worker unwinding
-from SIGTERM/SIGHUP/SIGINT (``SystemExit``) — the worker kills that whole group and reaps it, and
-when the worker dies without running any code (SIGKILL) the guard sees its parent gone and kills
-the group itself.
+``run_backend`` runs one attempt with the configured backend and classifies it (see
+:mod:`vaultkit.session.childrun`): ``ok``, ``empty-output``, ``no-markers``, ``timeout``,
+``llm-error`` or ``infra`` (login, quota, network, missing binary — never saved as a note).
+``auto`` picks the CLI of the agent whose session it is when that CLI can run here, else
+``claude`` when it can, else the offline distiller. ``claude -p`` answers in its JSON form: the
+answer text is its ``result``, and its token usage and ``total_cost_usd`` travel with the
+attempt; ``codex`` (:mod:`vaultkit.session.codexcli`) and ``gemini``
+(:mod:`vaultkit.session.geminicli`) report tokens and no cost; a command reports nothing.
+Every CLI child runs guarded: hooks disabled, guard variables set, no saved session, a private
+folder, its process group killed when the attempt ends or the worker dies.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import re
 import shutil
-import signal
 import subprocess
-import sys
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
-from vaultkit.agents.childenv import GUARD_VARS, child_environment
+from vaultkit.agents.childenv import GUARD_VARS
 from vaultkit.base.config import Config
 from vaultkit.base.record import Record
 from vaultkit.base.store import STORE_DIR, git_root
-from vaultkit.session.costs import NO_USAGE, Usage
-from vaultkit.session.markers import Parsed, parse_markers
+from vaultkit.session import codexcli, geminicli
+from vaultkit.session.childrun import (
+    BackendResult,
+    Status,
+    child_env,
+    classify,
+    guarded_argv,
+    missing_binary,
+    run_child,
+)
+from vaultkit.session.costs import Usage
+from vaultkit.session.markers import Parsed
 from vaultkit.session.naming import short_id
 from vaultkit.session.redact import redact
 from vaultkit.session.transcript import Digest
 
-Status = Literal["ok", "empty-output", "no-markers", "timeout", "llm-error", "infra"]
+__all__ = [
+    "BackendResult",
+    "OfflineFacts",
+    "Status",
+    "child_env",
+    "choose",
+    "classify",
+    "claude_answer",
+    "claude_argv",
+    "guarded_argv",
+    "offline_answer",
+    "offline_parts",
+    "offline_title",
+    "run_backend",
+]
 
-# Unmistakable infrastructure banners: infra whatever the exit code.
-_INFRA_STRONG = re.compile(
-    r"(?i)usage limit reached|limit reached\|\d|invalid api key|please run /login|not logged in"
-    r"|credit balance is too low|authentication_error|oauth token (?:has )?expired"
-    r"|api error: ?(?:5\d\d|429)|overloaded_error|rate_limit_error"
-)
-# Words that are infra only when the process also failed (a short answer may mention them).
-_INFRA_WEAK = re.compile(
-    r"(?i)rate[ _-]?limit|overloaded|limit will reset|authentication failed"
-    r"|internal server error|bad gateway|service unavailable|gateway timeout|connection refused"
-    r"|econnrefused|econnreset|enotfound|etimedout|unable to connect|fetch failed|network error"
-)
-INFRA_OUTPUT_MAX = 600  # longer marker-less answers are model output, not an error banner
-KILL_GRACE = 5
-
-
-@dataclass(frozen=True, slots=True)
-class BackendResult:
-    """One attempt. ``output`` is the answer text; ``detail`` a short reason for the log."""
-
-    status: Status
-    output: str
-    detail: str
-    backend: str
-    usage: Usage = NO_USAGE
+CLI_BACKENDS = ("claude", "codex", "gemini")
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,15 +70,6 @@ class OfflineFacts:
     cwd: str
     project: str
     session_id: str
-
-
-def child_env(config: Config, base: Mapping[str, str] | None = None) -> dict[str, str]:
-    """``base`` (default ``os.environ``) without Claude Code's session variables, guards set.
-
-    ``ANTHROPIC_API_KEY`` is dropped too when ``distill.strip_api_key`` is on (forces the
-    subscription login, as the seed did)."""
-    drop = frozenset({"ANTHROPIC_API_KEY"}) if config.distill.strip_api_key else frozenset()
-    return child_environment(os.environ if base is None else base, drop=drop)
 
 
 def claude_argv(config: Config, binary: str) -> list[str]:
@@ -155,95 +139,23 @@ def claude_answer(stdout: str) -> ClaudeAnswer | None:
     )
 
 
-def classify(returncode: int, stdout: str, stderr: str) -> tuple[Status, str]:
-    """Classify a finished attempt from its exit code and output."""
-    parsed = parse_markers(stdout)
-    if returncode == 0 and parsed.complete:
-        return "ok", "ok"
-    banner = stdout.strip() if len(stdout.strip()) <= INFRA_OUTPUT_MAX else ""
-    errors = stderr[-4000:]
-    strong = _INFRA_STRONG.search(banner) or _INFRA_STRONG.search(errors)
-    weak = returncode != 0 and (_INFRA_WEAK.search(banner) or _INFRA_WEAK.search(errors))
-    if strong or weak:
-        return "infra", _short(banner or stderr)
-    if returncode != 0:
-        return "llm-error", f"exit {returncode}: {_short(stderr or stdout)}"
-    if not stdout.strip():
-        return "empty-output", "empty output"
-    return "no-markers", "missing markers: " + ", ".join(parsed.missing or ("empty part",))
-
-
-def _short(text: str) -> str:
-    flat = " ".join(redact(text).split())
-    return flat[:300]
-
-
-def _kill(proc: subprocess.Popen[bytes]) -> None:
-    """Kill the child's whole process group (it leads one), or the child alone elsewhere."""
-    with contextlib.suppress(OSError):
-        if os.name == "posix":
-            os.killpg(proc.pid, signal.SIGKILL)
-        else:
-            proc.kill()
-
-
-def guarded_argv(argv: list[str]) -> list[str]:
-    """``argv`` run under the child guard (POSIX), which kills its group when the worker dies."""
-    if os.name != "posix":
-        return argv
-    guard = [sys.executable, "-m", "vaultkit.session.childguard", str(os.getpid()), "--"]
-    return guard + argv
-
-
-def _start(argv: list[str], workdir: str, config: Config) -> subprocess.Popen[bytes]:
-    env = child_env(config)
-    if shutil.which(argv[0], path=env.get("PATH")) is None:  # the guard would only exit 127
-        raise FileNotFoundError(2, "No such file or directory", argv[0])
-    return subprocess.Popen(
-        guarded_argv(argv),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=workdir,
-        env=env,
-        start_new_session=os.name == "posix",
-    )
-
-
-def _answer(proc: subprocess.Popen[bytes], prompt: str, timeout: int) -> tuple[bytes, bytes] | None:
-    """The child's output, or None when it timed out; its process group is gone afterwards,
-    whatever ends the wait (an answer, the timeout, or the worker being stopped)."""
-    try:
-        return proc.communicate(prompt.encode("utf-8"), timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return None
-    finally:
-        _kill(proc)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=KILL_GRACE)
-
-
 def _run(
     argv: list[str], prompt: str, config: Config, backend: str, *, json_answer: bool = False
 ) -> BackendResult:
-    timeout = max(1, config.distill.timeout)
+    timeout = config.distill.timeout
     with tempfile.TemporaryDirectory(prefix="vaultkit-distill-") as workdir:
         try:
-            proc = _start(argv, workdir, config)
+            ran = run_child(argv, prompt, env=child_env(config), cwd=workdir, timeout=timeout)
         except OSError as exc:
             return BackendResult("infra", "", f"cannot start {argv[0]}: {exc}", backend)
-        output = _answer(proc, prompt, timeout)
-    if output is None:
-        return BackendResult("timeout", "", f"no answer within {timeout} s", backend)
-    out, err = output
-    stdout = out.decode("utf-8", errors="replace")
-    stderr = err.decode("utf-8", errors="replace")
-    answer = claude_answer(stdout) if json_answer else None
+    if ran is None:
+        return BackendResult("timeout", "", f"no answer within {max(1, timeout)} s", backend)
+    answer = claude_answer(ran.stdout) if json_answer else None
     if answer is None:
-        status, detail = classify(proc.returncode, stdout, stderr)
-        return BackendResult(status, stdout, detail, backend)
-    code = proc.returncode or int(answer.is_error)  # an error result that exited 0 is an error
-    status, detail = classify(code, answer.text, stderr or answer.text)
+        status, detail = classify(ran.returncode, ran.stdout, ran.stderr)
+        return BackendResult(status, ran.stdout, detail, backend)
+    code = ran.returncode or int(answer.is_error)  # an error result that exited 0 is an error
+    status, detail = classify(code, answer.text, ran.stderr or answer.text)
     if answer.subtype not in ("", "success"):
         detail = f"{detail} ({answer.subtype})"
     return BackendResult(status, answer.text, detail, backend, answer.usage)
@@ -252,8 +164,7 @@ def _run(
 def _run_claude(prompt: str, config: Config) -> BackendResult:
     binary = shutil.which(config.distill.claude_path, path=child_env(config).get("PATH"))
     if binary is None:
-        detail = f"claude CLI not found: {config.distill.claude_path}"
-        return BackendResult("infra", "", detail, "claude")
+        return missing_binary("claude", "claude_path", config.distill.claude_path)
     return _run(claude_argv(config, binary), prompt, config, "claude", json_answer=True)
 
 
@@ -264,11 +175,51 @@ def _run_command(prompt: str, config: Config) -> BackendResult:
     return _run(argv, prompt, config, "command")
 
 
-def run_backend(
-    prompt: str, config: Config, *, offline: OfflineFacts | None = None
-) -> BackendResult:
-    """One attempt with the configured backend (``claude`` | ``command`` | ``offline``)."""
+def runnable(backend: str, config: Config, env: Mapping[str, str] | None = None) -> bool:
+    """True when the ``claude``/``codex``/``gemini`` backend's CLI is on the child's PATH (and,
+    for ``gemini``, an API key is there for it: its child cannot use a Google login)."""
+    env = child_env(config, env)
+    paths = {
+        "claude": config.distill.claude_path,
+        "codex": config.distill.codex_path,
+        "gemini": config.distill.gemini_path,
+    }
+    if backend not in paths or shutil.which(paths[backend], path=env.get("PATH")) is None:
+        return False
+    return backend != "gemini" or bool(geminicli.auth_type(env))
+
+
+def choose(config: Config, agent: str = "claude", env: Mapping[str, str] | None = None) -> str:
+    """The backend an attempt for ``agent``'s session uses: the configured one, or for ``auto``
+    the agent's own CLI when it can run, else ``claude`` when it can, else ``offline``."""
     backend = config.distill.backend
+    if backend != "auto":
+        return backend
+    for name in dict.fromkeys((agent, "claude")):
+        if name in CLI_BACKENDS and runnable(name, config, env):
+            return name
+    return "offline"
+
+
+HINTS = {
+    "claude": "check `claude` login/quota or distill.claude_path in vaultkit.toml",
+    "codex": "check `codex login`/quota or distill.codex_path in vaultkit.toml",
+    "gemini": "check GEMINI_API_KEY, the Gemini quota or distill.gemini_path in vaultkit.toml",
+    "command": "check distill.command in vaultkit.toml",
+}
+
+
+def hint(backend: str) -> str:
+    """What to check when ``backend`` could not run (the InfraError hint)."""
+    return HINTS.get(backend, "check distill.backend in vaultkit.toml")
+
+
+def run_backend(
+    prompt: str, config: Config, *, offline: OfflineFacts | None = None, agent: str = "claude"
+) -> BackendResult:
+    """One attempt with the backend :func:`choose` picks for ``agent``'s session (``claude`` |
+    ``codex`` | ``gemini`` | ``command`` | ``offline``)."""
+    backend = choose(config, agent)
     if backend == "offline":
         if offline is None:
             return BackendResult("infra", "", "offline backend needs transcript facts", backend)
@@ -277,6 +228,10 @@ def run_backend(
         return _run_command(prompt, config)
     if backend == "claude":
         return _run_claude(prompt, config)
+    if backend == "codex":
+        return codexcli.run_codex(prompt, config)
+    if backend == "gemini":
+        return geminicli.run_gemini(prompt, config)
     return BackendResult("infra", "", f"unknown distill.backend {backend!r}", backend)
 
 

@@ -22,6 +22,8 @@ from vaultkit.errors import VaultkitError
 from vaultkit.session.backends import (
     BackendResult,
     OfflineFacts,
+    choose,
+    hint,
     offline_parts,
     offline_title,
     run_backend,
@@ -64,6 +66,7 @@ class DistillOutcome:
     degraded_reason: str | None
     retries: int
     usage: Usage = NO_USAGE  # what every attempt cost together, as the backend reported it
+    backend: str = ""  # the backend that wrote the notes ("offline" when no LLM was called)
 
 
 def existing_note_names(store: Store, exclude_session: str = "") -> list[str]:
@@ -106,7 +109,7 @@ def _attempts(
 ) -> list[BackendResult]:
     results: list[BackendResult] = []
     for attempt in (1, 2):
-        result = run_backend(prompt, config, offline=facts)
+        result = run_backend(prompt, config, offline=facts, agent=info.agent)
         append_log(
             store.log,
             f"distill {info.session_id}: attempt {attempt} via {result.backend}: "
@@ -115,8 +118,7 @@ def _attempts(
         if result.status == "infra":
             raise InfraError(
                 f"distillation backend unavailable for session {info.session_id}: {result.detail}",
-                hint="check `claude` login/quota or distill.* in vaultkit.toml; "
-                "the session stays queued",
+                hint=f"{hint(result.backend)}; the session stays queued",
             )
         results.append(result)
         if result.status == "ok":
@@ -144,10 +146,14 @@ def distill_session(store: Store, info: SessionInfo, config: Config) -> DistillO
     facts = OfflineFacts(digest, info.cwd, info.project, info.session_id)
     offline = offline_parts(facts)
     meta = _meta(store, info, digest)
-    if config.distill.backend == "offline" or digest.turns == 0:
+    backend = choose(config, info.agent)
+    if backend == "offline" or digest.turns == 0:
         reason = "offline" if digest.turns else "empty-transcript"  # no LLM call for nothing
+        if backend == "offline" != config.distill.backend:  # auto found no CLI to run
+            append_log(store.log, f"distill {info.session_id}: auto: no runnable CLI, offline")
         meta = _degraded(meta, reason, 0)
-        return _write(store, meta, offline.title, offline.handoff, offline.wiki)
+        outcome = _write(store, meta, offline.title, offline.handoff, offline.wiki)
+        return replace(outcome, backend="offline")
     template = read_template(PROMPT_TEMPLATE)
     prompt = build_prompt(template, info, digest, existing_note_names(store, info.session_id))
     results = _attempts(store, info, prompt, config, facts)
@@ -160,11 +166,12 @@ def distill_session(store: Store, info: SessionInfo, config: Config) -> DistillO
         parsed = parse_markers(final.output)
         meta = _with_retries(meta, retries)
         title = parsed.title or offline_title(facts)
-        return replace(_write(store, meta, title, parsed.handoff, parsed.wiki), usage=usage)
+        outcome = _write(store, meta, title, parsed.handoff, parsed.wiki)
+        return replace(outcome, usage=usage, backend=final.backend)
     handoff, wiki = _fallback(offline, results)
     title = parse_markers(final.output).title or offline.title
     outcome = _write(store, _degraded(meta, final.status, retries), title, handoff, wiki)
-    return replace(outcome, usage=usage)
+    return replace(outcome, usage=usage, backend=final.backend)
 
 
 def offline_session(store: Store, info: SessionInfo, config: Config, reason: str) -> DistillOutcome:
