@@ -75,8 +75,12 @@ DRIVER = textwrap.dedent(
 
 
 def distil(env: dict[str, str], project: Path, agent: str, distill: dict[str, Any]) -> Any:
-    args = {"store": str(project / "sessions"), "agent": agent, "prompt": PROMPT_MARK}
-    args["distill"] = {"backend": "auto", "timeout": 120, **distill}
+    args = {
+        "store": str(project / "sessions"),
+        "agent": agent,
+        "prompt": PROMPT_MARK,
+        "distill": {"backend": "auto", "timeout": 120, **distill},
+    }
     done = subprocess.run(
         [sys.executable, "-c", DRIVER, json.dumps(args)],
         env=env,
