@@ -260,7 +260,7 @@ def test_a_codex_child_that_hangs_is_killed_with_its_group_at_the_timeout(
 def test_missing_codex_binary_is_infra_naming_the_setting(tmp_path: Path, on_path: Path) -> None:
     result = run_backend("PROMPT", Config(distill=DistillConfig(backend="codex")))
     assert (result.status, result.backend) == ("infra", "codex")
-    assert "codex CLI not found: codex (distill.codex_path)" in result.detail
+    assert result.detail == "codex CLI not found: codex"
 
 
 def test_codex_plain_output_from_a_wrapper_is_judged_as_text(
@@ -389,3 +389,13 @@ def test_an_unknown_backend_or_an_empty_path_is_a_config_error() -> None:
         parse_config('[distill]\ncodex_path = " "\n', "v.toml")
     with pytest.raises(VaultkitError, match=r"distill\.gemini_model must be str"):
         parse_config("[distill]\ngemini_model = 3\n", "v.toml")
+
+
+def test_auto_is_the_default_and_keeps_claude_for_claude_users(
+    tmp_path: Path, on_path: Path
+) -> None:
+    assert Config().distill.backend == "auto"
+    assert choose(Config(), "claude") == "offline", "nothing to run: offline, not stuck"
+    fake_cli(tmp_path, "claude")
+    assert choose(Config(), "claude") == "claude"
+    assert choose(Config(), "codex") == "claude", "a Codex session, no codex: claude"

@@ -418,7 +418,8 @@ def test_missing_claude_binary_is_an_infrastructure_error(
     session: tuple[Store, SessionInfo], tmp_path: Path
 ) -> None:
     store, info = session
-    config = Config(distill=DistillConfig(claude_path=str(tmp_path / "no-such-claude")))
+    missing = str(tmp_path / "no-such-claude")
+    config = Config(distill=DistillConfig(backend="claude", claude_path=missing))
     with pytest.raises(InfraError, match="not found"):
         distill_session(store, info, config)
     assert notes(store) == ([], [])

@@ -48,7 +48,7 @@ BACKENDS = ("auto", "claude", "codex", "gemini", "command", "offline")
 
 
 class DistillConfig(Record):
-    backend: str = "claude"  # one of BACKENDS
+    backend: str = "auto"  # one of BACKENDS
     model: str = "sonnet"  # the claude backend's model
     timeout: int = 300
     command: list[str] = field(default_factory=list)

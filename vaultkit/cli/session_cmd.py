@@ -192,11 +192,13 @@ def _check_claude(config: Config) -> Check:
     found = shutil.which(name)
     if found:
         return Check("claude CLI", "ok", found)
-    status: Status = "warn" if config.distill.backend == "claude" else "ok"
+    backend = config.distill.backend
+    status: Status = "warn" if backend in ("claude", "auto") else "ok"
+    fallback = ": Claude Code sessions get offline notes" if backend == "auto" else ""
     return Check(
         "claude CLI",
         status,
-        f"{name!r} is not on PATH (distill backend: {config.distill.backend})",
+        f"{name!r} is not on PATH (distill backend: {backend}{fallback})",
         'install Claude Code, set [distill] claude_path, or backend = "offline" in vaultkit.toml',
     )
 

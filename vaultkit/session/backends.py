@@ -164,7 +164,7 @@ def _run(
 def _run_claude(prompt: str, config: Config) -> BackendResult:
     binary = shutil.which(config.distill.claude_path, path=child_env(config).get("PATH"))
     if binary is None:
-        return missing_binary("claude", "claude_path", config.distill.claude_path)
+        return missing_binary("claude", config.distill.claude_path)
     return _run(claude_argv(config, binary), prompt, config, "claude", json_answer=True)
 
 

@@ -166,6 +166,6 @@ def run_child(
     )
 
 
-def missing_binary(backend: str, key: str, path: str) -> BackendResult:
-    """The infra result of a backend whose CLI is not found (``key`` names the setting)."""
-    return BackendResult("infra", "", f"{backend} CLI not found: {path} (distill.{key})", backend)
+def missing_binary(backend: str, path: str) -> BackendResult:
+    """The infra result of a backend whose CLI is not found (the hint names the setting)."""
+    return BackendResult("infra", "", f"{backend} CLI not found: {path}", backend)

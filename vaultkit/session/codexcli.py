@@ -101,7 +101,7 @@ def run_codex(prompt: str, config: Config) -> BackendResult:
     base_env = child_env(config)
     binary = shutil.which(config.distill.codex_path, path=base_env.get("PATH"))
     if binary is None:
-        return missing_binary(NAME, "codex_path", config.distill.codex_path)
+        return missing_binary(NAME, config.distill.codex_path)
     with tempfile.TemporaryDirectory(prefix="vaultkit-distill-") as private:
         scratch = os.path.join(private, "tmp")
         os.mkdir(scratch, 0o700)

@@ -149,7 +149,7 @@ def run_gemini(prompt: str, config: Config) -> BackendResult:
     base_env = child_env(config)
     binary = shutil.which(config.distill.gemini_path, path=base_env.get("PATH"))
     if binary is None:
-        return missing_binary(NAME, "gemini_path", config.distill.gemini_path)
+        return missing_binary(NAME, config.distill.gemini_path)
     auth = auth_type(base_env)
     if not auth:
         return BackendResult("infra", "", no_key_reason(base_env), NAME)

@@ -308,8 +308,8 @@ def _record_cost(
     entry = costs.Entry(
         date=_today(),
         session_id=session_id,
-        backend=config.distill.backend,
-        model=usage.model or (config.distill.model if config.distill.backend == "claude" else ""),
+        backend=outcome.backend or config.distill.backend,  # what "auto" chose
+        model=usage.model or (config.distill.model if outcome.backend == "claude" else ""),
         input_tokens=usage.input_tokens,
         output_tokens=usage.output_tokens,
         cost_usd=round(usage.cost_usd, 6),
