@@ -76,7 +76,9 @@ def capture_gemini(root: Path) -> None:
             (private / ".gemini").mkdir(parents=True)
             settings = json.dumps(gemini.child_settings())
             (private / ".gemini" / "settings.json").write_text(settings, encoding="utf-8")
-            env = box.env({"GEMINI_CLI_HOME": str(private)})
+            scratch = root / f"gemini-{name}" / "tmp"  # its error report lands in $TMPDIR
+            scratch.mkdir()
+            env = box.env({"GEMINI_CLI_HOME": str(private), "TMPDIR": str(scratch)})
             out = _run(argv, env, box.project())
             _save(out, mock.url, FIXTURES / "gemini" / "output-json" / f"{name}.json")
 
