@@ -47,6 +47,7 @@ def test_frontmatter_is_yaml_and_round_trips_hostile_values(tmp_path: Path) -> N
         "type": "handoff-summary",
         "source": f"raw/2026-11-30_2215_{SID}.jsonl",
         "session_id": SID,
+        "agent": "claude",
         "git_branch": "main",
         "tags": ["session", "handoff"],
         "auto_saved": True,
@@ -133,6 +134,7 @@ project: 'my: project'
 type: handoff-summary
 source: raw/2026-11-30_2215_c0ffee00-1234-5678-9abc-def012345678.jsonl
 session_id: c0ffee00-1234-5678-9abc-def012345678
+agent: claude
 git_branch: null
 tags:
 - session

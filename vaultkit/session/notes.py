@@ -50,6 +50,7 @@ class NoteMeta:
     quality: str = "ok"  # "ok" | "degraded"
     degraded_reason: str | None = None
     retries: int = 0
+    agent: str = "claude"  # whose session: vaultkit.agents.known.NAMES
 
 
 def frontmatter(meta: NoteMeta, title: str, kind: str, tags: list[str]) -> dict[str, Any]:
@@ -61,6 +62,7 @@ def frontmatter(meta: NoteMeta, title: str, kind: str, tags: list[str]) -> dict[
         "type": kind,
         "source": meta.source,
         "session_id": meta.session_id,
+        "agent": meta.agent,
         "git_branch": meta.git_branch,
         "tags": tags,
         "auto_saved": meta.auto_saved,

@@ -1,12 +1,13 @@
 """The detached distillation worker: ``python -m vaultkit.session.worker --store ROOT``.
 
-For each queued job it can lock (oldest first): check that the transcript is the agent's own
-(:mod:`vaultkit.agents.transcripts`), wait for it to settle, copy it into ``raw/``, distil it into
-a summary and a wiki note, then — under the store lock — regenerate INDEX.md and apply summary
-retention. Infrastructure errors keep the job queued for a bounded number of attempts; a broken
-``vaultkit.toml`` still gets the raw copy (with the defaults) and keeps the job queued; past
-``[distill] daily_budget`` the session gets its offline note and waits for the next day's LLM
-call. Each LLM distillation's cost goes to the cost log. No exception ever stops the loop.
+For each queued job it can lock (oldest first): check that the transcript is its agent's own
+(``job.agent``'s: :mod:`vaultkit.agents.transcripts`), wait for it to settle, copy it into
+``raw/``, distil it (read with that agent's reader) into a summary and a wiki note, then —
+under the store lock — regenerate INDEX.md and apply summary retention. Infrastructure errors
+keep the job queued for a bounded number of attempts; a broken ``vaultkit.toml`` still gets the
+raw copy (with the defaults) and keeps the job queued; past ``[distill] daily_budget`` the
+session gets its offline note and waits for the next day's LLM call. Each LLM distillation's
+cost goes to the cost log. No exception ever stops the loop.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from filelock import FileLock, Timeout
 
-from vaultkit.agents import transcripts
+from vaultkit.agents import known, transcripts
 from vaultkit.base import gitignore
 from vaultkit.base.config import Config, load_config
 from vaultkit.base.log import append_log
@@ -139,9 +140,11 @@ def _check_transcript(job: jobs.Job, *, content: bool) -> None:
     ``vaultkit ingest`` may live anywhere; every other one must be in the agent's own folder."""
     anywhere = job.source == "ingest"
     if content:
-        problem = transcripts.file_problem(job.transcript_path, os.environ, anywhere=anywhere)
+        problem = transcripts.file_problem(
+            job.transcript_path, os.environ, anywhere=anywhere, agent=job.agent
+        )
     elif not anywhere:
-        problem = transcripts.path_problem(job.transcript_path, os.environ)
+        problem = transcripts.path_problem(job.transcript_path, os.environ, agent=job.agent)
     else:
         problem = None
     if problem is not None:
@@ -232,9 +235,11 @@ def _distil(
         transcript=raw,
         project=store.project.name,
         cwd=job.cwd,
-        git_branch=git_branch(raw),
+        # Claude Code's by a cheap byte scan; the others' from the condensed transcript.
+        git_branch=git_branch(raw) if job.agent == known.CLAUDE.name else None,
         ended_at=_ended_at(job),
         reason=job.reason,
+        agent=job.agent,
     )
     over = budget_spent(store, config)
     if over:
@@ -415,7 +420,7 @@ def _write_readable(store: Store, config: Config, job: jobs.Job, raw: Path, say:
     from vaultkit.session.render import for_worker
 
     try:
-        path = for_worker(store.transcripts, raw, job.session_id, _ended_at(job))
+        path = for_worker(store.transcripts, raw, job.session_id, _ended_at(job), job.agent)
     except (OSError, UnicodeError) as exc:
         say(f"{job.session_id}: readable transcript not written: {exc}")
         return
