@@ -68,12 +68,12 @@ def detect(path: str, env: Mapping[str, str] | None = None) -> tuple[str | None,
     """Whose transcript ``path`` is, judged by its first lines wherever it lives: ``(agent,
     "")``, or ``(None, why)`` naming each agent's objection."""
     env = os.environ if env is None else env
-    reasons = []
+    problems: dict[str, str] = {}
     for name in known.NAMES:
         problem = transcripts.file_problem(path, env, anywhere=True, agent=name)
         if problem is None:
             return name, ""
-        if problem in (transcripts.EMPTY, "does not exist", "not a regular file"):
-            return None, problem
-        reasons.append(f"{known.get(name).display}: {problem}")
-    return None, "; ".join(reasons)
+        problems[known.get(name).display] = problem
+    if len(set(problems.values())) == 1:  # empty, not JSON, not a file: the same for every agent
+        return None, next(iter(problems.values()))
+    return None, "; ".join(f"{who}: {why}" for who, why in problems.items())
