@@ -28,6 +28,7 @@ BASE = NoteMeta(
     ended_at=WHEN,
     source=f"raw/2026-11-30_2215_{SID}.jsonl",
     git_branch="main",
+    agent="claude",
 )
 
 
@@ -165,6 +166,11 @@ def test_note_bytes_are_stable() -> None:
     )
     data = frontmatter(degraded, title, "handoff-summary", ["session", "handoff"])
     assert render_note(data, title, "\n\nbody line\n\n---\nmore\n\n\n") == GOLDEN_DEGRADED
+
+
+def test_the_agent_is_recorded_when_known_and_left_out_when_not() -> None:
+    assert frontmatter(meta(agent="gemini"), "T", "session-wiki", [])["agent"] == "gemini"
+    assert "agent" not in frontmatter(meta(agent=""), "T", "handoff-summary", [])
 
 
 def test_a_note_with_an_empty_body_ends_at_its_heading() -> None:

@@ -122,6 +122,7 @@ def recording_store(project: Path, tmp_path: Path) -> tuple[Store, Path]:
 
 def test_a_codex_session_is_archived_noted_indexed_rendered_and_found(tmp_path: Path) -> None:
     project = make_project(tmp_path / "proj")
+    (project / ".git" / "HEAD").write_text("ref: refs/heads/later\n", encoding="utf-8")
     store = offline_store(project)
     rollout = codex_rollout(project)
     queue(store, CODEX_SID, rollout, "codex", project)
@@ -135,7 +136,7 @@ def test_a_codex_session_is_archived_noted_indexed_rendered_and_found(tmp_path: 
     for note in (summary, wiki):
         front = read_frontmatter(note)
         assert (front["agent"], front["session_id"]) == ("codex", CODEX_SID)
-        assert front["git_branch"] == "main"  # from the rollout's session_meta
+        assert front["git_branch"] == "main"  # the rollout's session_meta, not the checkout
         assert front["quality"] == "degraded" and front["degraded_reason"] == "offline"
         body = note.read_text(encoding="utf-8")
         assert INJECTED not in body and "environment_context" not in body
@@ -166,6 +167,7 @@ def test_a_gemini_session_is_distilled_by_the_llm_under_its_full_session_id(
     tmp_path: Path,
 ) -> None:
     project = make_project(tmp_path / "proj")
+    (project / ".git" / "HEAD").write_text("ref: refs/heads/feature/gem\n", encoding="utf-8")
     store, prompts = recording_store(project, tmp_path)
     chat = gemini_chat(project)
     queue(store, GEMINI_SID, chat, "gemini", project)  # the id as the SessionEnd payload has it
@@ -185,6 +187,7 @@ def test_a_gemini_session_is_distilled_by_the_llm_under_its_full_session_id(
         front = read_frontmatter(note)
         assert (front["agent"], front["session_id"]) == ("gemini", GEMINI_SID)
         assert front["title"] == "out.txt written by the agent" and "quality" not in front
+        assert front["git_branch"] == "feature/gem"  # the chat has none: the checkout's
     assert "Done: out.txt holds hi." in summary.read_text(encoding="utf-8")
     index = (store.wiki / "INDEX.md").read_text(encoding="utf-8")
     assert f"- [[{wiki.stem}]] — out.txt written by the agent · gemini" in index

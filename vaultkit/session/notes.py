@@ -50,7 +50,7 @@ class NoteMeta:
     quality: str = "ok"  # "ok" | "degraded"
     degraded_reason: str | None = None
     retries: int = 0
-    agent: str = "claude"  # whose session: vaultkit.agents.known.NAMES
+    agent: str = ""  # whose session (vaultkit.agents.known.NAMES); "" when not known
 
 
 def frontmatter(meta: NoteMeta, title: str, kind: str, tags: list[str]) -> dict[str, Any]:
@@ -67,6 +67,8 @@ def frontmatter(meta: NoteMeta, title: str, kind: str, tags: list[str]) -> dict[
         "tags": tags,
         "auto_saved": meta.auto_saved,
     }
+    if not meta.agent:  # a handoff saved by hand: which agent asked is not known
+        del data["agent"]
     if meta.quality == "degraded":
         data["quality"] = "degraded"
         data["degraded_reason"] = meta.degraded_reason or "unknown"

@@ -33,7 +33,7 @@ from vaultkit.agents import known, transcripts
 from vaultkit.base import gitignore
 from vaultkit.base.config import Config, load_config
 from vaultkit.base.log import append_log
-from vaultkit.base.store import Store
+from vaultkit.base.store import Store, current_branch
 from vaultkit.errors import VaultkitError
 from vaultkit.session import costs, health, jobs, priority, rawcopy, runlock, scratch
 
@@ -228,15 +228,13 @@ def _distil(
     store: Store, job: jobs.Job, raw: Path, config: Config, distill: DistillFn, say: Progress
 ) -> Result:
     from vaultkit.session.distill import SessionInfo
-    from vaultkit.session.transcript import git_branch
 
     info = SessionInfo(
         session_id=job.session_id,
         transcript=raw,
         project=store.project.name,
         cwd=job.cwd,
-        # Claude Code's by a cheap byte scan; the others' from the condensed transcript.
-        git_branch=git_branch(raw) if job.agent == known.CLAUDE.name else None,
+        git_branch=_branch(job, raw),
         ended_at=_ended_at(job),
         reason=job.reason,
         agent=job.agent,
@@ -258,6 +256,24 @@ def _distil(
         quality=outcome.quality,
         message=outcome.degraded_reason or "",
     )
+
+
+def _branch(job: jobs.Job, raw: Path) -> str | None:
+    """The session's git branch: the one its transcript records (Claude Code's found by a byte
+    scan, the others' in their first session facts), else — for a session that has just ended —
+    the branch checked out in its folder (a Gemini chat records none)."""
+    from vaultkit.agents import readers
+    from vaultkit.agents.adapter import META
+    from vaultkit.session.transcript import git_branch
+
+    if job.agent == known.CLAUDE.name:
+        found = git_branch(raw)
+    else:
+        entries = readers.read(raw, job.agent)
+        found = next((e.git_branch for e in entries if e.kind == META and e.git_branch), None)
+    if found is None and job.source == "session-end" and job.cwd:
+        found = current_branch(job.cwd) or None
+    return found
 
 
 def _today() -> str:
