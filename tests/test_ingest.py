@@ -126,11 +126,10 @@ def test_a_file_that_is_not_a_transcript_is_refused_with_one_error_line(
     done = ingest(project, str(target), "--settle", "0")
     assert (done.returncode, done.stdout) == (2, "")
     first, hint = done.stderr.splitlines()
-    assert first.startswith(f"error: {target}: not a Claude Code transcript (")
+    assert first.startswith(f"error: {target}: not an agent's transcript (")
     assert why in first
-    assert hint == (
-        "hint: pass a .jsonl transcript Claude Code wrote, from ~/.claude/projects/<project>/"
-    )
+    assert hint.startswith("hint: pass a transcript an agent wrote: Claude Code's ")
+    assert "a Codex rollout" in hint and "a Gemini CLI chat" in hint
     store = Store(project / "sessions")
     assert queued(store) == [] and not store.raw.exists()
 

@@ -28,6 +28,7 @@ BASE = NoteMeta(
     ended_at=WHEN,
     source=f"raw/2026-11-30_2215_{SID}.jsonl",
     git_branch="main",
+    agent="claude",
 )
 
 
@@ -47,6 +48,7 @@ def test_frontmatter_is_yaml_and_round_trips_hostile_values(tmp_path: Path) -> N
         "type": "handoff-summary",
         "source": f"raw/2026-11-30_2215_{SID}.jsonl",
         "session_id": SID,
+        "agent": "claude",
         "git_branch": "main",
         "tags": ["session", "handoff"],
         "auto_saved": True,
@@ -133,6 +135,7 @@ project: 'my: project'
 type: handoff-summary
 source: raw/2026-11-30_2215_c0ffee00-1234-5678-9abc-def012345678.jsonl
 session_id: c0ffee00-1234-5678-9abc-def012345678
+agent: claude
 git_branch: null
 tags:
 - session
@@ -163,6 +166,11 @@ def test_note_bytes_are_stable() -> None:
     )
     data = frontmatter(degraded, title, "handoff-summary", ["session", "handoff"])
     assert render_note(data, title, "\n\nbody line\n\n---\nmore\n\n\n") == GOLDEN_DEGRADED
+
+
+def test_the_agent_is_recorded_when_known_and_left_out_when_not() -> None:
+    assert frontmatter(meta(agent="gemini"), "T", "session-wiki", [])["agent"] == "gemini"
+    assert "agent" not in frontmatter(meta(agent=""), "T", "handoff-summary", [])
 
 
 def test_a_note_with_an_empty_body_ends_at_its_heading() -> None:

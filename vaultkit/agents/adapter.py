@@ -33,7 +33,10 @@ class Entry(Record):
 
     USER/ASSISTANT carry ``text``; TOOL carries ``tool`` (the agent's tool name), ``text`` (a
     one-line description), ``command`` (a shell command it ran, if any) and ``paths`` (files it
-    wrote or edited); META carries ``cwd`` and/or ``git_branch``.
+    wrote or edited) and may carry ``target`` (the file it acted on, read or written, shown as
+    ``→ Tool path``); META carries ``cwd`` and/or ``git_branch``. ``turn`` (ASSISTANT/TOOL) names
+    the agent's reply the entry belongs to: a different non-empty ``turn`` starts a new reply,
+    an empty one continues the current reply.
     """
 
     kind: str
@@ -43,6 +46,8 @@ class Entry(Record):
     paths: tuple[str, ...] = ()
     cwd: str = ""
     git_branch: str = ""
+    target: str = ""
+    turn: str = ""
 
 
 class Agent(Record):

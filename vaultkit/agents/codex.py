@@ -24,7 +24,7 @@ from vaultkit.agents.adapter import (
     Entry,
     one_line,
 )
-from vaultkit.agents.jsonlines import iter_objects
+from vaultkit.agents.jsonlines import Tally, iter_objects
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -135,7 +135,7 @@ _EDIT_TOOLS = frozenset({"apply_patch"})
 _PATCH_HEADERS = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")
 
 
-def read(path: Path) -> Iterator[Entry]:
+def read(path: Path, tally: Tally | None = None) -> Iterator[Entry]:
     """Stream a rollout JSONL: session facts, the user's and the assistant's text, tool calls.
 
     Dropped: developer and system messages (Codex's instructions and every SessionStart
@@ -143,7 +143,7 @@ def read(path: Path) -> Iterator[Entry]:
     (``<environment_context>`` …), tool output, reasoning, events and bookkeeping records,
     broken or overlong lines and record kinds this version does not know.
     """
-    for record in iter_objects(path):
+    for record in iter_objects(path, tally=tally):
         if record is not None:
             yield from _entries(record)
 

@@ -16,7 +16,7 @@ from collections import OrderedDict
 
 from vaultkit.agents import hookmerge
 from vaultkit.agents.adapter import ASSISTANT, JSON_ONLY, TOOL, USER, Agent, Entry, one_line
-from vaultkit.agents.jsonlines import iter_objects
+from vaultkit.agents.jsonlines import Tally, iter_objects
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -92,7 +92,7 @@ _EDIT_TOOLS = frozenset({"write_file", "replace", "edit"})
 _SHELL_TOOLS = frozenset({"run_shell_command"})
 
 
-def read(path: Path) -> Iterator[Entry]:
+def read(path: Path, tally: Tally | None = None) -> Iterator[Entry]:
     """Stream a chat JSONL: the user's and the model's text, and tool calls.
 
     Dropped: the header, ``$set`` records (their ``messages`` is the CLI's own context set-up,
@@ -103,7 +103,7 @@ def read(path: Path) -> Iterator[Entry]:
     ``WINDOW`` messages.
     """
     pending: OrderedDict[str, dict[str, Any]] = OrderedDict()
-    for record in iter_objects(path):
+    for record in iter_objects(path, tally=tally):
         if record is None:
             continue
         if isinstance(record.get("$rewindTo"), str):

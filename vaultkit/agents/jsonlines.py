@@ -1,7 +1,8 @@
 """Bounded JSONL reading for agent transcripts: one object per line, never the whole file.
 
 A line longer than ``MAX_LINE_BYTES`` is skipped without being held in memory; a broken line,
-a line that is not a JSON object, or a blank line reads as ``None`` so callers can count it.
+a line that is not a JSON object, or a blank line reads as ``None`` so callers can count it; a
+:class:`Tally` passed along counts them for a reader's caller.
 """
 
 from __future__ import annotations
@@ -17,6 +18,21 @@ if TYPE_CHECKING:
 MAX_LINE_BYTES = 16 * 1024 * 1024
 
 
+class Tally:
+    """How many lines a reader went through and how many of them were unusable."""
+
+    __slots__ = ("bad", "lines")
+
+    def __init__(self) -> None:
+        self.lines = 0
+        self.bad = 0
+
+    def count(self, record: object) -> None:
+        self.lines += 1
+        if record is None:
+            self.bad += 1
+
+
 def iter_lines(path: Path, max_line: int = 0) -> Iterator[bytes | None]:
     """Each raw line of ``path`` (with its newline), or ``None`` for a line longer than
     ``max_line`` bytes (default ``MAX_LINE_BYTES``), which is skipped without being held."""
@@ -30,10 +46,16 @@ def iter_lines(path: Path, max_line: int = 0) -> Iterator[bytes | None]:
             yield line
 
 
-def iter_objects(path: Path, max_line: int = 0) -> Iterator[dict[str, Any] | None]:
-    """Each line of ``path`` as a JSON object, or ``None`` for an unusable or overlong line."""
+def iter_objects(
+    path: Path, max_line: int = 0, tally: Tally | None = None
+) -> Iterator[dict[str, Any] | None]:
+    """Each line of ``path`` as a JSON object, or ``None`` for an unusable or overlong line
+    (each one counted in ``tally`` when given)."""
     for line in iter_lines(path, max_line):
-        yield None if line is None else decode(line)
+        record = None if line is None else decode(line)
+        if tally is not None:
+            tally.count(record)
+        yield record
 
 
 def _skip_rest(handle: BinaryIO, max_line: int) -> None:

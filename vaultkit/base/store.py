@@ -166,6 +166,30 @@ def find_git_root(start: str | os.PathLike[str]) -> str | None:
     return None
 
 
+def _read_small(path: str) -> str:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(4096).decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def current_branch(cwd: str | os.PathLike[str]) -> str:
+    """The checked-out branch, read from ``.git/HEAD`` (worktree files followed); ``""`` if none."""
+    root = find_git_root(os.path.realpath(cwd))
+    if root is None:
+        return ""
+    git = os.path.join(root, ".git")
+    if os.path.isfile(git):
+        pointer = _read_small(git).strip()
+        if not pointer.startswith("gitdir:"):
+            return ""
+        git = os.path.realpath(os.path.join(root, pointer[len("gitdir:") :].strip()))
+    head = _read_small(os.path.join(git, "HEAD")).strip()
+    prefix = "ref: refs/heads/"
+    return head[len(prefix) :] if head.startswith(prefix) else ""
+
+
 def git_root(start: Path) -> Path | None:
     """:func:`find_git_root` as a :class:`~pathlib.Path`."""
     found = find_git_root(start)

@@ -160,9 +160,25 @@ transcript_app = typer.Typer(
 app.add_typer(transcript_app, name="transcript")
 
 
+def _export_agent(file: Path, agent: str | None) -> str:
+    """``--agent``, else whose transcript the file's first lines show, else Claude Code's (whose
+    renderer skips what it does not know, as it always did)."""
+    from vaultkit.agents import known, readers
+
+    if agent is None:
+        return readers.detect(str(file))[0] or known.DEFAULT
+    if agent not in known.NAMES:
+        raise VaultkitError(
+            f"--agent {agent}: no such agent", hint=f"use one of {', '.join(known.NAMES)}"
+        )
+    return agent
+
+
 @transcript_app.command("export")
 def transcript_export_cmd(
-    file: Annotated[Path, typer.Argument(help="A Claude Code transcript (.jsonl).")],
+    file: Annotated[
+        Path, typer.Argument(help="A Claude Code, Codex or Gemini CLI transcript (.jsonl).")
+    ],
     output: Annotated[
         Path | None,
         typer.Option(
@@ -172,20 +188,27 @@ def transcript_export_cmd(
         ),
     ] = None,
     project: ProjectOpt = None,
+    agent: Annotated[
+        str | None,
+        typer.Option(
+            "--agent", help="claude, codex or gemini (default: told by the file's content)."
+        ),
+    ] = None,
 ) -> None:
     """Render a transcript as Markdown: user words verbatim, the assistant's visible text."""
     if not file.is_file():
         raise VaultkitError(f"{file}: no such transcript", hint="pass the path of a .jsonl file")
-    session = render.session_id_of(file)
+    who = _export_agent(file, agent)
+    session = render.session_id_of(file, who)
     if output is not None and str(output) == "-":
-        count = render.write_markdown(file, sys.stdout, session_id=session)
+        count = render.write_markdown(file, sys.stdout, session_id=session, agent=who)
         typer.echo(f"{count} turn(s)", err=True)
         return
     if output is None:
         store = _store(project)
         when = datetime.fromtimestamp(file.stat().st_mtime).astimezone()
         output = render.target_for(store.transcripts, session, when)
-    count = render.export(file, output, session_id=session)
+    count = render.export(file, output, session_id=session, agent=who)
     typer.echo(f"wrote {output} ({count} turns)")
 
 

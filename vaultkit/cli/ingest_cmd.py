@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 
+from vaultkit.agents import known, readers
 from vaultkit.agents.transcripts import file_problem
 from vaultkit.base.log import append_log
 from vaultkit.base.store import Store, find_store
@@ -40,7 +41,9 @@ def _store(arg: Path | None) -> Store:
     return find_store(folder.resolve())
 
 
-def _queue(store: Store, transcript: Path, session_id: str, ended: datetime | None) -> None:
+def _queue(
+    store: Store, transcript: Path, session_id: str, ended: datetime | None, agent: str
+) -> None:
     if ended is None:
         ended = datetime.fromtimestamp(transcript.stat().st_mtime).astimezone()
     job = jobs.Job(
@@ -49,6 +52,7 @@ def _queue(store: Store, transcript: Path, session_id: str, ended: datetime | No
         cwd=str(store.project),
         ended_at=ended.isoformat(timespec="seconds"),
         source="ingest",
+        agent=agent,
     )
     existing = jobs.read_job(jobs.queue_dir(store) / f"{jobs.safe_id(session_id)}.json")
     if existing is not None:
@@ -56,14 +60,32 @@ def _queue(store: Store, transcript: Path, session_id: str, ended: datetime | No
     jobs.write_job(store, job)
 
 
-def _check_transcript(source: Path) -> None:
-    """Refuse what is not a Claude Code transcript (it may live anywhere: the user named it)."""
-    hint = "pass a .jsonl transcript Claude Code wrote, from ~/.claude/projects/<project>/"
+_HINT = (
+    "pass a transcript an agent wrote: Claude Code's ~/.claude/projects/<project>/<id>.jsonl, "
+    "a Codex rollout ~/.codex/sessions/YYYY/MM/DD/rollout-….jsonl or a Gemini CLI chat "
+    "~/.gemini/tmp/<project>/chats/session-….jsonl"
+)
+
+
+def _check_transcript(source: Path, agent: str | None) -> str:
+    """The agent whose transcript ``source`` is (``agent`` when given, else found by content);
+    refuse anything else (it may live anywhere: the user named it)."""
     if not source.exists() and not source.is_symlink():
-        raise VaultkitError(f"{source}: no such transcript file", hint=hint)
-    problem = file_problem(str(source), os.environ, anywhere=True)
+        raise VaultkitError(f"{source}: no such transcript file", hint=_HINT)
+    if agent is None:
+        found, why = readers.detect(str(source), os.environ)
+        if found is None:
+            raise VaultkitError(f"{source}: not an agent's transcript ({why})", hint=_HINT)
+        return found
+    if agent not in known.NAMES:
+        raise VaultkitError(
+            f"--agent {agent}: no such agent", hint=f"use one of {', '.join(known.NAMES)}"
+        )
+    problem = file_problem(str(source), os.environ, anywhere=True, agent=agent)
     if problem is not None:
-        raise VaultkitError(f"{source}: not a Claude Code transcript ({problem})", hint=hint)
+        display = known.get(agent).display
+        raise VaultkitError(f"{source}: not a {display} transcript ({problem})", hint=_HINT)
+    return agent
 
 
 def _reporter(store: Store, quiet: bool) -> Callable[[str], None]:
@@ -102,11 +124,19 @@ def _print(result: Result, fmt: IngestFormat) -> None:
 
 @app.command()
 def ingest(
-    transcript: Annotated[Path, typer.Argument(help="A Claude Code transcript (.jsonl).")],
+    transcript: Annotated[
+        Path, typer.Argument(help="A Claude Code, Codex or Gemini CLI transcript (.jsonl).")
+    ],
     session_id: Annotated[
         str | None,
         typer.Option(
-            "--session-id", help="Default: the transcript's own sessionId, else its file name."
+            "--session-id", help="Default: the transcript's own session id, else its file name."
+        ),
+    ] = None,
+    agent: Annotated[
+        str | None,
+        typer.Option(
+            "--agent", help="claude, codex or gemini (default: told by the file's content)."
         ),
     ] = None,
     store_dir: Annotated[
@@ -126,18 +156,19 @@ def ingest(
     \b
     Examples:
       vaultkit ingest ~/.claude/projects/-home-me-proj/4f6a2c1e-….jsonl
+      vaultkit ingest ~/.codex/sessions/2026/12/01/rollout-2026-12-01T07-30-38-01a2….jsonl
       vaultkit ingest old.jsonl --session-id 4f6a2c1e --store ~/proj --format json
     """
     source = transcript.expanduser()
-    _check_transcript(source)
+    found = _check_transcript(source, agent)
     facts = transcript_facts(source)
-    sid = (session_id or facts.session_id or source.stem).strip()
+    sid = (session_id or readers.session_id(source, found) or source.stem).strip()
     if not sid:
         raise VaultkitError("empty session id", hint="pass --session-id ID")
     store = _store(store_dir)
-    _queue(store, source.resolve(), sid, facts.ended_at)
+    _queue(store, source.resolve(), sid, facts.ended_at, found)
     say = _reporter(store, quiet)
-    say(f"{sid}: queued {source} for store {store.root}")
+    say(f"{sid}: queued {known.get(found).display} transcript {source} for store {store.root}")
     window = max(0.0, settle)
     result = process_job(
         store, sid, settle=Settle(window=window, max_wait=max(30.0, window)), progress=say

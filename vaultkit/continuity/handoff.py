@@ -10,9 +10,8 @@ from pathlib import Path
 
 from vaultkit.base.config import Config
 from vaultkit.base.fsio import atomic_write_text
-from vaultkit.base.store import Store
+from vaultkit.base.store import Store, current_branch
 from vaultkit.continuity import activity
-from vaultkit.continuity.startup import current_branch
 from vaultkit.session.naming import safe_title, stamp
 from vaultkit.session.notes import NoteMeta, frontmatter, render_note
 from vaultkit.session.redact import redact

@@ -17,7 +17,7 @@ from vaultkit.base.config import Config, store_config
 from vaultkit.base.leanmeta import Meta, is_degraded, meta_str, read_meta
 from vaultkit.base.log import append_log
 from vaultkit.base.record import Record
-from vaultkit.base.store import Store, find_git_root, find_store
+from vaultkit.base.store import Store, current_branch, find_store
 from vaultkit.continuity import inject
 from vaultkit.errors import VaultkitError
 from vaultkit.session import backfill, health, jobs
@@ -207,22 +207,6 @@ def recent_summaries(store: Store, limit: int = CANDIDATES) -> list[Summary]:
         found.append(Summary(path, _date_key(meta, os.path.basename(path)), meta, head))
     found.sort(key=lambda s: (s.key, s.name), reverse=True)
     return found
-
-
-def current_branch(cwd: str | os.PathLike[str]) -> str:
-    """The checked-out branch, read from ``.git/HEAD`` (worktree files followed); ``""`` if none."""
-    root = find_git_root(os.path.realpath(cwd))
-    if root is None:
-        return ""
-    git = os.path.join(root, ".git")
-    if os.path.isfile(git):
-        pointer = _read_head(git, 4096).strip()
-        if not pointer.startswith("gitdir:"):
-            return ""
-        git = os.path.realpath(os.path.join(root, pointer[len("gitdir:") :].strip()))
-    head = _read_head(os.path.join(git, "HEAD"), 4096).strip()
-    prefix = "ref: refs/heads/"
-    return head[len(prefix) :] if head.startswith(prefix) else ""
 
 
 def choose(summaries: list[Summary], branch: str) -> Summary | None:

@@ -185,7 +185,7 @@ def offline_session(store: Store, info: SessionInfo, config: Config, reason: str
 
 def _condense(info: SessionInfo, config: Config) -> Digest:
     try:
-        return condense(info.transcript, config.distill.transcript_budget)
+        return condense(info.transcript, config.distill.transcript_budget, info.agent, info.cwd)
     except OSError as exc:
         raise VaultkitError(
             f"{info.transcript}: cannot read transcript: {exc.strerror or exc}",
@@ -196,7 +196,7 @@ def _condense(info: SessionInfo, config: Config) -> Digest:
 def _meta(store: Store, info: SessionInfo, digest: Digest) -> NoteMeta:
     branch = info.git_branch or digest.git_branch
     source = _source(store, info.transcript)
-    return NoteMeta(info.session_id, info.project, info.ended_at, source, branch)
+    return NoteMeta(info.session_id, info.project, info.ended_at, source, branch, agent=info.agent)
 
 
 def _with_retries(meta: NoteMeta, retries: int) -> NoteMeta:

@@ -50,6 +50,7 @@ class NoteMeta:
     quality: str = "ok"  # "ok" | "degraded"
     degraded_reason: str | None = None
     retries: int = 0
+    agent: str = ""  # whose session (vaultkit.agents.known.NAMES); "" when not known
 
 
 def frontmatter(meta: NoteMeta, title: str, kind: str, tags: list[str]) -> dict[str, Any]:
@@ -61,10 +62,13 @@ def frontmatter(meta: NoteMeta, title: str, kind: str, tags: list[str]) -> dict[
         "type": kind,
         "source": meta.source,
         "session_id": meta.session_id,
+        "agent": meta.agent,
         "git_branch": meta.git_branch,
         "tags": tags,
         "auto_saved": meta.auto_saved,
     }
+    if not meta.agent:  # a handoff saved by hand: which agent asked is not known
+        del data["agent"]
     if meta.quality == "degraded":
         data["quality"] = "degraded"
         data["degraded_reason"] = meta.degraded_reason or "unknown"

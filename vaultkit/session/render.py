@@ -1,10 +1,11 @@
-"""Readable Markdown rendering of a Claude Code transcript (SPEC §6, seed 004).
+"""Readable Markdown rendering of an agent's transcript (SPEC §6, seed 004).
 
 User messages verbatim, the assistant's visible text (code blocks included) merged per reply, in
-order; no tool calls, tool results, thinking, attachments, harness tags or side chains, and none
-of what the user marked ``<private>…</private>``. Streams the JSONL and writes the output as it
-goes, so memory stays bounded on huge transcripts. Secrets are redacted like everywhere else in
-the store.
+order; no tool calls, tool results, thinking, attachments, harness tags, injected context or side
+chains (the agent's reader, :mod:`vaultkit.agents.readers`, drops those), and none of what the
+user marked ``<private>…</private>``. Streams the transcript and writes the output as it goes,
+so memory stays bounded on huge transcripts. Secrets are redacted like everywhere else in the
+store.
 """
 
 from __future__ import annotations
@@ -17,17 +18,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
+from vaultkit.agents import known, readers
+from vaultkit.agents.adapter import ASSISTANT, USER
 from vaultkit.session.naming import short_id
 from vaultkit.session.redact import redact, strip_private
-from vaultkit.session.transcript import iter_records, strip_harness
+from vaultkit.session.transcript import iter_records
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
-LABELS = {
-    "en": ("Conversation", "User", "Claude"),
-    "ko": ("대화 기록", "나", "Claude"),
-}
+TITLES = {"en": ("Conversation", "User"), "ko": ("대화 기록", "나")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,51 +38,20 @@ class Turn:
     text: str
 
 
-def _user_text(record: dict[str, Any]) -> str:
-    if record.get("isMeta") or record.get("isCompactSummary") or "toolUseResult" in record:
-        return ""
-    message = record.get("message")
-    content = message.get("content") if isinstance(message, dict) else None
-    if isinstance(content, str):
-        return strip_private(strip_harness(content)).strip()
-    parts = []
-    for block in content if isinstance(content, list) else []:
-        if isinstance(block, dict) and block.get("type") == "text":
-            parts.append(strip_harness(str(block.get("text", ""))))
-        elif isinstance(block, dict) and block.get("type") == "image":
-            parts.append("[image]")
-    # Stripped from the whole message: an unclosed <private> hides the rest of it.
-    return strip_private("\n\n".join(p for p in parts if p)).strip()
+def speaker(agent: str) -> str:
+    """The assistant's heading: the first word of the agent's name (``Claude``, ``Codex``)."""
+    return known.get(agent).display.split()[0]
 
 
-def _assistant_text(record: dict[str, Any]) -> str:
-    message = record.get("message")
-    if not isinstance(message, dict) or message.get("model") == "<synthetic>":
-        return ""
-    content = message.get("content")
-    if isinstance(content, str):
-        return content.strip()
-    texts = [
-        str(b.get("text", "")).strip()
-        for b in (content if isinstance(content, list) else [])
-        if isinstance(b, dict) and b.get("type") == "text"
-    ]
-    return "\n\n".join(t for t in texts if t)
-
-
-def turns(transcript: Path) -> Iterator[Turn]:
+def turns(transcript: Path, agent: str = known.DEFAULT) -> Iterator[Turn]:
     """The conversation's turns in order; consecutive assistant pieces form one turn."""
     pending: list[str] = []
-    for record in iter_records(transcript):
-        if record is None or record.get("isSidechain") is True:
-            continue
-        kind = record.get("type")
-        if kind == "assistant":
-            text = _assistant_text(record)
-            if text:
-                pending.append(text)
-        elif kind == "user":
-            text = _user_text(record)
+    for entry in readers.read(transcript, agent):
+        if entry.kind == ASSISTANT and entry.text.strip():
+            pending.append(entry.text.strip())
+        elif entry.kind == USER:
+            # Stripped from the whole message: an unclosed <private> hides the rest of it.
+            text = strip_private(entry.text).strip()
             if not text:
                 continue
             if pending:
@@ -102,15 +71,18 @@ def _first_stamp(transcript: Path) -> str:
     return ""
 
 
-def write_markdown(transcript: Path, out: IO[str], *, session_id: str = "") -> int:
-    """Stream the rendering of ``transcript`` into ``out``; returns the number of turns."""
+def write_markdown(
+    transcript: Path, out: IO[str], *, session_id: str = "", agent: str = known.DEFAULT
+) -> int:
+    """Stream the rendering of ``agent``'s ``transcript`` into ``out``; returns the number of
+    turns."""
     count = 0
-    labels = LABELS["en"]
+    labels = (*TITLES["en"], speaker(agent))
     stamp = _first_stamp(transcript)
-    for turn in turns(transcript):
+    for turn in turns(transcript, agent):
         if count == 0:
             if turn.role == "user" and _HANGUL.search(turn.text[:2000]):
-                labels = LABELS["ko"]
+                labels = (*TITLES["ko"], labels[2])
             title = f"# {labels[0]} — {stamp}" if stamp else f"# {labels[0]}"
             out.write(title + "\n")
             if session_id:
@@ -121,13 +93,15 @@ def write_markdown(transcript: Path, out: IO[str], *, session_id: str = "") -> i
     return count
 
 
-def export(transcript: Path, target: Path, *, session_id: str = "") -> int:
+def export(
+    transcript: Path, target: Path, *, session_id: str = "", agent: str = known.DEFAULT
+) -> int:
     """Write the rendering to ``target`` atomically (mode 0600); returns the number of turns."""
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            count = write_markdown(transcript, handle, session_id=session_id)
+            count = write_markdown(transcript, handle, session_id=session_id, agent=agent)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, 0o600)
@@ -156,17 +130,19 @@ def target_for(folder: Path, session_id: str, when: datetime) -> Path:
     return folder / default_name(session_id, when)
 
 
-def for_worker(store_transcripts: Path, raw: Path, session_id: str, when: datetime) -> Path:
+def for_worker(
+    store_transcripts: Path,
+    raw: Path,
+    session_id: str,
+    when: datetime,
+    agent: str = known.DEFAULT,
+) -> Path:
     """The worker's step: (re)write the session's readable rendering next to the raw copies."""
     target = target_for(store_transcripts, session_id, when)
-    export(raw, target, session_id=session_id)
+    export(raw, target, session_id=session_id, agent=agent)
     return target
 
 
-def session_id_of(transcript: Path) -> str:
-    """The ``sessionId`` the transcript's records carry, else the file's stem."""
-    for record in iter_records(transcript):
-        value = record.get("sessionId") if record else None
-        if isinstance(value, str) and value.strip():
-            return value.strip()
-    return transcript.stem
+def session_id_of(transcript: Path, agent: str = known.DEFAULT) -> str:
+    """The session id ``agent``'s transcript records, else the file's stem."""
+    return readers.session_id(transcript, agent) or transcript.stem

@@ -1,12 +1,13 @@
 """The detached distillation worker: ``python -m vaultkit.session.worker --store ROOT``.
 
-For each queued job it can lock (oldest first): check that the transcript is the agent's own
-(:mod:`vaultkit.agents.transcripts`), wait for it to settle, copy it into ``raw/``, distil it into
-a summary and a wiki note, then — under the store lock — regenerate INDEX.md and apply summary
-retention. Infrastructure errors keep the job queued for a bounded number of attempts; a broken
-``vaultkit.toml`` still gets the raw copy (with the defaults) and keeps the job queued; past
-``[distill] daily_budget`` the session gets its offline note and waits for the next day's LLM
-call. Each LLM distillation's cost goes to the cost log. No exception ever stops the loop.
+For each queued job it can lock (oldest first): check that the transcript is its agent's own
+(``job.agent``'s: :mod:`vaultkit.agents.transcripts`), wait for it to settle, copy it into
+``raw/``, distil it (read with that agent's reader) into a summary and a wiki note, then —
+under the store lock — regenerate INDEX.md and apply summary retention. Infrastructure errors
+keep the job queued for a bounded number of attempts; a broken ``vaultkit.toml`` still gets the
+raw copy (with the defaults) and keeps the job queued; past ``[distill] daily_budget`` the
+session gets its offline note and waits for the next day's LLM call. Each LLM distillation's
+cost goes to the cost log. No exception ever stops the loop.
 """
 
 from __future__ import annotations
@@ -28,11 +29,11 @@ from typing import TYPE_CHECKING
 
 from filelock import FileLock, Timeout
 
-from vaultkit.agents import transcripts
+from vaultkit.agents import known, transcripts
 from vaultkit.base import gitignore
 from vaultkit.base.config import Config, load_config
 from vaultkit.base.log import append_log
-from vaultkit.base.store import Store
+from vaultkit.base.store import Store, current_branch
 from vaultkit.errors import VaultkitError
 from vaultkit.session import costs, health, jobs, priority, rawcopy, runlock, scratch
 
@@ -139,9 +140,11 @@ def _check_transcript(job: jobs.Job, *, content: bool) -> None:
     ``vaultkit ingest`` may live anywhere; every other one must be in the agent's own folder."""
     anywhere = job.source == "ingest"
     if content:
-        problem = transcripts.file_problem(job.transcript_path, os.environ, anywhere=anywhere)
+        problem = transcripts.file_problem(
+            job.transcript_path, os.environ, anywhere=anywhere, agent=job.agent
+        )
     elif not anywhere:
-        problem = transcripts.path_problem(job.transcript_path, os.environ)
+        problem = transcripts.path_problem(job.transcript_path, os.environ, agent=job.agent)
     else:
         problem = None
     if problem is not None:
@@ -225,16 +228,16 @@ def _distil(
     store: Store, job: jobs.Job, raw: Path, config: Config, distill: DistillFn, say: Progress
 ) -> Result:
     from vaultkit.session.distill import SessionInfo
-    from vaultkit.session.transcript import git_branch
 
     info = SessionInfo(
         session_id=job.session_id,
         transcript=raw,
         project=store.project.name,
         cwd=job.cwd,
-        git_branch=git_branch(raw),
+        git_branch=_branch(job, raw),
         ended_at=_ended_at(job),
         reason=job.reason,
+        agent=job.agent,
     )
     over = budget_spent(store, config)
     if over:
@@ -253,6 +256,24 @@ def _distil(
         quality=outcome.quality,
         message=outcome.degraded_reason or "",
     )
+
+
+def _branch(job: jobs.Job, raw: Path) -> str | None:
+    """The session's git branch: the one its transcript records (Claude Code's found by a byte
+    scan, the others' in their first session facts), else — for a session that has just ended —
+    the branch checked out in its folder (a Gemini chat records none)."""
+    from vaultkit.agents import readers
+    from vaultkit.agents.adapter import META
+    from vaultkit.session.transcript import git_branch
+
+    if job.agent == known.CLAUDE.name:
+        found = git_branch(raw)
+    else:
+        entries = readers.read(raw, job.agent)
+        found = next((e.git_branch for e in entries if e.kind == META and e.git_branch), None)
+    if found is None and job.source == "session-end" and job.cwd:
+        found = current_branch(job.cwd) or None
+    return found
 
 
 def _today() -> str:
@@ -415,7 +436,7 @@ def _write_readable(store: Store, config: Config, job: jobs.Job, raw: Path, say:
     from vaultkit.session.render import for_worker
 
     try:
-        path = for_worker(store.transcripts, raw, job.session_id, _ended_at(job))
+        path = for_worker(store.transcripts, raw, job.session_id, _ended_at(job), job.agent)
     except (OSError, UnicodeError) as exc:
         say(f"{job.session_id}: readable transcript not written: {exc}")
         return

@@ -27,6 +27,8 @@ START_PREFIX = "<!-- vaultkit:index:start"
 END_PREFIX = "<!-- vaultkit:index:end"
 NEW_INDEX_HEADING = "# Index"
 DEGRADED_MARK = "⚠ degraded"
+AGENT_MARK = "·"
+AGENT_MAX = 20
 ELLIPSIS = "…"
 
 _ISO_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?")
@@ -39,18 +41,21 @@ _BULLET = re.compile(r"^\s{0,3}[-*+]\s+")
 
 @dataclass(frozen=True, slots=True)
 class IndexEntry:
-    """One generated line: ``- [[link]] — description`` plus the degraded marker."""
+    """One generated line: ``- [[link]] — description · agent`` plus the degraded marker."""
 
     path: str
     link: str
     description: str
     stamp: str  # sortable "YYYY-MM-DDTHH:MM:SS", or "" when the note has no date
     degraded_reason: str | None = None  # None: not degraded; "" degraded without a reason
+    agent: str = ""  # the session's agent (frontmatter ``agent``), "" when the note has none
 
     def render(self) -> str:
         line = f"- [[{self.link}]]"
         if self.description:
             line += f" — {self.description}"
+        if self.agent:
+            line += f" {AGENT_MARK} {self.agent}"
         if self.degraded_reason is not None:
             reason = f" ({self.degraded_reason})" if self.degraded_reason else ""
             line += f" {DEGRADED_MARK}{reason}"
@@ -133,6 +138,12 @@ def _degraded_reason(note: Note) -> str | None:
     return one_line(reason, 40) if isinstance(reason, str) else ""
 
 
+def _agent(note: Note) -> str:
+    """The ``agent`` a session note records (``claude``, ``codex``…), on one short line."""
+    value = note.frontmatter.get("agent")
+    return one_line(value, AGENT_MAX) if isinstance(value, str) else ""
+
+
 def _fold(name: str) -> str:
     return unicodedata.normalize("NFC", name).casefold()
 
@@ -157,6 +168,7 @@ def build_entries(notes: Iterable[Note], *, description_max: int) -> tuple[Index
             description=describe(n, description_max),
             stamp=note_stamp(n),
             degraded_reason=_degraded_reason(n),
+            agent=_agent(n),
         )
         for n in listed
     ]
