@@ -314,11 +314,8 @@ def codex_session(tmp_path: Path) -> tuple[Store, SessionInfo]:
     store = Store(tmp_path / "proj" / "sessions")
     raw = store.raw / f"2026-11-30_0905_{SID}.jsonl"
     raw.parent.mkdir(parents=True)
-    rows = [
-        {"type": "user", "message": {"role": "user", "content": "Add a login page"}},
-        {"type": "assistant", "message": {"id": "m1", "content": [{"type": "text", "text": "ok"}]}},
-    ]
-    raw.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    rollout = Path(__file__).parent / "fixtures" / "codex" / "rollout.jsonl"  # a real one
+    raw.write_bytes(rollout.read_bytes())
     info = SessionInfo(SID, raw, "proj", str(tmp_path / "proj"), None, WHEN, agent="codex")
     return store, info
 
@@ -347,7 +344,7 @@ def test_auto_distils_a_codex_session_with_codex(
     outcome = distill_session(store, info, Config(distill=DistillConfig(backend="auto")))
     assert (outcome.quality, outcome.backend, outcome.title) == ("ok", "codex", "Login page")
     assert outcome.usage.input_tokens == 30
-    assert "Add a login page" in str(recorded(tmp_path)["prompt"])
+    assert "I wrote hi into out.txt." in str(recorded(tmp_path)["prompt"])
     assert "attempt 1 via codex: ok" in store.log.read_text(encoding="utf-8")
 
 
