@@ -1,4 +1,4 @@
-"""``vaultkit hooks install --agent codex|gemini`` with the real pinned CLIs: the hooks it writes run.
+"""``vaultkit hooks install --agent codex|gemini`` with the real pinned CLIs: its hooks run.
 
 Each CLI runs against its loopback mock with only the hooks ``vaultkit hooks install`` wrote. The
 proof that the CLI ran vaultkit's hooks is the store's log: vaultkit's SessionEnd hook logs one
