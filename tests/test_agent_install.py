@@ -17,9 +17,11 @@ GEMINI_HAND_WRITTEN = """{
   "hooks": {
     "SessionStart": [{"hooks": [{"type": "command", "command": "echo mine", "timeout": 500}]}]
   },
+  "mcpServers": {"other": {"command": "other-server"}},
   "note": "세션 🎉"
 }
 """
+VAULTKIT = str(Path(sys.executable).parent / "vaultkit")
 
 
 def vk(
@@ -70,8 +72,15 @@ def test_codex_user_scope_install_is_idempotent_and_uninstall_leaves_no_file(
     assert again.stdout.splitlines()[0] == f"{target}: already up to date, nothing changed"
     assert target.read_bytes() == installed
     assert not (home() / ".claude").exists()  # only the agent asked for
+    assert f"add the MCP server: codex mcp add vaultkit -- {VAULTKIT} mcp" in first.stdout
+    config = target.with_name("config.toml")  # as `codex mcp add` writes it; vaultkit never does
+    config.write_text(f'[mcp_servers.vaultkit]\ncommand = "{VAULTKIT}"\nargs = ["mcp"]\n')
     gone = vk("hooks", "uninstall", "--agent", "codex")
-    assert gone.returncode == 0 and gone.stdout.strip() == f"removed vaultkit hooks in {target}"
+    assert gone.returncode == 0
+    assert gone.stdout.splitlines() == [
+        f"removed vaultkit hooks in {target}",
+        f"{config} still has the MCP server vaultkit: codex mcp remove vaultkit",
+    ]
     assert not target.exists()
 
 
@@ -107,6 +116,11 @@ def test_gemini_hand_written_settings_keep_foreign_hooks_and_are_restored_exactl
         "command": f"{HOOK} SessionStart --agent gemini",
         "timeout": 10_000,
     }
+    assert data["mcpServers"] == {
+        "other": {"command": "other-server"},
+        "vaultkit": {"command": VAULTKIT, "args": ["mcp"]},
+    }
+    assert f"{target} also registers the MCP server vaultkit ({VAULTKIT} mcp)" in done.stdout
     assert vk("hooks", "uninstall", "--agent", "gemini").returncode == 0
     assert target.read_text(encoding="utf-8") == GEMINI_HAND_WRITTEN
 

@@ -113,7 +113,9 @@ def test_gemini_runs_the_hooks_vaultkit_installed_and_uninstall_restores_setting
     assert "Gemini CLI runs hooks only in trusted folders" in done.stdout
     assert "--agent gemini" in settings.read_text(encoding="utf-8")
 
-    run = box.prompt("say hi", project)  # --skip-trust: the user's hooks run
+    # --skip-trust runs the user's hooks; headless runs offer the model no tool that needs a
+    # confirmation (MCP tools do) unless the approval mode is yolo.
+    run = box.prompt("say hi", project, "--approval-mode", "yolo")
     assert run.returncode == 0, run.stderr
     assert "Hello from the mock Gemini model." in run.stdout
     chats = list((box.gemini_dir / "tmp").glob("*/chats/session-*.jsonl"))
@@ -121,6 +123,10 @@ def test_gemini_runs_the_hooks_vaultkit_installed_and_uninstall_restores_setting
     log = log_of(project)
     assert "SessionEnd" in log and any(p.stem[-8:] in log for p in chats), log
     assert gemini_mock.of_kind("outside") == []
+    # The MCP server registered beside the hooks started: its tools reach the model request.
+    tools = gemini_mock.of_kind("agent")[0].body["tools"]
+    names = {d["name"] for group in tools for d in group["functionDeclarations"]}
+    assert {"mcp_vaultkit_search", "mcp_vaultkit_latest_handoff"} <= names
 
     gone = vk(box, project, "hooks", "uninstall", "--agent", "gemini")
     assert gone.returncode == 0, gone.stderr

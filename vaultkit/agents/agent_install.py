@@ -11,11 +11,13 @@ notes say what the user must trust before either CLI runs the hooks.
 
 from __future__ import annotations
 
+import shlex
+import tomllib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from vaultkit.agents import codex, gemini, known, settings
+from vaultkit.agents import codex, gemini, known, mcpconfig, settings
 from vaultkit.agents.adapter import config_dir
 from vaultkit.agents.install import (
     Change,
@@ -24,6 +26,7 @@ from vaultkit.agents.install import (
     ScopeStatus,
     apply_change,
     installed_hook_executable,
+    mcp_executable,
     read_text,
     runnable,
 )
@@ -56,20 +59,66 @@ def _merge(name: str) -> tuple[Parse, Callable[[Data, str], Data], Callable[[Dat
 
 
 def install(name: str, scope: Scope, project: Path, *, dry_run: bool = False) -> Change:
-    """Add vaultkit's SessionStart and SessionEnd hooks to the agent's hook file of ``scope``;
-    the result's ``commands`` are the trust notes to show."""
+    """Add vaultkit's SessionStart and SessionEnd hooks to the agent's hook file of ``scope``
+    (for Gemini CLI also the MCP server, ``mcpServers.vaultkit``); the result's ``commands``
+    are the notes to show: what to trust, and for Codex how to add the MCP server."""
     exe = str(installed_hook_executable())
     path = hook_path(name, scope, project)
     parse, add, _ = _merge(name)
-    change = apply_change(path, lambda data: add(data, exe), dry_run=dry_run, parse=parse)
-    return Change(change.path, change.changed, change.diff, trust_notes(name, scope, project))
+    server = str(mcp_executable())
+
+    def transform(data: Data) -> Data:
+        hooked = add(data, exe)
+        if name != "gemini":
+            return hooked
+        return mcpconfig.register(hooked, (), server, str(path), gemini_mcp_entry(server))
+
+    change = apply_change(path, transform, dry_run=dry_run, parse=parse)
+    notes = (*trust_notes(name, scope, project), mcp_note(name, path, server))
+    return Change(change.path, change.changed, change.diff, notes)
 
 
 def uninstall(name: str, scope: Scope, project: Path, *, dry_run: bool = False) -> Change:
-    """Remove vaultkit's hooks (and only those) from the agent's hook file of ``scope``."""
+    """Remove vaultkit's hooks (and only those) from the agent's hook file of ``scope``, and
+    from Gemini CLI's settings vaultkit's MCP server."""
     path = hook_path(name, scope, project)
     parse, _, remove = _merge(name)
-    return apply_change(path, remove, dry_run=dry_run, parse=parse)
+
+    def transform(data: Data) -> Data:
+        return (
+            mcpconfig.unregister(remove(data), (), str(path)) if name == "gemini" else remove(data)
+        )
+
+    change = apply_change(path, transform, dry_run=dry_run, parse=parse)
+    return Change(change.path, change.changed, change.diff, codex_mcp_left(name))
+
+
+def codex_mcp_left(name: str) -> tuple[str, ...]:
+    """For Codex: the command that removes vaultkit's MCP server when ``config.toml`` has one."""
+    if name != "codex":
+        return ()
+    config = Path(config_dir(codex.AGENT)) / "config.toml"
+    try:
+        servers = tomllib.loads(config.read_text(encoding="utf-8")).get("mcp_servers")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return ()
+    if isinstance(servers, dict) and mcpconfig.is_ours(servers.get(mcpconfig.NAME)):
+        return (f"{config} still has the MCP server vaultkit: codex mcp remove vaultkit",)
+    return ()
+
+
+def gemini_mcp_entry(executable: str) -> Data:
+    """Gemini CLI's stdio MCP server entry: ``vaultkit mcp``."""
+    return {"command": executable, "args": ["mcp"]}
+
+
+def mcp_note(name: str, path: Path, executable: str) -> str:
+    """Where the MCP server is registered (Gemini), or the command that adds it (Codex: vaultkit
+    does not rewrite the user's ``config.toml``)."""
+    if name == "gemini":
+        return f"{path} also registers the MCP server vaultkit ({executable} mcp)"
+    command = shlex.join(["codex", "mcp", "add", "vaultkit", "--", executable, "mcp"])
+    return f"To let Codex search the memory too, add the MCP server: {command}"
 
 
 def trust_notes(name: str, scope: Scope, project: Path) -> tuple[str, ...]:
