@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from vaultkit.agents import codex, gemini, known, mcpconfig, settings
+from vaultkit.agents import codex, gemini, known, mcpconfig, settings, trust
 from vaultkit.agents.adapter import config_dir
 from vaultkit.agents.install import (
     Change,
@@ -135,7 +135,7 @@ def trust_notes(name: str, scope: Scope, project: Path) -> tuple[str, ...]:
                 f"answer yes when `codex` asks whether to trust {project}."
             )
         return tuple(notes)
-    folders = Path(config_dir(known.get(name))) / "trustedFolders.json"
+    folders = trust.gemini_folders()
     notes = [
         f"Gemini CLI runs hooks only in trusted folders ({folders}): trust {project} when "
         "`gemini` asks. `vaultkit doctor` says whether it is trusted."
