@@ -45,4 +45,7 @@ def _isolated_home(
     monkeypatch.delenv("CLAUDE_WIKI_CHILD", raising=False)
     monkeypatch.delenv("CLAUDECODE", raising=False)
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    for name in ("CODEX_HOME", "GEMINI_CLI_HOME", "GEMINI_CLI_TRUSTED_FOLDERS_PATH"):
+        monkeypatch.delenv(name, raising=False)  # Codex's and Gemini's folders under HOME too
+    monkeypatch.delenv("GEMINI_CLI_TRUST_WORKSPACE", raising=False)
     yield home

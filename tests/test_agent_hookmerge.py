@@ -60,7 +60,7 @@ def test_codex_hook_is_a_shell_command_with_seconds() -> None:
             "hooks": [
                 {
                     "type": "command",
-                    "command": "'/opt/my venv/bin/vaultkit-hook' SessionStart",
+                    "command": "'/opt/my venv/bin/vaultkit-hook' SessionStart --agent codex",
                     "timeout": 10,
                 }
             ]
@@ -74,7 +74,7 @@ def test_gemini_hook_is_named_and_times_out_in_milliseconds() -> None:
     assert hook == {
         "name": "vaultkit-SessionEnd",
         "type": "command",
-        "command": f"{EXE} SessionEnd",
+        "command": f"{EXE} SessionEnd --agent gemini",
         "timeout": 5000,
     }
 
@@ -87,7 +87,7 @@ def test_a_changed_executable_replaces_the_old_hook_at_the_end() -> None:
     assert [g["hooks"][0]["command"] for g in starts] == [
         "echo started",
         "later",
-        f"{EXE} SessionStart",
+        f"{EXE} SessionStart --agent codex",
     ]
     assert hookmerge.installed(new)["SessionStart"] == [codex.hook_entry(EXE, "SessionStart")]
 

@@ -66,7 +66,11 @@ def test_doctor_passes_on_a_good_setup(tmp_path: Path) -> None:
         "ok    distillation cost: today 0 session(s), 0 tokens, $0.00; "
         "this month 0 session(s), 0 tokens, $0.00 (no daily budget)" in lines
     )
-    assert lines[-1] == "0 failed, 0 warning(s), 10 ok"
+    assert (
+        "ok    agents: codex, gemini: not on this machine (no CLI on PATH, no config "
+        in "\n".join(lines)
+    )
+    assert lines[-1] == "0 failed, 0 warning(s), 11 ok"
 
 
 def test_doctor_fails_on_a_broken_setup_and_names_the_fixes(tmp_path: Path) -> None:

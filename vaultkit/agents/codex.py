@@ -67,8 +67,9 @@ TIMEOUTS = {AGENT.start_event: 10, AGENT.end_event: 3}
 
 
 def hook_entry(executable: str, event: str) -> dict[str, Any]:
-    """vaultkit's hook for ``event`` (Codex runs ``command`` through the shell)."""
-    command = f"{shlex.quote(executable)} {event}"
+    """vaultkit's hook for ``event`` (Codex runs ``command`` through the shell); ``--agent codex``
+    tells the hook whose payload it reads."""
+    command = f"{shlex.quote(executable)} {event} --agent {AGENT.name}"
     return {"type": "command", "command": command, "timeout": TIMEOUTS[event]}
 
 

@@ -51,11 +51,12 @@ WINDOW = 32  # messages held back to let a re-appended copy replace the earlier 
 
 
 def hook_entry(executable: str, event: str) -> dict[str, Any]:
-    """vaultkit's hook for ``event`` (Gemini CLI runs ``command`` through the shell)."""
+    """vaultkit's hook for ``event`` (Gemini CLI runs ``command`` through the shell);
+    ``--agent gemini`` tells the hook whose payload it reads."""
     return {
         "name": f"vaultkit-{event}",
         "type": "command",
-        "command": f"{shlex.quote(executable)} {event}",
+        "command": f"{shlex.quote(executable)} {event} --agent {AGENT.name}",
         "timeout": TIMEOUTS_MS[event],
     }
 

@@ -22,6 +22,7 @@ from vaultkit.base.fsio import atomic_write_text
 from vaultkit.errors import VaultkitError
 
 BACKUP_SUFFIX = ".vaultkit.bak"
+Parse = Callable[[str, str], settings.Settings]  # file text, where → data (refuses bad files)
 
 
 class Scope(StrEnum):
@@ -52,6 +53,7 @@ class ScopeStatus:
     events: dict[str, list[str]]  # event -> executables of vaultkit's entries
     missing: list[str]  # executables that do not exist
     error: str = ""
+    agent: str = "claude"
 
 
 def settings_path(scope: Scope, project: Path, env: Mapping[str, str] | None = None) -> Path:
@@ -72,6 +74,17 @@ def hook_executable() -> Path:
     return (folder / name).absolute()
 
 
+def installed_hook_executable() -> Path:
+    """:func:`hook_executable`, refused with the fix when it is not there."""
+    exe = hook_executable()
+    if not exe.is_file():
+        raise VaultkitError(
+            f"{exe}: the vaultkit-hook entry point is not installed next to {sys.executable}",
+            hint="reinstall vaultkit into this environment: pip install vaultkit",
+        )
+    return exe
+
+
 def read_text(path: Path) -> str | None:
     """The file's text, or None when it does not exist."""
     try:
@@ -89,7 +102,9 @@ def backup_path(path: Path) -> Path:
     return path.with_name(path.name + BACKUP_SUFFIX)
 
 
-def planned_text(path: Path, old: str | None, new: settings.Settings) -> str | None:
+def planned_text(
+    path: Path, old: str | None, new: settings.Settings, parse: Parse = settings.parse
+) -> str | None:
     """The new file text; None means "remove the file" (vaultkit created it, nothing is left).
 
     When the result equals the backup taken before vaultkit's first change, the backup's exact
@@ -97,11 +112,11 @@ def planned_text(path: Path, old: str | None, new: settings.Settings) -> str | N
     backup = read_text(backup_path(path))
     if backup is not None:
         try:
-            if settings.parse(backup, str(backup_path(path))) == new:
+            if parse(backup, str(backup_path(path))) == new:
                 return backup
         except VaultkitError:
             pass
-    if not new and old is not None and backup is None and not settings.parse(old, str(path)):
+    if not new and old is not None and backup is None and not parse(old, str(path)):
         return old
     if not new and backup is None:
         return None
@@ -113,14 +128,16 @@ def apply_change(
     transform: Callable[[settings.Settings], settings.Settings],
     *,
     dry_run: bool,
+    parse: Parse = settings.parse,
 ) -> Change:
     """Transform a settings file. Writes atomically, keeps the file's mode, and backs the
     original up once before vaultkit's first change. A symlinked settings file (dotfiles) is
-    edited where it points, so the link survives. ``path`` of the result is the one asked for."""
+    edited where it points, so the link survives. ``path`` of the result is the one asked for.
+    ``parse`` reads the file (Claude Code's settings by default; Codex and Gemini bring theirs)."""
     target = path.resolve() if path.is_symlink() else path
     old = read_text(target)
-    data = settings.parse(old or "", str(target))
-    text = planned_text(target, old, transform(data))
+    data = parse(old or "", str(target))
+    text = planned_text(target, old, transform(data), parse)
     if text == old or (text is None and old is None):
         return Change(path, False, "")
     diff = "".join(
@@ -132,18 +149,18 @@ def apply_change(
         )
     )
     if not dry_run:
-        _write(target, old, text)
+        _write(target, old, text, parse)
     return Change(path, True, diff)
 
 
-def _pristine(path: Path, old: str | None) -> bool:
+def _pristine(path: Path, old: str | None, parse: Parse) -> bool:
     """True when ``old`` is the file as it was before vaultkit ever changed it."""
-    return old is not None and not settings.installed(settings.parse(old, str(path)))
+    return old is not None and not settings.installed(parse(old, str(path)))
 
 
-def _write(path: Path, old: str | None, text: str | None) -> None:
+def _write(path: Path, old: str | None, text: str | None, parse: Parse) -> None:
     backup = backup_path(path)
-    if _pristine(path, old) and old is not None and not backup.exists():
+    if _pristine(path, old, parse) and old is not None and not backup.exists():
         atomic_write_text(backup, old, mode=0o600)
     if text is None:
         path.unlink()
@@ -160,12 +177,7 @@ def install(
     prompt_hook: bool = False,
 ) -> Change:
     """Add vaultkit's hooks to a scope's settings file, and the slash commands beside it."""
-    exe = hook_executable()
-    if not exe.is_file():
-        raise VaultkitError(
-            f"{exe}: the vaultkit-hook entry point is not installed next to {sys.executable}",
-            hint="reinstall vaultkit into this environment: pip install vaultkit",
-        )
+    exe = installed_hook_executable()
     path = settings_path(scope, project)
     events = settings.EVENTS + ((settings.PROMPT_EVENT,) if prompt_hook else ())
     approve = mcpconfig.approve if scope is Scope.project else _same
@@ -229,7 +241,7 @@ def _mcp(scope: Scope, project: Path, *, dry_run: bool, remove: bool) -> str:
     return f"{verb} MCP server vaultkit ({exe} mcp) in {path}"
 
 
-def _runnable(program: str) -> bool:
+def runnable(program: str) -> bool:
     """An absolute path that is a file, or a bare name found on PATH (``python -m …`` forms)."""
     if os.path.isabs(program):
         return Path(program).is_file()
@@ -249,7 +261,7 @@ def scope_status(scope: Scope, project: Path) -> ScopeStatus:
         event: [settings.executable_of(h) for h in hooks]
         for event, hooks in settings.installed(data).items()
     }
-    missing = sorted({exe for exes in found.values() for exe in exes if not _runnable(exe)})
+    missing = sorted({exe for exes in found.values() for exe in exes if not runnable(exe)})
     return ScopeStatus(scope.value, str(path), text is not None, found, missing)
 
 

@@ -54,9 +54,12 @@ def _servers(data: Data, keys: tuple[str, ...], where: str, create: bool) -> Dat
     return node
 
 
-def register(data: Data, keys: tuple[str, ...], executable: str, where: str) -> Data:
-    """A copy of ``data`` with vaultkit's server under ``keys`` + ``mcpServers``; a foreign
-    server already named ``vaultkit`` is refused (it is someone else's)."""
+def register(
+    data: Data, keys: tuple[str, ...], executable: str, where: str, server: Data | None = None
+) -> Data:
+    """A copy of ``data`` with vaultkit's server under ``keys`` + ``mcpServers`` (``server``,
+    default :func:`entry`); a foreign server already named ``vaultkit`` is refused (it is
+    someone else's)."""
     result = copy.deepcopy(data)
     servers = _servers(result, keys, where, create=True)
     assert servers is not None
@@ -66,7 +69,7 @@ def register(data: Data, keys: tuple[str, ...], executable: str, where: str) -> 
             f'{where}: an MCP server named "vaultkit" that is not vaultkit\'s is there; left it',
             hint=f"rename or remove that server in {where}, then run again",
         )
-    servers[NAME] = entry(executable)
+    servers[NAME] = entry(executable) if server is None else server
     return result
 
 

@@ -1,40 +1,81 @@
-"""``vaultkit hooks install|uninstall|status``: vaultkit's entries in Claude Code settings files."""
+"""``vaultkit hooks install|uninstall|status``: vaultkit's hooks in each agent's configuration."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from vaultkit.agents import install
+from vaultkit.agents import agent_install, detect, install
+from vaultkit.agents.detect import Choice
 from vaultkit.agents.install import Change, Scope, ScopeStatus
 from vaultkit.cli.app import app
 from vaultkit.cli.common import project_dir
 from vaultkit.cli.options import FormatOpt, OutputFormat, ProjectOpt
 
 hooks_app = typer.Typer(
-    help="Install, remove or inspect vaultkit's Claude Code hooks (SessionStart, SessionEnd).",
+    help="Install, remove or inspect vaultkit's hooks for each agent: SessionStart and"
+    " SessionEnd in Claude Code, Codex CLI and Gemini CLI.",
     no_args_is_help=True,
 )
 app.add_typer(hooks_app, name="hooks")
 
-ScopeOpt = Annotated[Scope, typer.Option("--scope", help="Which settings file.")]
+ScopeOpt = Annotated[
+    Scope, typer.Option("--scope", help="Which file: user, project, or local (Claude Code only).")
+]
+AgentOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--agent",
+        help="claude, codex, gemini or all; repeat or comma-separate. Default: every agent found"
+        " on this machine (its CLI on PATH or its config folder), else claude.",
+        show_default=False,
+    ),
+]
 DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Print the diff; change nothing.")]
 ShellFormOpt = Annotated[
     bool,
-    typer.Option("--shell-form", help="One command line instead of command+args (older Claude)."),
+    typer.Option(
+        "--shell-form", help="One command line instead of command+args (older Claude Code)."
+    ),
 ]
 PromptHookOpt = Annotated[
     bool,
     typer.Option(
-        "--prompt-hook", help="Also UserPromptSubmit: activity log line, context pressure."
+        "--prompt-hook",
+        help="Also UserPromptSubmit (Claude Code): activity log line, context pressure.",
     ),
 ]
 
 
-def _report(change: Change, dry_run: bool, verb: str, where: str) -> None:
-    """The diff (dry run) or one line on stdout; the slash command messages on stderr."""
+def _choose(agents: list[str] | None, scope: Scope | None, project: Path) -> Choice:
+    """The agents asked for (or found); a scope an agent lacks is an error when it was named,
+    and drops the agent when it was only found."""
+    try:
+        choice = detect.choose(agents or [])
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--agent") from exc
+    if scope is None:
+        return choice
+    if agents:
+        for name in choice.names:
+            if name != "claude":
+                agent_install.hook_path(name, scope, project)  # raises for --scope local
+        return choice
+    kept = tuple(n for n in choice.names if n == "claude" or scope in agent_install.SCOPES)
+    if kept == choice.names:
+        return choice
+    dropped = ", ".join(n for n in choice.names if n not in kept)
+    why = f"{choice.why}; {dropped} left out: --scope {scope.value} is Claude Code's only"
+    return Choice(kept or ("claude",), why)
+
+
+def _report(change: Change, dry_run: bool, verb: str, where: str, *, notes_out: bool) -> None:
+    """The diff (dry run) or one line on stdout; then Claude's slash command and MCP messages
+    (stderr) or the trust notes of Codex and Gemini (stdout, not in a dry run)."""
     if dry_run:
         typer.echo(change.diff.rstrip("\n") if change.changed else f"{change.path}: no change")
         if change.changed:
@@ -45,45 +86,85 @@ def _report(change: Change, dry_run: bool, verb: str, where: str) -> None:
     else:
         typer.echo(f"{change.path}: already up to date, nothing changed")
     for line in change.commands:
-        typer.echo(line, err=True)
+        if not (notes_out and dry_run):
+            typer.echo(line, err=not notes_out)
 
 
 @hooks_app.command("install")
 def install_cmd(
+    agent: AgentOpt = None,
     scope: ScopeOpt = Scope.user,
     project: ProjectOpt = None,
     dry_run: DryRunOpt = False,
     shell_form: ShellFormOpt = False,
     prompt_hook: PromptHookOpt = False,
 ) -> None:
-    """Add vaultkit's SessionStart and SessionEnd hooks to a Claude Code settings file,
-    and the /handoff and /save-handoff slash commands beside it."""
-    change = install.install(
-        scope,
-        project_dir(project),
-        dry_run=dry_run,
-        shell_form=shell_form,
-        prompt_hook=prompt_hook,
-    )
-    _report(change, dry_run, "install", "in")
+    """Add vaultkit's SessionStart and SessionEnd hooks to each agent's configuration: Claude
+    Code's settings.json (with the /handoff and /save-handoff slash commands and the MCP server),
+    Codex's hooks.json, Gemini CLI's settings.json; then say what each agent must trust."""
+    folder = project_dir(project)
+    choice = _choose(agent, scope, folder)
+
+    def one(name: str, dry: bool) -> Change:
+        if name == "claude":
+            return install.install(
+                scope, folder, dry_run=dry, shell_form=shell_form, prompt_hook=prompt_hook
+            )
+        return agent_install.install(name, scope, folder, dry_run=dry)
+
+    _run(choice, one, dry_run, "install", "in")
 
 
 @hooks_app.command("uninstall")
 def uninstall_cmd(
-    scope: ScopeOpt = Scope.user, project: ProjectOpt = None, dry_run: DryRunOpt = False
+    agent: AgentOpt = None,
+    scope: ScopeOpt = Scope.user,
+    project: ProjectOpt = None,
+    dry_run: DryRunOpt = False,
 ) -> None:
-    """Remove vaultkit's hooks (and only those) from a Claude Code settings file."""
-    change = install.uninstall(scope, project_dir(project), dry_run=dry_run)
-    _report(change, dry_run, "remove", "from")
+    """Remove vaultkit's hooks (and only those) from each agent's configuration."""
+    folder = project_dir(project)
+    choice = _choose(agent, scope, folder)
+
+    def one(name: str, dry: bool) -> Change:
+        if name == "claude":
+            return install.uninstall(scope, folder, dry_run=dry)
+        return agent_install.uninstall(name, scope, folder, dry_run=dry)
+
+    _run(choice, one, dry_run, "remove", "from")
+
+
+def _run(
+    choice: Choice,
+    one: Callable[[str, bool], Change],
+    dry_run: bool,
+    verb: str,
+    where: str,
+) -> None:
+    """Plan every agent first (a malformed file stops everything before anything is written),
+    then change each and report it."""
+    planned = [one(name, True) for name in choice.names]
+    typer.echo(choice.why, err=True)
+    changes = planned if dry_run else [one(name, False) for name in choice.names]
+    for name, change in zip(choice.names, changes, strict=True):
+        _report(change, dry_run, verb, where, notes_out=name != "claude")
 
 
 @hooks_app.command("status")
 def status_cmd(
+    agent: AgentOpt = None,
     project: ProjectOpt = None,
     fmt: FormatOpt = OutputFormat.text,
 ) -> None:
-    """Show, per scope, which vaultkit hooks are installed and whether their program exists."""
-    rows = install.status(project_dir(project))
+    """Show, per agent and scope, which vaultkit hooks are installed and whether their program
+    exists (default: the agents found on this machine, else claude)."""
+    folder = project_dir(project)
+    rows: list[ScopeStatus] = []
+    for name in _choose(agent, None, folder).names:
+        if name == "claude":
+            rows += install.status(folder)
+        else:
+            rows += [agent_install.scope_status(name, s, folder) for s in agent_install.SCOPES]
     if fmt is OutputFormat.json:
         typer.echo(json.dumps([_as_json(r) for r in rows], indent=2, ensure_ascii=False))
         return
@@ -93,6 +174,7 @@ def status_cmd(
 
 def _as_json(row: ScopeStatus) -> dict[str, object]:
     return {
+        "agent": row.agent,
         "scope": row.scope,
         "path": row.path,
         "exists": row.exists,
@@ -103,7 +185,8 @@ def _as_json(row: ScopeStatus) -> dict[str, object]:
 
 
 def _as_text(row: ScopeStatus) -> str:
-    head = f"{row.scope:<8}{row.path}"
+    label = row.scope if row.agent == "claude" else f"{row.agent} {row.scope}"
+    head = f"{label:<8}{row.path}" if len(label) < 8 else f"{label} {row.path}"
     if row.error:
         return f"{head}\n        error: {row.error}"
     if not row.events:

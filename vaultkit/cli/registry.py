@@ -95,6 +95,6 @@ TOP_HELP_BODY = (
     "  shell-init  Print the shell hook that feeds the activity log (add it to...\n"
     "  loop        Run the agent again after it exits: vaultkit loop [--delay...\n"
     "  version     Print vaultkit's version.\n"
-    "  hooks       Install, remove or inspect vaultkit's Claude Code hooks...\n"
+    "  hooks       Install, remove or inspect vaultkit's hooks for each agent:...\n"
     "  transcript  Readable Markdown renderings of transcripts.\n"
 )

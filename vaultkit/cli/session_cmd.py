@@ -17,8 +17,7 @@ from typing import Annotated, Literal
 
 import typer
 
-from vaultkit.agents import registration
-from vaultkit.agents.install import Scope, scope_status
+from vaultkit.agents import doctor as agent_doctor
 from vaultkit.base import gitignore
 from vaultkit.base.config import Config, load_config
 from vaultkit.base.store import Store, find_git_root, find_store, is_project_store
@@ -130,61 +129,8 @@ def _check_config(store: Store) -> tuple[Config, Check]:
 
 
 def _check_hooks(folder: Path) -> list[Check]:
-    rows = [scope_status(scope, folder) for scope in Scope]
-    checks = [
-        Check(f"hooks ({r.scope})", "fail", r.error, f"fix the JSON in {r.path}")
-        for r in rows
-        if r.error
-    ]
-    checks += [
-        Check(
-            f"hooks ({r.scope})",
-            "fail",
-            f"{r.path} points at a missing program: {', '.join(r.missing)}",
-            f"vaultkit hooks install --scope {r.scope}",
-        )
-        for r in rows
-        if r.missing
-    ]
-    covered = {event: [r.scope for r in rows if event in r.events] for event in _EVENTS}
-    absent = [event for event, scopes in covered.items() if not scopes]
-    plugin = registration.plugin_enabled(str(folder), os.environ)
-    if plugin is not None:
-        checks.append(_plugin_check(plugin, len(absent) < len(_EVENTS)))
-        absent = []
-    if absent:
-        checks.append(
-            Check("hooks", "fail", f"not installed: {', '.join(absent)}", "vaultkit hooks install")
-        )
-    twice = [f"{e} ({', '.join(s)})" for e, s in covered.items() if len(s) > 1]
-    if twice:
-        checks.append(
-            Check(
-                "hooks",
-                "warn",
-                f"installed in several scopes, so they run twice: {'; '.join(twice)}",
-                "vaultkit hooks uninstall --scope SCOPE for all but one",
-            )
-        )
-    if not checks:
-        where = ", ".join(f"{e} in {s[0]}" for e, s in covered.items())
-        checks.append(Check("hooks", "ok", where))
-    return checks
-
-
-_EVENTS = ("SessionStart", "SessionEnd")
-
-
-def _plugin_check(enabled_in: str, settings_too: bool) -> Check:
-    """Which registration runs the hooks when the Claude Code plugin is enabled."""
-    if settings_too:
-        return Check(
-            "hooks (plugin)",
-            "ok",
-            f"the vaultkit plugin is enabled in {enabled_in}, and settings also register the"
-            " hooks: the settings entries run them and the plugin's hooks stand down (once each)",
-        )
-    return Check("hooks (plugin)", "ok", f"registered by the vaultkit plugin ({enabled_in})")
+    """Every agent's CLI, vaultkit's hooks and their trust (:mod:`vaultkit.agents.doctor`)."""
+    return [Check(f.name, f.status, f.detail, f.fix) for f in agent_doctor.findings(folder)]
 
 
 def _check_claude(config: Config) -> Check:

@@ -1,0 +1,133 @@
+"""``vaultkit hooks install --agent codex|gemini`` with the real pinned CLIs: its hooks run.
+
+Each CLI runs against its loopback mock with only the hooks ``vaultkit hooks install`` wrote. The
+proof that the CLI ran vaultkit's hooks is the store's log: vaultkit's SessionEnd hook logs one
+line naming the session whether it queues the transcript or refuses it. Codex also shows that
+without trust its hooks do not run, and that ``vaultkit doctor`` says they are not trusted.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import require_program
+
+from .agents_harness import CodexSandbox, GeminiSandbox, agent_binary
+from .mock_gemini import MockGemini
+from .mock_openai import MockOpenAI
+
+pytestmark = pytest.mark.e2e
+
+BYPASS = "--dangerously-bypass-hook-trust"  # tests only: never something a user is told
+
+
+def vk(
+    box: CodexSandbox | GeminiSandbox, cwd: Path, *args: str
+) -> subprocess.CompletedProcess[str]:
+    """``vaultkit ARGS…`` in the sandbox's environment (its HOME, CODEX_HOME, …)."""
+    return subprocess.run(
+        [sys.executable, "-m", "vaultkit", *args],
+        cwd=cwd,
+        env=box.env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def log_of(project: Path) -> str:
+    log = project / "sessions" / ".vaultkit" / "vaultkit.log"
+    return log.read_text(encoding="utf-8") if log.is_file() else ""
+
+
+@pytest.fixture(scope="session")
+def codex_bin() -> Path:
+    return agent_binary("codex")
+
+
+@pytest.fixture(scope="session")
+def gemini_bin() -> Path:
+    return agent_binary("gemini")
+
+
+@pytest.fixture
+def openai() -> Iterator[MockOpenAI]:
+    with MockOpenAI() as server:
+        yield server
+
+
+@pytest.fixture
+def gemini_mock() -> Iterator[MockGemini]:
+    with MockGemini() as server:
+        yield server
+
+
+def test_codex_runs_the_hooks_vaultkit_installed(
+    tmp_path: Path, codex_bin: Path, openai: MockOpenAI
+) -> None:
+    require_program("git")
+    box = CodexSandbox(tmp_path, codex_bin, openai.url)
+    project = box.project()
+    done = vk(box, project, "hooks", "install", "--agent", "codex")
+    assert done.returncode == 0, done.stderr
+    hooks = box.codex_home / "hooks.json"
+    assert done.stdout.splitlines()[0] == f"installed vaultkit hooks in {hooks}"
+    assert "Codex skips these hooks until you trust them" in done.stdout
+    assert "--agent codex" in hooks.read_text(encoding="utf-8")
+
+    untrusted = box.exec("say hi", project)  # no trust, no bypass: Codex skips the hooks
+    assert untrusted.returncode == 0, untrusted.stderr
+    assert "SessionEnd" not in log_of(project)
+    doctor = vk(box, project, "doctor")
+    assert f"warn  codex trust (user): vaultkit's hooks in {hooks} are installed but not" in (
+        doctor.stdout
+    )
+    assert "type /hooks, and press t on each vaultkit hook" in doctor.stdout
+    assert BYPASS not in doctor.stdout + done.stdout + done.stderr
+
+    ran = box.exec("say hi", project, BYPASS)
+    assert ran.returncode == 0, ran.stderr
+    rollouts = list((box.codex_home / "sessions").glob("*/*/*/rollout-*.jsonl"))
+    session_ids = {p.stem[-36:] for p in rollouts}
+    log = log_of(project)
+    assert any(f"SessionEnd {sid}" in log for sid in session_ids), log
+    assert openai.of_kind("outside") == []
+
+
+def test_gemini_runs_the_hooks_vaultkit_installed_and_uninstall_restores_settings(
+    tmp_path: Path, gemini_bin: Path, gemini_mock: MockGemini
+) -> None:
+    require_program("git")
+    box = GeminiSandbox(tmp_path, gemini_bin, gemini_mock.url)
+    settings = box.gemini_dir / "settings.json"
+    before = settings.read_bytes()
+    project = box.project()
+    done = vk(box, project, "hooks", "install", "--agent", "gemini")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == f"installed vaultkit hooks in {settings}"
+    assert "Gemini CLI runs hooks only in trusted folders" in done.stdout
+    assert "--agent gemini" in settings.read_text(encoding="utf-8")
+
+    # --skip-trust runs the user's hooks; headless runs offer the model no tool that needs a
+    # confirmation (MCP tools do) unless the approval mode is yolo.
+    run = box.prompt("say hi", project, "--approval-mode", "yolo")
+    assert run.returncode == 0, run.stderr
+    assert "Hello from the mock Gemini model." in run.stdout
+    chats = list((box.gemini_dir / "tmp").glob("*/chats/session-*.jsonl"))
+    assert chats
+    log = log_of(project)
+    assert "SessionEnd" in log and any(p.stem[-8:] in log for p in chats), log
+    assert gemini_mock.of_kind("outside") == []
+    # The MCP server registered beside the hooks started: its tools reach the model request.
+    tools = gemini_mock.of_kind("agent")[0].body["tools"]
+    names = {d["name"] for group in tools for d in group["functionDeclarations"]}
+    assert {"mcp_vaultkit_search", "mcp_vaultkit_latest_handoff"} <= names
+
+    gone = vk(box, project, "hooks", "uninstall", "--agent", "gemini")
+    assert gone.returncode == 0, gone.stderr
+    assert settings.read_bytes() == before

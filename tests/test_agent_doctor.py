@@ -1,0 +1,134 @@
+"""``vaultkit doctor`` per agent: Codex hook and project trust, Gemini folder trust (real files)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from vaultkit.agents import trust
+
+BARE_PATH = f"/usr/bin{os.pathsep}/bin"
+
+
+def vk(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "vaultkit", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, "PATH": BARE_PATH},
+        timeout=60,
+    )
+
+
+def line(out: str, name: str) -> str:
+    found = [ln for ln in out.splitlines() if ln[6:].startswith(f"{name}:")]
+    assert len(found) == 1, out
+    return found[0]
+
+
+def project(tmp_path: Path) -> Path:
+    folder = tmp_path / "proj"
+    (folder / ".git").mkdir(parents=True)
+    return folder
+
+
+def test_codex_hooks_installed_but_untrusted_are_a_warning_until_trusted(tmp_path: Path) -> None:
+    folder = project(tmp_path)
+    assert vk("hooks", "install", "--agent", "codex", cwd=folder).returncode == 0
+    hooks = Path(os.environ["HOME"]) / ".codex" / "hooks.json"
+    done = vk("doctor", cwd=folder)
+    assert done.returncode == 0, done.stdout  # warnings only: Claude's hooks are not required
+    assert line(done.stdout, "hooks").startswith("ok    hooks: none for Claude Code")
+    warn = line(done.stdout, "codex trust (user)")
+    assert warn.startswith(f"warn  codex trust (user): vaultkit's hooks in {hooks} are installed")
+    assert "(SessionStart, SessionEnd have no trust record" in warn
+    assert "type /hooks, and press t on each vaultkit hook" in done.stdout
+    assert line(done.stdout, "codex CLI").startswith("warn  codex CLI: 'codex' is not on PATH")
+    config = hooks.with_name("config.toml")
+    config.write_text(
+        f'[hooks.state."{hooks}:session_start:0:0"]\ntrusted_hash = "sha256:ab"\n', "utf-8"
+    )
+    half = line(vk("doctor", cwd=folder).stdout, "codex trust (user)")
+    assert "(SessionEnd have no trust record" in half
+    with config.open("a", encoding="utf-8") as handle:
+        handle.write(f'[hooks.state."{hooks}:session_end:0:0"]\ntrusted_hash = "sha256:cd"\n')
+    assert line(vk("doctor", cwd=folder).stdout, "codex trust (user)") == (
+        f"ok    codex trust (user): trusted in {config}"
+    )
+
+
+def test_codex_project_hooks_need_a_trusted_project(tmp_path: Path) -> None:
+    folder = project(tmp_path)
+    done = vk("hooks", "install", "--agent", "codex", "--scope", "project", cwd=folder)
+    assert done.returncode == 0, done.stderr
+    out = vk("doctor", cwd=folder).stdout
+    assert line(out, "codex project trust").startswith(
+        f"warn  codex project trust: {folder} is not a trusted project"
+    )
+    config = Path(os.environ["HOME"]) / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_text(f'[projects."{folder}"]\ntrust_level = "trusted"\n', encoding="utf-8")
+    assert line(vk("doctor", cwd=folder).stdout, "codex project trust").startswith(
+        f"ok    codex project trust: {folder} is trusted"
+    )
+
+
+def test_gemini_hooks_in_an_untrusted_folder_are_a_warning(tmp_path: Path) -> None:
+    folder = project(tmp_path)
+    assert vk("hooks", "install", "--agent", "gemini", cwd=folder).returncode == 0
+    done = vk("doctor", cwd=folder)
+    assert done.returncode == 0, done.stdout
+    assert line(done.stdout, "gemini folder trust").startswith(
+        f"warn  gemini folder trust: Gemini CLI runs no hooks in {folder}: the folder is not"
+    )
+    rules = Path(os.environ["HOME"]) / ".gemini" / "trustedFolders.json"
+    rules.write_text(json.dumps({str(folder): "TRUST_FOLDER"}), encoding="utf-8")
+    assert line(vk("doctor", cwd=folder).stdout, "gemini folder trust").startswith(
+        f"ok    gemini folder trust: {folder} is trusted (TRUST_FOLDER in {rules})"
+    )
+
+
+def test_absent_agents_are_one_ok_line_and_no_hooks_at_all_still_fail(tmp_path: Path) -> None:
+    done = vk("doctor", cwd=project(tmp_path))
+    assert "ok    agents: codex, gemini: not on this machine" in done.stdout
+    assert "fail  hooks: not installed: SessionStart, SessionEnd" in done.stdout
+    assert done.returncode == 1
+
+
+@pytest.mark.parametrize(
+    ("rules", "trusted"),
+    [
+        ({"{p}": "TRUST_FOLDER"}, True),
+        ({"{p}/child": "TRUST_PARENT"}, True),  # the parent of the rule's path
+        ({"{up}": "TRUST_FOLDER", "{p}": "DO_NOT_TRUST"}, False),  # the longest rule wins
+        ({"{up}": "DO_NOT_TRUST", "{p}": "TRUST_FOLDER"}, True),
+        ({"{p}-other": "TRUST_FOLDER"}, None),  # a sibling with a common prefix is not a parent
+        ({}, None),
+    ],
+)
+def test_gemini_trusted_folders_rules(
+    tmp_path: Path, rules: dict[str, str], trusted: bool | None
+) -> None:
+    folder = project(tmp_path)
+    path = tmp_path / "trustedFolders.json"
+    filled = {k.format(p=folder, up=tmp_path): v for k, v in rules.items()}
+    path.write_text("// comments are allowed\n" + json.dumps(filled), encoding="utf-8")
+    env = {"GEMINI_CLI_TRUSTED_FOLDERS_PATH": str(path), "HOME": str(tmp_path)}
+    assert trust.gemini_folder(folder, {}, env).trusted is trusted
+
+
+def test_gemini_environment_and_settings_switches(tmp_path: Path) -> None:
+    folder = project(tmp_path)
+    env = {"HOME": str(tmp_path)}
+    off = {"security": {"folderTrust": {"enabled": False}}}
+    assert trust.gemini_folder(folder, off, env).trusted is True
+    on = {**env, "GEMINI_CLI_TRUST_WORKSPACE": "true"}
+    assert trust.gemini_folder(folder, {}, on).why == "GEMINI_CLI_TRUST_WORKSPACE=true"
+    restricted = {**on, "GEMINI_RESTRICTED_MODE": "true"}
+    assert trust.gemini_folder(folder, {}, restricted).trusted is False
