@@ -461,17 +461,25 @@ def footnote_rule(state: StateBlock, start_line: int, end_line: int, silent: boo
     pos = match.end()
     while pos < state.eMarks[start_line] and state.src[pos] in " \t":
         pos += 1
-    saved = (state.tShift[start_line], state.sCount[start_line], state.blkIndent)
+    saved = (
+        state.bMarks[start_line],
+        state.tShift[start_line],
+        state.sCount[start_line],
+        state.blkIndent,
+    )
     parent = state.parentType
     opening = state.push("footnote_open", "", 1)
     opening.meta = {"label": match.group(1)}
     opening.map = [start_line, start_line + 1]
     state.blkIndent += 4
     state.parentType = "footnote"
-    state.tShift[start_line] = pos - state.bMarks[start_line]
+    # The first line starts at the text: getLines would otherwise take the label's first
+    # four characters for the content's indentation and keep the rest ("te]: x" of "[^note]: x").
+    state.bMarks[start_line], state.tShift[start_line] = pos, 0
     state.sCount[start_line] = state.blkIndent
     state.md.block.tokenize(state, start_line, end_line)
-    state.tShift[start_line], state.sCount[start_line], state.blkIndent = saved
+    state.bMarks[start_line], state.tShift[start_line], state.sCount[start_line] = saved[:3]
+    state.blkIndent = saved[3]
     state.parentType = parent
     state.push("footnote_close", "", -1)
     opening.map = [start_line, max(state.line, start_line + 1)]
