@@ -332,6 +332,8 @@ def _table_rows(lines: Sequence[str], start: int, end: int) -> list[InlineBlock]
     rows: list[InlineBlock] = []
     for index in (start, *range(start + 2, end)):
         content = md_trim(lines[index])
+        if comment_left_open(content):
+            return None  # the comment runs on over the next rows (wikilink.table_rule)
         children = inline_children(content)
         if children is None:
             return None
