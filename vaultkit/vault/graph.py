@@ -305,43 +305,44 @@ class _Plain:
 
 
 _encode = json.JSONEncoder(ensure_ascii=False).encode  # strings go through the C encoder
+# One object's fields as json.dumps(..., indent=2) lays them out at depth 3, written by the C
+# encoder: right for every object whose values are scalars or empty lists (no nesting).
+_FIELDS = json.JSONEncoder(ensure_ascii=False, separators=(",\n      ", ": ")).encode
 
 
 def _value(value: Any, indent: str) -> str:
     """``value`` as ``json.dumps(..., indent=2)`` writes it nested at ``indent``."""
-    if isinstance(value, str):
-        return _encode(value)
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if value is None:
-        return "null"
-    if type(value) is int:
-        return int.__repr__(value)
-    text = json.dumps(value, ensure_ascii=False, indent=2)  # lists: a nested block
+    text = json.dumps(value, ensure_ascii=False, indent=2)
     return text.replace("\n", "\n" + indent)
 
 
-def _objects(items: Iterable[Mapping[str, Any]]) -> Iterator[str]:
-    """Each item as one element of a top-level list of ``json.dumps(..., indent=2)``."""
-    for item in items:
-        fields = ",\n".join(
-            f"      {_encode(key)}: {_value(value, '      ')}" for key, value in item.items()
-        )
-        yield "    {\n" + fields + "\n    }"
+def _object(item: Mapping[str, Any], flat: bool) -> str:
+    """``item`` as one element of a top-level list of ``json.dumps(..., indent=2)``;
+    ``flat``: no value of it is a non-empty list."""
+    if flat:
+        return "    {\n      " + _FIELDS(item)[1:-1] + "\n    }"
+    fields = ",\n".join(
+        f"      {_encode(key)}: {_value(value, '      ')}" for key, value in item.items()
+    )
+    return "    {\n" + fields + "\n    }"
 
 
-def _node_items(plain: _Plain) -> Iterator[dict[str, Any]]:
+# The only attributes _fill writes as lists (see _NoteData and _EdgeData).
+_NODE_LISTS = ("tags", "aliases")
+
+
+def _node_items(plain: _Plain) -> Iterator[str]:
     for node, attrs in plain._node.items():
-        yield {**attrs, "id": node}
+        flat = not any(attrs.get(name) for name in _NODE_LISTS)
+        yield _object({**attrs, "id": node}, flat)
 
 
-def _edge_items(plain: _Plain) -> Iterator[dict[str, Any]]:
+def _edge_items(plain: _Plain) -> Iterator[str]:
     for source, out in plain._succ.items():  # graph.edges(keys=True, data=True) order
         for target, keys in out.items():
             for key, attrs in keys.items():
-                yield {**attrs, "source": source, "target": target, "key": key}
+                item = {**attrs, "source": source, "target": target, "key": key}
+                yield _object(item, "alias_of" not in attrs)
 
 
 def _block(name: str, items: Iterator[str]) -> str:
@@ -356,8 +357,8 @@ def vault_json(vault: Vault) -> str:
     with gc_paused():
         _fill(plain, vault)
         head = '{\n  "directed": true,\n  "multigraph": true,\n  "graph": {},\n'
-        nodes = _block("nodes", _objects(_node_items(plain)))
-        edges = _block("edges", _objects(_edge_items(plain)))
+        nodes = _block("nodes", _node_items(plain))
+        edges = _block("edges", _edge_items(plain))
     return f"{head}{nodes},\n{edges}\n}}\n"
 
 
