@@ -2,18 +2,20 @@
 
 :func:`inline_blocks` reproduces, for a subset of Markdown, the ``inline`` tokens (and their
 children) that the markdown-it parser of :mod:`vaultkit.vault.wikilink` produces: ATX headings,
-paragraphs, one-level ``-``/``*``/``+`` bullet and ``1.``/``1)`` ordered items (one space after
-the marker), fenced code, column-0 ``$$`` math blocks, HTML comments and block-tag HTML blocks
-(skipped: the walk reads nothing of them), column-0 GFM tables whose rows all start with ``|``
-(one ``vk_row`` token a row line, as wikilink.table_rule makes), blockquotes and callouts that
-are one plain paragraph of ``> `` lines followed by a blank line, and inline code spans,
-escapes, wikilinks, embeds, simple ``[text](dest)`` links and images, inline ``$math$`` and
+paragraphs, ``-``/``*``/``+`` bullet and ``1.``/``1)`` ordered lists (one space after each
+marker; items nested at most three columns past their parent's content column, indented with
+spaces or tabs, and later paragraphs of an item: :func:`list_blocks`), fenced code, column-0
+``$$`` math blocks, HTML comments and block-tag HTML blocks (skipped: the walk reads nothing of
+them), column-0 GFM tables whose rows all start with ``|`` (one ``vk_row`` token a row line, as
+wikilink.table_rule makes), blockquotes and callouts that are one plain paragraph of ``> ``
+lines followed by a blank line, one-line footnote definitions, and inline code spans, escapes,
+wikilinks, embeds, simple ``[text](dest)`` links and images, inline ``$math$`` and
 ``%%comments%%`` (including a paragraph extended over the lines of a comment it leaves open).
-Anything outside that subset (indentation, other blockquotes, other HTML, other tables, setext
-headings, thematic breaks, nested lists, indented ``$$`` math blocks, link reference and
-footnote definitions, malformed wikilinks, unusual links...) makes it return ``None``, and the
-caller uses markdown-it. :func:`simple_yaml` does the same for frontmatter made only of plain
-``key: value`` strings, dates and lists of them.
+Anything outside that subset (indented code, other blockquotes, other HTML, other tables,
+setext headings, thematic breaks, blocks inside list items, lazy continuation lines, indented
+``$$`` math blocks, link reference definitions, malformed wikilinks, unusual links...) makes it
+return ``None``, and the caller uses markdown-it. :func:`simple_yaml` does the same for
+frontmatter made only of plain ``key: value`` strings, dates and lists of them.
 
 Every rule here mirrors a markdown-it-py (or PyYAML) rule; tests/test_fastparse.py proves the
 results equal on generated vaults, the fixtures and a Hypothesis grammar of nasty variants.
@@ -258,6 +260,8 @@ ROW_META: dict[str, Any] = {"vk_row": True}  # a table row's inline token (wikil
 
 def escaped_split(text: str) -> list[str]:
     """markdown-it's ``escapedSplit``: cells split at each ``|`` not escaped by a backslash."""
+    if "\\" not in text:
+        return text.split("|")  # nothing is escaped: every "|" splits
     result: list[str] = []
     current, last, escaped = "", 0, False
     for pos, char in enumerate(text):
