@@ -518,8 +518,12 @@ def test_quick_graph_options_are_exactly_the_typer_commands() -> None:
     assert tuple(f.value for f in graph_cmd.GraphFormat) == graph_run.FORMATS
 
 
-def test_quick_graph_loads_no_typer_and_networkx_only_when_it_runs(example: Path) -> None:
+def test_quick_graph_loads_no_typer_and_networkx_only_for_the_exports_needing_it(
+    example: Path,
+) -> None:
     modules = imported("graph", "examples/sessions/wiki", cwd=example)
+    assert _heavy(modules) == set() and "networkx" not in modules  # JSON is written without it
+    modules = imported("graph", "-f", "graphml", "examples/sessions/wiki", cwd=example)
     assert _heavy(modules) == set() and "networkx" in modules
     assert "networkx" not in imported("search", "schema", "examples/sessions", cwd=example)
 

@@ -99,6 +99,31 @@ DELIMITERS += ["|--|--|--|", " |---|---|", "|---|---|\t", "--- | ---", "|-|"]
 ORDERED_MARKERS = ["1. ", "2. ", "10) ", "1) ", "1.  ", "01. ", "2.", "123456789. ", "1.\t"]
 ORDERED_MARKERS += ["1234567890. ", "0. ", "3) [ ] ", "1. [x] "]
 ITEM_LINES = ["   x", "  x", "    x", "x", "", "   - y", "1. z", "- w", "2) v", "   [[a]]"]
+ITEM_LINES += [
+    "  - y [[n]]",
+    "    - z",
+    "   1. o",
+    "  2. t",
+    "\t- tab [[t]]",
+    "\t\t- two",
+    " - one",
+]
+ITEM_LINES += [
+    "  * s",
+    "     - far",
+    "      - code?",
+    "  text [[c]]",
+    "\t text",
+    "  [^1]: f",
+    "  > q",
+]
+ITEM_LINES += ["  # h", "  ```", "  %% c", "  - [ ] task [[k]]", "  ---", "  | a |", "lazy [[l]]"]
+LIST_INDENTS = ["", "", " ", "  ", "   ", "    ", "     ", "      ", "\t", "\t\t", " \t", "\t "]
+LIST_MARKERS = ["- ", "- ", "* ", "+ ", "1. ", "1. ", "2. ", "10. ", "1) ", "-  ", "- [ ] ", "-"]
+LIST_TEXTS = ["x", "[^1]: f", "# h", "> q", "```", "$$", "<div>", "---", "%% c", "[a]: b", ""]
+FOOTNOTES = ["[^1]: see [[o]]", "[^n]: [t](x.md) #t", "[^a]:  two  [[s]]", "[^1]:", "[^2]: %% c"]
+FOOTNOTES += ["[^x]: - item", "[^x]: # h", "[^1]: a\n[^2]: b [[b]]", "[^1]: a\nlazy [[l]]"]
+FOOTNOTES += ["[^1]: a\n\n    more [[m]]", "[^1]: a\n\nafter [[f]]", "[^1]: a\n  - b", "[^1]:\tx"]
 QUOTES = [["> [!note] x", "> [[a]] y"], ["> [!tip]- x", "> - y"], ["> a", ">", "> b"], ["> > n"]]
 QUOTES += [["> a", "lazy"], ["> [a]: b.md"], ["> [x", "> y]: b.md"], ["> # h"], ["> a", "> ---"]]
 QUOTES += [
@@ -133,8 +158,25 @@ MATH_BLOCKS += [
 
 
 @st.composite
+def list_lines(draw: st.DrawFn) -> list[str]:
+    """A list whose items nest at any indentation, with blank lines and later paragraphs."""
+    out = []
+    for _ in range(draw(st.integers(1, 6))):
+        text = draw(st.one_of(inline_text, st.sampled_from(LIST_TEXTS)))
+        if draw(st.integers(0, 4)):
+            out.append(
+                draw(st.sampled_from(LIST_INDENTS)) + draw(st.sampled_from(LIST_MARKERS)) + text
+            )
+        else:
+            out.append(draw(st.sampled_from(["", "", *LIST_INDENTS])) + text)
+        if not draw(st.integers(0, 3)):
+            out.append(draw(st.sampled_from(["", " ", "\t"])))
+    return out
+
+
+@st.composite
 def lines(draw: st.DrawFn) -> list[str]:
-    kind = draw(st.integers(0, 13))
+    kind = draw(st.integers(0, 15))
     text = draw(inline_text)
     if kind <= 2:
         return [text]
@@ -172,6 +214,10 @@ def lines(draw: st.DrawFn) -> list[str]:
         if draw(st.booleans()):
             return [*draw(st.sampled_from(MATH_BLOCKS)), text]
         return [draw(st.sampled_from(["$$", "$$ x $$", "[^1]: " + text, "[^a]:", "    " + text]))]
+    if kind == 14:
+        return draw(list_lines())
+    if kind == 15:
+        return draw(st.sampled_from(FOOTNOTES)).split("\n")
     if kind == 9:
         return ["%%", text, draw(st.sampled_from(["%%", "", "# h", "x %% y"]))]
     if kind == 10:
@@ -261,7 +307,9 @@ def test_fast_path_declines_what_it_does_not_model() -> None:
         "[a",
     ]
     declined += ["a | b\n--|--\nglued", "a | b\n |--|--", "a\nb | c\n--|--"]
-    for body in [*declined, "$$\nx", " $$\nx\n$$", "a\n$$\n[[m]]\n$$", "[^1]: x", "a\n[^1]: [[f]]"]:
+    declined += ["- a\n  2. b", "- a\n      b", "- a\n lazy", "- a\n\n      code", "- a\n\t  b"]
+    declined += ["[^1]: x\nlazy", "[^1]: - x", "[^1]:", "- a\n  > q", "- a\n  ---"]
+    for body in [*declined, "$$\nx", " $$\nx\n$$", "a\n$$\n[[m]]\n$$"]:
         assert inline_blocks(body.split("\n"), 0) is None, body
     assert inline_blocks(["# H", "", "text [[a]] #t ^id", "- item", ""], 0) is not None
 
@@ -294,6 +342,40 @@ def test_tables_math_and_html_blocks_take_the_fast_path_and_match(text: str) -> 
 def test_ordered_items_and_task_items_take_the_fast_path_and_match(text: str) -> None:
     assert inline_blocks(text.split("\n"), 0) is not None
     assert _check("n.md", text.encode("utf-8"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- a [[x]]\n  - b [[y]]\n    - [ ] c #t\n  - d\n- e\n",
+        "1. one [[a]]\n   - two\n     more [[b]]\n   1. three\n2. four\n",
+        "- a\n\n  second paragraph [[p]]\n\n  - b\n\nafter [[z]]\n",
+        "- a\n\t- tab [[t]]\n\t\t- two tabs [[u]]\n- b\n",
+        "- a\n - one space is a sibling [[s]]\n   - nested [[n]]\n",
+        "10. wide\n    - nested [[w]]\n",
+        "text [^1] and [[x]]\n\n[^1]: see [[Other]] and [t](t.md)\n[^2]: two #tag\n\nend\n",
+        "a\n[^1]: interrupts the paragraph [[f]]\n",
+    ],
+)
+def test_nested_lists_and_footnotes_take_the_fast_path_and_match(text: str) -> None:
+    assert inline_blocks(text.split("\n"), 0) is not None, text
+    assert _check("n.md", text.encode("utf-8"))
+
+
+def test_list_grammar_matches_and_often_takes_the_fast_path() -> None:
+    """Nested and ordered lists at every indentation, mixed with lines they cannot hold."""
+    seen = {"all": 0, "fast": 0}
+
+    @SETTINGS
+    @given(st.lists(st.one_of(list_lines(), lines()), min_size=1, max_size=6))
+    def check(groups: list[list[str]]) -> None:
+        text = "\n".join(line for group in groups for line in group) + "\n"
+        seen["all"] += 1
+        seen["fast"] += inline_blocks(text.split("\n"), 0) is not None
+        _check("n.md", text.encode("utf-8"))
+
+    check()
+    assert seen["fast"] >= 0.1 * seen["all"], seen
 
 
 def test_html_block_names_are_markdown_its() -> None:
@@ -448,8 +530,11 @@ def test_mixed_notes_match_markdown_it_and_often_mix() -> None:
         ("a\n\n>q\n\nb\n", [(0, 2, 1), (2, 4, None), (4, 5, 1)]),
         ("a\n\n1. x\n2. y\n\n# h\n", [(0, 6, 4)]),  # one-level ordered items are fast
         ("a\n\n1.  x\n2. y\n\n# h\n", [(0, 2, 1), (2, 5, None), (5, 6, 1)]),
-        ("a\nb\n- x\n  - y\n\nc\n", [(0, 2, 1), (2, 5, None), (5, 6, 1)]),  # "a b" is closed
-        ("a\n\n- x\n\n  more\n\nc\n", [(0, 6, None), (6, 7, 1)]),  # backs up to the last cut
+        ("a\nb\n- x\n  - y\n\nc\n", [(0, 6, 4)]),  # a nested list is fast
+        ("a\nb\n- x\n  > y\n\nc\n", [(0, 2, 1), (2, 5, None), (5, 6, 1)]),  # "a b" is closed
+        ("a\n\n[^1]: x\n\n    y\n\nc\n", [(0, 6, None), (6, 7, 1)]),  # y: in the footnote
+        ("a\n\n- x\n\n  more\n\nc\n", [(0, 7, 4)]),  # a second paragraph in the item
+        ("a\n\n- x\n\n      code\n\nc\n", [(0, 2, 1), (2, 6, None), (6, 7, 1)]),  # code in it
         ("- x\n\n>q\n\nb\n", [(0, 2, 1), (2, 4, None), (4, 5, 1)]),  # the list is surely over
         ("- x\n\n1. y\n\nb\n", [(0, 5, 3)]),  # a new list of the other kind
         ("- x\n\n1.  y\n\nb\n", [(0, 4, None), (4, 5, 1)]),  # a list marker: maybe not over

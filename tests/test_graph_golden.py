@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.generate import write_vault
-from vaultkit.vault.graph import FORMATS, build_graph, export
+from vaultkit.vault.graph import FORMATS, build_graph, export, export_vault
 from vaultkit.vault.load import load_vault
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,3 +49,12 @@ def test_example_wiki_exports_match_golden() -> None:
 
 def test_generated_vault_exports_match_golden(tmp_path: Path) -> None:
     _check("syn-300", write_vault(tmp_path / "vault", 300, 7))
+
+
+def test_vault_json_without_networkx_equals_networkx_json(tmp_path: Path) -> None:
+    roots = [ROOT / "tests" / "fixtures" / "vaults" / name / "vault" for name in FIXTURES]
+    roots += [ROOT / "examples" / "sessions" / "wiki", write_vault(tmp_path / "v", 300, 7)]
+    roots.append(write_vault(tmp_path / "real", 200, 3, profile="real"))
+    for root in roots:
+        vault = load_vault(root, cache=False)
+        assert export_vault(vault, "json") == export(build_graph(vault), "json"), root

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from vaultkit.vault.model import Link
-from vaultkit.vault.parse import parse_note
+from vaultkit.vault.parse import parse_note, parse_note_with
 from vaultkit.vault.wikilink import (
     BLOCK_RULES,
     INLINE_RULES,
@@ -378,6 +378,25 @@ def test_table_rows_are_read_whole(
     note = parse_note("t.md", f"| h | k |\n|---|---|\n{row}\n".encode())
     assert [(link.target, link.display) for link in note.links] == targets
     assert list(note.tags) == tags
+
+
+@pytest.mark.parametrize(
+    ("text", "targets"),
+    [
+        ("| a %% [[b]] |\n| [[c]] |\n| d %% [[e]] |\n| [[f]] |\n", ["e", "f"]),
+        ("| a %% |\n| [[b]] |\n\n[[c]] %% [[d]]\n", ["d"]),  # runs on past the table
+        ("| a %% |\n| [[b]] |\n\n# [[c]]\n\n[[d]]\n", []),  # never closed: the rest
+        ("| [[a]] %% b %% [[c]] |\n| `%%` [[d]] |\n", ["a", "c", "d"]),  # closed, or code
+        ("| h %% |\n|---|\n| [[a]] |\n| %% [[b]] |\n", ["b"]),  # opened in the header
+    ],
+)
+def test_a_comment_left_open_in_a_table_row_runs_on_to_its_closing_marks(
+    text: str, targets: list[str]
+) -> None:
+    body = text if text.startswith("| h") else "| h |\n|---|\n" + text
+    note = parse_note("t.md", body.encode())
+    assert [link.target for link in note.links] == targets
+    assert parse_note_with("t.md", body.encode(), fast=False) == note
 
 
 def test_a_line_glued_under_a_table_keeps_its_links() -> None:

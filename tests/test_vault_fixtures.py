@@ -38,6 +38,7 @@ def _observed(vault: Vault) -> dict[str, Any]:
 def test_there_are_fixture_vaults() -> None:
     assert {"basic", "folders", "unicode_case", "attachments", "index_rules"} <= set(NAMES)
     obsidian_index = {"tables", "footnotes", "math", "control_bytes", "case", "symlinks"}
+    obsidian_index |= {"table_comments"}
     assert obsidian_index | {"template_frontmatter"} <= set(NAMES)
 
 

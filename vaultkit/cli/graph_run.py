@@ -58,10 +58,10 @@ def read_quick(argv: list[str]) -> GraphArgs | None:
 def run(args: GraphArgs) -> int:
     """Export the vault's link graph to stdout or, atomically, to ``args.output``."""
     from vaultkit.base.fsio import atomic_write_text
-    from vaultkit.vault.graph import build_graph, export
+    from vaultkit.vault.graph import export_vault
     from vaultkit.vault.load import load_vault
 
-    text = export(build_graph(load_vault(resolve_vault(args.vault))), args.fmt)
+    text = export_vault(load_vault(resolve_vault(args.vault)), args.fmt)  # JSON: no networkx
     if args.output is None:
         sys.stdout.write(text)
         return 0

@@ -2,18 +2,20 @@
 
 :func:`inline_blocks` reproduces, for a subset of Markdown, the ``inline`` tokens (and their
 children) that the markdown-it parser of :mod:`vaultkit.vault.wikilink` produces: ATX headings,
-paragraphs, one-level ``-``/``*``/``+`` bullet and ``1.``/``1)`` ordered items (one space after
-the marker), fenced code, column-0 ``$$`` math blocks, HTML comments and block-tag HTML blocks
-(skipped: the walk reads nothing of them), column-0 GFM tables whose rows all start with ``|``
-(one ``vk_row`` token a row line, as wikilink.table_rule makes), blockquotes and callouts that
-are one plain paragraph of ``> `` lines followed by a blank line, and inline code spans,
-escapes, wikilinks, embeds, simple ``[text](dest)`` links and images, inline ``$math$`` and
+paragraphs, ``-``/``*``/``+`` bullet and ``1.``/``1)`` ordered lists (one space after each
+marker; items nested at most three columns past their parent's content column, indented with
+spaces or tabs, and later paragraphs of an item: :func:`list_blocks`), fenced code, column-0
+``$$`` math blocks, HTML comments and block-tag HTML blocks (skipped: the walk reads nothing of
+them), column-0 GFM tables whose rows all start with ``|`` (one ``vk_row`` token a row line, as
+wikilink.table_rule makes), blockquotes and callouts that are one plain paragraph of ``> ``
+lines followed by a blank line, one-line footnote definitions, and inline code spans, escapes,
+wikilinks, embeds, simple ``[text](dest)`` links and images, inline ``$math$`` and
 ``%%comments%%`` (including a paragraph extended over the lines of a comment it leaves open).
-Anything outside that subset (indentation, other blockquotes, other HTML, other tables, setext
-headings, thematic breaks, nested lists, indented ``$$`` math blocks, link reference and
-footnote definitions, malformed wikilinks, unusual links...) makes it return ``None``, and the
-caller uses markdown-it. :func:`simple_yaml` does the same for frontmatter made only of plain
-``key: value`` strings, dates and lists of them.
+Anything outside that subset (indented code, other blockquotes, other HTML, other tables,
+setext headings, thematic breaks, blocks inside list items, lazy continuation lines, indented
+``$$`` math blocks, link reference definitions, malformed wikilinks, unusual links...) makes it
+return ``None``, and the caller uses markdown-it. :func:`simple_yaml` does the same for
+frontmatter made only of plain ``key: value`` strings, dates and lists of them.
 
 Every rule here mirrors a markdown-it-py (or PyYAML) rule; tests/test_fastparse.py proves the
 results equal on generated vaults, the fixtures and a Hypothesis grammar of nasty variants.
@@ -57,7 +59,9 @@ _ORDERED_ITEM = re.compile(r"([0-9]{1,9})[.)] (?=[^ \t])")  # a marker, one spac
 _DELIMITER_CHARS = frozenset("|-: \t")
 _DELIMITER_ROW = re.compile(r"[ \t]*[-:|][-:| \t]*")  # what may be a table's delimiter row
 
-BLANK, TEXT, HEADING, FENCE, BULLET, ORDERED = range(6)
+BLANK, TEXT, HEADING, FENCE, BULLET, ORDERED, FOOTNOTE_DEF = range(7)
+_ITEMS = (BULLET, ORDERED)
+_CONTAINERS = (BULLET, ORDERED, FOOTNOTE_DEF)  # blocks whose content may go on past a blank
 
 
 _NONE: dict[str, Any] = {}  # shared by every Piece without meta or attrs; never mutated
@@ -101,7 +105,7 @@ def _classify(line: str) -> int | None:
     if first == "$" and line.startswith(MATH):
         return None  # maybe a math block
     if first == "[" and FOOTNOTE.match(line):
-        return None  # a footnote definition (it may interrupt a paragraph)
+        return FOOTNOTE_DEF  # a footnote definition (it interrupts a paragraph)
     if first == "#":
         level = len(line) - len(line.lstrip("#"))
         if level <= 6 and (level == len(line) or line[level] in " \t"):
@@ -256,6 +260,8 @@ ROW_META: dict[str, Any] = {"vk_row": True}  # a table row's inline token (wikil
 
 def escaped_split(text: str) -> list[str]:
     """markdown-it's ``escapedSplit``: cells split at each ``|`` not escaped by a backslash."""
+    if "\\" not in text:
+        return text.split("|")  # nothing is escaped: every "|" splits
     result: list[str] = []
     current, last, escaped = "", 0, False
     for pos, char in enumerate(text):
@@ -330,6 +336,8 @@ def _table_rows(lines: Sequence[str], start: int, end: int) -> list[InlineBlock]
     rows: list[InlineBlock] = []
     for index in (start, *range(start + 2, end)):
         content = md_trim(lines[index])
+        if comment_left_open(content):
+            return None  # the comment runs on over the next rows (wikilink.table_rule)
         children = inline_children(content)
         if children is None:
             return None
@@ -406,6 +414,124 @@ def _quote_paragraph(
     return None if comment_left_open(content) else (content, end)
 
 
+# --------------------------------------------------------------------------- lists, footnotes
+
+
+def _item_column(text: str, column: int) -> int | None:
+    """The content column of a one-space item whose marker is ``text``'s start, at ``column``."""
+    kind = _classify(text)
+    return column + _item_width(text, kind) if kind in _ITEMS else None
+
+
+def _owner(columns: Sequence[int], column: int) -> int | None:
+    """How many open items (content ``columns``, outermost first) hold a line indented to
+    ``column``: the deepest whose content column it reaches, when it is less than four
+    columns past it (more would be indented code); ``None`` when it is. 0: the top level."""
+    depth = len(columns)
+    while depth and columns[depth - 1] > column:
+        depth -= 1
+    base = columns[depth - 1] if depth else 0
+    return depth if column - base <= 3 else None
+
+
+def _item_paragraph(
+    lines: Sequence[str], index: int, text: str, column: int, line_max: int
+) -> tuple[InlineBlock, int] | None:
+    """The inline token of a paragraph in a list item whose first line's text is ``text``
+    and whose content column is ``column``; its other lines are indented exactly that far."""
+    after = index + 1
+    while after < line_max and _item_continues(lines[after], column):
+        after += 1
+    body = [text, *(line[column:] for line in lines[index + 1 : after])]
+    content = md_trim("\n".join(body))
+    if comment_left_open(content):
+        return None
+    children = inline_children(content)
+    if children is None:
+        return None
+    return (0, Piece("inline", content, children=children, map=[index, after])), after
+
+
+_LIST_OVER: tuple[list[int], str] = ([], "")
+
+
+def _list_line(line: str, columns: list[int], blank: bool) -> tuple[list[int], str] | None:
+    """What a non-blank line does to the open items (content ``columns``): (the columns
+    after it, the text its paragraph starts with) when it starts an item or a paragraph in
+    one; ``_LIST_OVER`` when it ends the list (a blank line, then less indentation than any
+    item's content); ``None`` when not modelled (a lazy line, indented code, mixed tabs...)."""
+    chars, column = _indent(line)
+    if "\t" in line[:chars] and line[:chars].strip("\t"):
+        return None  # tabs mixed with spaces: tab stops inside containers are not modelled
+    text = line[chars:]
+    depth = _owner(columns, column)
+    if depth is None:
+        return None
+    content = _item_column(text, column)
+    if content is not None:
+        if not blank and depth == len(columns) and text[0].isdigit() and not _starts_at_one(text):
+            return None  # an ordered list that does not start at 1 cannot interrupt a paragraph
+        return [*columns[:depth], content], text[content - column :]
+    if not blank:
+        return None  # a lazy continuation line, or a block right after a paragraph
+    if depth == 0:
+        return _LIST_OVER
+    if _classify(text) != TEXT or not _starts_paragraph(text):
+        return None
+    return columns[:depth], text
+
+
+def list_blocks(
+    lines: Sequence[str], start: int, line_max: int
+) -> tuple[list[InlineBlock], int] | None:
+    """The inline tokens of the list whose first item is the column-0 item at ``start``,
+    nested lists and later paragraphs of its items included, and the line after the list:
+    every item has one space after its marker and a plain paragraph (no other block inside),
+    a nested item's marker is at most three columns past its parent's content column, and
+    every paragraph line after an item's first is indented exactly to its content column.
+    ``None`` when the list holds anything else."""
+    found: list[InlineBlock] = []
+    columns: list[int] = []
+    index, blank = start, False
+    while index < line_max:
+        line = lines[index]
+        if not line.strip(" \t"):
+            index, blank = index + 1, True
+            continue
+        step = _list_line(line, columns, blank or not columns)
+        if step is None:
+            return None
+        if step is _LIST_OVER:
+            break
+        columns, text = step
+        if text[:1] in ("", " ", "\t"):
+            return None
+        paragraph = _item_paragraph(lines, index, text, columns[-1], line_max)
+        if paragraph is None:
+            return None
+        found.append(paragraph[0])
+        index, blank = paragraph[1], False
+    return found, index
+
+
+def footnote_text(
+    lines: Sequence[str], kinds: Sequence[int | None], index: int, line_max: int
+) -> str | None:
+    """The paragraph of a column-0 footnote definition (wikilink.footnote_rule) that is one
+    line of plain text followed by a blank line, another definition or the body's end."""
+    line = lines[index]
+    opening = FOOTNOTE.match(line)
+    if opening is None:
+        return None
+    text = line[opening.end() :].lstrip(" \t")
+    if not text or _classify(text) != TEXT or not _starts_paragraph(text):
+        return None
+    if index + 1 < line_max and kinds[index + 1] not in (BLANK, FOOTNOTE_DEF):
+        return None  # a lazy continuation line, or a block inside the definition
+    content = md_trim(text)
+    return None if comment_left_open(content) else content
+
+
 def block_kinds(lines: Sequence[str], start: int, line_max: int) -> list[int | None]:
     """Each line's :func:`_classify` kind (lines before ``start`` are blank)."""
     return [BLANK] * start + [_classify(line) for line in lines[start:line_max]]
@@ -448,17 +574,18 @@ def scan_blocks(
         elif kind == HEADING:
             level, content = _heading(line)
             after = index + 1
-        elif kind in (BULLET, ORDERED):
-            width = _item_width(line, kind)
-            after = index + 1
-            while after < line_max and _item_continues(lines[after], width):
-                after += 1
-            if after < line_max and kinds[after] not in (BLANK, BULLET, ORDERED):
-                return found, index  # a lazy continuation line or a block right after the item
-            body = [line[width:], *(text[width:] for text in lines[index + 1 : after])]
-            content = md_trim("\n".join(body))
-            if comment_left_open(content):
+        elif kind in _ITEMS:
+            items = list_blocks(lines, index, line_max)
+            if items is None:
                 return found, index
+            found += items[0]
+            index = items[1]
+            continue
+        elif kind == FOOTNOTE_DEF:
+            definition = footnote_text(lines, kinds, index, line_max)
+            if definition is None:
+                return found, index
+            content, after = definition, index + 1
         elif kind == FENCE:
             index = _fence_end(lines, index, line_max)
             continue
@@ -596,8 +723,10 @@ def _fresh(
     if not blocks:
         return True
     last = blocks[-1][1].map
-    if last is None or kinds[last[0]] not in (BULLET, ORDERED):
+    if last is None:
         return True
+    if kinds[last[0]] not in _CONTAINERS and lines[last[0]][:1] not in (" ", "\t"):
+        return True  # (an indented first line is a paragraph in a list item)
     first = lines[stop][:1]
     return (
         kinds[stop - 1] == BLANK

@@ -1,4 +1,5 @@
-"""The vault as a networkx MultiDiGraph keyed by vault paths; JSON, GraphML, GEXF and DOT export."""
+"""The vault as a networkx MultiDiGraph keyed by vault paths; JSON, GraphML, GEXF and DOT export
+(the JSON of a vault is also written without networkx: :func:`export_vault`)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,12 @@ import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, cast
 
-import networkx as nx
-
 from vaultkit.base.gcpause import gc_paused
 from vaultkit.vault.model import Note
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # networkx (~76 ms to import) is imported where a graph is built or written
+    import networkx as nx
+
     from vaultkit.vault.resolve import ResolvedLink
     from vaultkit.vault.value import Vault
 
@@ -138,6 +139,8 @@ def build_graph(vault: Vault) -> VaultGraph:
     It equals the graph ``add_nodes_from`` + ``add_edges_from`` build (a test checks it), in a
     fraction of the time and without a second copy of every attribute dict.
     """
+    import networkx as nx
+
     graph: VaultGraph = nx.MultiDiGraph()
     with gc_paused():
         _fill(_adjacency(graph), vault)
@@ -203,6 +206,8 @@ def _flat(attrs: Mapping[str, Any]) -> dict[str, Any]:
 
 def flatten(graph: VaultGraph) -> VaultGraph:
     """A copy of ``graph`` whose attributes are all scalars (for GraphML and GEXF)."""
+    import networkx as nx
+
     flat: VaultGraph = nx.MultiDiGraph()
     for node, attrs in graph.nodes(data=True):
         flat.add_node(node, **_flat(attrs))
@@ -213,17 +218,23 @@ def flatten(graph: VaultGraph) -> VaultGraph:
 
 def to_json(graph: VaultGraph) -> str:
     """Node-link JSON (``nodes`` and ``edges`` lists), UTF-8 text, stable order."""
+    import networkx as nx
+
     data = nx.node_link_data(graph, edges="edges")
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
 def to_graphml(graph: VaultGraph) -> str:
     """GraphML text; list attributes are stored as JSON strings."""
+    import networkx as nx
+
     return "\n".join(nx.generate_graphml(flatten(graph))) + "\n"
 
 
 def to_gexf(graph: VaultGraph) -> str:
     """GEXF 1.2 text; list attributes are stored as JSON strings."""
+    import networkx as nx
+
     buffer = io.BytesIO()
     nx.write_gexf(flatten(graph), buffer, encoding="utf-8")
     return buffer.getvalue().decode("utf-8")
@@ -282,3 +293,75 @@ EXPORTERS: dict[str, Callable[[VaultGraph], str]] = {
 def export(graph: VaultGraph, fmt: str) -> str:
     """Serialise ``graph`` in one of :data:`FORMATS`."""
     return EXPORTERS[fmt](graph)
+
+
+class _Plain:
+    """The three dicts of :class:`_Adjacency` without a networkx graph around them."""
+
+    def __init__(self) -> None:
+        self._node: dict[str, dict[str, Any]] = {}
+        self._succ: dict[str, dict[str, _EdgeKeys]] = {}
+        self._pred: dict[str, dict[str, _EdgeKeys]] = {}
+
+
+_encode = json.JSONEncoder(ensure_ascii=False).encode  # strings go through the C encoder
+# One object's fields as json.dumps(..., indent=2) lays them out at depth 3, written by the C
+# encoder: right for every object whose values are scalars or empty lists (no nesting).
+_FIELDS = json.JSONEncoder(ensure_ascii=False, separators=(",\n      ", ": ")).encode
+
+
+def _value(value: Any, indent: str) -> str:
+    """``value`` as ``json.dumps(..., indent=2)`` writes it nested at ``indent``."""
+    text = json.dumps(value, ensure_ascii=False, indent=2)
+    return text.replace("\n", "\n" + indent)
+
+
+def _object(item: Mapping[str, Any], flat: bool) -> str:
+    """``item`` as one element of a top-level list of ``json.dumps(..., indent=2)``;
+    ``flat``: no value of it is a non-empty list."""
+    if flat:
+        return "    {\n      " + _FIELDS(item)[1:-1] + "\n    }"
+    fields = ",\n".join(
+        f"      {_encode(key)}: {_value(value, '      ')}" for key, value in item.items()
+    )
+    return "    {\n" + fields + "\n    }"
+
+
+# The only attributes _fill writes as lists (see _NoteData and _EdgeData).
+_NODE_LISTS = ("tags", "aliases")
+
+
+def _node_items(plain: _Plain) -> Iterator[str]:
+    for node, attrs in plain._node.items():
+        flat = not any(attrs.get(name) for name in _NODE_LISTS)
+        yield _object({**attrs, "id": node}, flat)
+
+
+def _edge_items(plain: _Plain) -> Iterator[str]:
+    for source, out in plain._succ.items():  # graph.edges(keys=True, data=True) order
+        for target, keys in out.items():
+            for key, attrs in keys.items():
+                item = {**attrs, "source": source, "target": target, "key": key}
+                yield _object(item, "alias_of" not in attrs)
+
+
+def _block(name: str, items: Iterator[str]) -> str:
+    body = ",\n".join(items)
+    return f'  "{name}": [\n{body}\n  ]' if body else f'  "{name}": []'
+
+
+def vault_json(vault: Vault) -> str:
+    """``to_json(build_graph(vault))``, byte for byte, without importing networkx: the node-link
+    data of the same one-pass fill, written field by field as ``json.dumps`` indents it."""
+    plain = _Plain()
+    with gc_paused():
+        _fill(plain, vault)
+        head = '{\n  "directed": true,\n  "multigraph": true,\n  "graph": {},\n'
+        nodes = _block("nodes", _node_items(plain))
+        edges = _block("edges", _edge_items(plain))
+    return f"{head}{nodes},\n{edges}\n}}\n"
+
+
+def export_vault(vault: Vault, fmt: str) -> str:
+    """The vault's graph in one of :data:`FORMATS`; JSON needs no networkx."""
+    return vault_json(vault) if fmt == "json" else export(build_graph(vault), fmt)

@@ -12,9 +12,10 @@ inline token's ``content``, stored in ``token.meta["pos"]``):
 
 In a GFM table, the cells' ``inline`` tokens become ``vk_cell`` ones (never inline-parsed)
 and each row line gets an ``inline`` token of its own, ``meta["vk_row"]``, holding the whole
-line: Obsidian finds links before a row is split into cells, so ``[[Note|alias]]`` with an
-unescaped pipe, cells beyond the header's count (which markdown-it drops) and lines glued
-under the table all keep their links, and their tags.
+line (a row that leaves a ``%%`` comment open holds every line to the closing ``%%``, past
+the table if need be, as a paragraph does): Obsidian finds links before a row is split into
+cells, so ``[[Note|alias]]`` with an unescaped pipe, cells beyond the header's count (which
+markdown-it drops) and lines glued under the table all keep their links, and their tags.
 
 A ``$$`` math block becomes a ``math_block`` token (see :func:`math_block_rule`), and a
 footnote definition (``[^1]: text``) a container whose links count, never a link reference
@@ -376,26 +377,29 @@ def _next_comment_line(state: StateBlock, first: int) -> tuple[int, str]:
     return state.lineMax, ""
 
 
-def paragraph_rule(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
-    """markdown-it's paragraph, extended over the lines of a ``%%`` comment it leaves open.
+def _comment_end(state: StateBlock, first: int) -> int:
+    """The line after the one that closes a ``%%`` comment left open before line ``first``
+    (the container's end when none does). Each line flips the open/closed state by its own
+    ``%%`` count, so this costs linear time however many lines the comment spans."""
+    last = first
+    left_open = True
+    while left_open and last < state.lineMax:
+        line, text = _next_comment_line(state, last)
+        if not text:
+            return line
+        last = line + 1
+        left_open = comment_left_open(text) != left_open
+    return last
 
-    Each added line flips the open/closed state by its own ``%%`` count, so the extension
-    costs linear time however many lines it spans.
-    """
+
+def paragraph_rule(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """markdown-it's paragraph, extended over the lines of a ``%%`` comment it leaves open."""
     if not _md_paragraph(state, start_line, end_line, silent):
         return False
     inline = state.tokens[-2]
     if inline.type != "inline" or not comment_left_open(inline.content):
         return True
-    last = state.line
-    left_open = True
-    while left_open and last < state.lineMax:
-        line, text = _next_comment_line(state, last)
-        if not text:
-            last = line
-            break
-        last = line + 1
-        left_open = comment_left_open(text) != left_open
+    last = _comment_end(state, state.line)
     content = state.getLines(start_line, last, state.blkIndent, False).strip()
     state.line = last
     inline.content = content
@@ -432,13 +436,20 @@ def table_rule(state: StateBlock, start_line: int, end_line: int, silent: bool) 
         if token.type == "inline":
             token.type = "vk_cell"  # not inline-parsed: the row token holds its text
     close = state.tokens.pop()
-    for line in range(start_line, state.line):
+    line, table_end = start_line, state.line
+    while line < table_end:
         if line == start_line + 1:
+            line += 1
             continue  # the delimiter row
         row = state.push("inline", "", 0)
-        row.content = mdTrim(_line_text(state, line))
-        row.map = [line, line + 1]
+        row.content, after = mdTrim(_line_text(state, line)), line + 1
+        if comment_left_open(row.content):  # the comment runs on to its closing "%%"
+            after = _comment_end(state, after)
+            row.content = mdTrim(state.getLines(line, after, state.blkIndent, False))
+        row.map = [line, after]
         row.meta["vk_row"] = True
+        line = after
+    state.line = max(table_end, line)  # a comment left open may run past the table
     state.tokens.append(close)
     return True
 
@@ -461,17 +472,25 @@ def footnote_rule(state: StateBlock, start_line: int, end_line: int, silent: boo
     pos = match.end()
     while pos < state.eMarks[start_line] and state.src[pos] in " \t":
         pos += 1
-    saved = (state.tShift[start_line], state.sCount[start_line], state.blkIndent)
+    saved = (
+        state.bMarks[start_line],
+        state.tShift[start_line],
+        state.sCount[start_line],
+        state.blkIndent,
+    )
     parent = state.parentType
     opening = state.push("footnote_open", "", 1)
     opening.meta = {"label": match.group(1)}
     opening.map = [start_line, start_line + 1]
     state.blkIndent += 4
     state.parentType = "footnote"
-    state.tShift[start_line] = pos - state.bMarks[start_line]
+    # The first line starts at the text: getLines would otherwise take the label's first
+    # four characters for the content's indentation and keep the rest ("te]: x" of "[^note]: x").
+    state.bMarks[start_line], state.tShift[start_line] = pos, 0
     state.sCount[start_line] = state.blkIndent
     state.md.block.tokenize(state, start_line, end_line)
-    state.tShift[start_line], state.sCount[start_line], state.blkIndent = saved
+    state.bMarks[start_line], state.tShift[start_line], state.sCount[start_line] = saved[:3]
+    state.blkIndent = saved[3]
     state.parentType = parent
     state.push("footnote_close", "", -1)
     opening.map = [start_line, max(state.line, start_line + 1)]
