@@ -12,7 +12,6 @@ phrase, whose matching costs more than its ranking, counted in the ranking pass 
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from dataclasses import dataclass
 
@@ -179,11 +178,9 @@ def _matching(conn: sqlite3.Connection, query: Query, found: Ranked, limit: int)
 
 
 def _whole(conn: sqlite3.Connection, match: str, rows: Ranked, rowid: str) -> set[int]:
-    ids = json.dumps([i for i, _ in rows])
-    check = (
-        f"SELECT rowid FROM docs WHERE docs MATCH ? AND {rowid} IN (SELECT value FROM json_each(?))"
-    )
-    return {int(r[0]) for r in conn.execute(check, (match, ids))}
+    ids = ", ".join(str(int(i)) for i, _ in rows)  # file ids: integers, written as literals
+    check = f"SELECT rowid FROM docs WHERE docs MATCH ? AND {rowid} IN ({ids})"
+    return {int(r[0]) for r in conn.execute(check, (match,))}
 
 
 def _count(conn: sqlite3.Connection, match: str, where: tuple[str, list[object]], most: int) -> int:

@@ -17,12 +17,15 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from vaultkit.base.log import append_log
 from vaultkit.errors import VaultkitError
 from vaultkit.search.corpus import Corpus, walk
-from vaultkit.search.document import Document, read_document
 from vaultkit.search.grams import bigram_text, unigram_text
+
+if TYPE_CHECKING:  # read_document is imported when a file is read, not by every search
+    from vaultkit.search.document import Document
 
 SCHEMA = "vaultkit-search-2"
 LOG_NAME = "vaultkit.log"
@@ -193,6 +196,8 @@ def _load(item: tuple[str, str, str, float]) -> Document | None:
             data = handle.read()
     except OSError:
         return None
+    from vaultkit.search.document import read_document
+
     return read_document(shown, kind, data, mtime)
 
 
