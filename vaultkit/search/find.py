@@ -147,19 +147,21 @@ def _by_heads(
     conn: sqlite3.Connection, query: Query, where: tuple[str, list[object]], limit: int
 ) -> Ranked | None:
     """The best ``limit`` title and heading matches that match the whole query, or None when
-    there are not that many among the first ``CANDIDATES * limit``."""
+    there are not that many among the first ``CANDIDATES * limit``. Documents whose titles
+    and headings hold every word of the query come first; then those holding any."""
     sql = (
         f"SELECT heads.rowid, bm25(heads, {_weights(HEAD_WEIGHTS)}) AS score FROM heads"
         f" WHERE heads MATCH ?{_narrow('heads', where[0])} ORDER BY score, heads.rowid LIMIT ?"
     )
     wanted = max(limit, min(CANDIDATES * limit, MAX_CANDIDATES))
-    args = [query.heads_match(), *where[1], wanted]
-    found = [(int(i), float(s)) for i, s in conn.execute(sql, args)]
-    if len(found) < limit:
-        return None
-    if not query.heads_imply_match():
-        found = _matching(conn, query, found, limit)
-    return found[:limit] if len(found) >= limit else None
+    tiers = {query.heads_match(every): every for every in (True, False)}
+    for expression, every in tiers.items():
+        found = [(int(i), float(s)) for i, s in conn.execute(sql, [expression, *where[1], wanted])]
+        if len(found) >= limit and not query.heads_imply_match(every):
+            found = _matching(conn, query, found, limit)
+        if len(found) >= limit:
+            return found[:limit]
+    return None
 
 
 def _matching(conn: sqlite3.Connection, query: Query, found: Ranked, limit: int) -> Ranked:

@@ -55,11 +55,16 @@ class Query:
         """The FTS5 MATCH expression over the ``docs`` table."""
         return " OR ".join(f"({_group(terms)})" for terms in self.groups)
 
-    def heads_match(self) -> str:
-        """An FTS5 expression over the ``heads`` table that every document whose title or
-        headings hold a wanted term matches: the candidates of a very common query."""
-        wanted = (t for terms in self.groups for t in terms if not t.excluded)
-        return " OR ".join(e for t in wanted if (e := term_expression(t, HEADS)))
+    def heads_match(self, every: bool = False) -> str:
+        """An FTS5 expression over the ``heads`` table matching the documents whose title or
+        headings hold a wanted term (``every``: all the wanted terms of an alternative): the
+        candidates of a very common query."""
+        joiner = " AND " if every else " OR "
+        parts = []
+        for terms in self.groups:
+            wanted = [e for t in terms if not t.excluded and (e := term_expression(t, HEADS))]
+            parts.append("(" + joiner.join(wanted) + ")")
+        return " OR ".join(parts)
 
     def has_phrase(self) -> bool:
         """True when matching compares positions: a term of several tokens (a quoted phrase,
@@ -69,10 +74,13 @@ class Query:
     def has_prefix(self) -> bool:
         return any(t.prefix for terms in self.groups for t in terms)
 
-    def heads_imply_match(self) -> bool:
-        """True when a document matching :meth:`heads_match` matches the query too: every
-        alternative is one term, nothing excluded (a term in a title is in the document)."""
-        return all(len(terms) == 1 and not terms[0].excluded for terms in self.groups)
+    def heads_imply_match(self, every: bool = False) -> bool:
+        """True when a document matching :meth:`heads_match` matches the query too: nothing is
+        excluded and (unless ``every``) each alternative is one term (what a title holds, the
+        document holds)."""
+        if any(t.excluded for terms in self.groups for t in terms):
+            return False
+        return every or all(len(terms) == 1 for terms in self.groups)
 
     def needles(self) -> tuple[str, ...]:
         return tuple(
