@@ -62,6 +62,13 @@ def test_every_hit_matches_the_whole_query_exclusions_included(vault: Path) -> N
     assert "heading.md" not in _found(vault, "alpha -gamma", ALWAYS, limit=3)
 
 
+def test_titles_and_headings_holding_every_word_come_first(vault: Path) -> None:
+    _note(vault, "both.md", "Intro.\n\n## Beta\n\n## Alpha\n\nmore text here.\n")
+    update_index(vault_corpus(vault))
+    assert _found(vault, "alpha beta", ALWAYS, limit=1) == ["both.md"]
+    assert _found(vault, "beta alpha", ALWAYS, limit=1) == ["both.md"]
+
+
 def test_filters_narrow_the_title_and_heading_candidates(vault: Path) -> None:
     assert _found(vault, "alpha", ALWAYS, limit=1, since="2026-11-01") == ["title-b.md"]
 
