@@ -10,7 +10,6 @@ compares the two.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from dataclasses import dataclass
@@ -174,6 +173,8 @@ def run(args: SearchArgs) -> int:
             file=sys.stderr,
         )
     if args.fmt == "json":
+        import json  # only for --format json: the text form stays lighter
+
         data = {"root": root.as_posix(), **found.as_json()}
         print(json.dumps(data, ensure_ascii=False, indent=2))
     else:

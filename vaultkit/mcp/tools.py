@@ -14,8 +14,6 @@ from pathlib import Path
 from vaultkit.base.config import Config, load_config
 from vaultkit.base.leanmeta import meta_str
 from vaultkit.base.store import Store
-from vaultkit.continuity.handoff import save_handoff
-from vaultkit.continuity.startup import recent_summaries
 from vaultkit.errors import VaultkitError
 from vaultkit.search.corpus import KINDS, store_corpus
 from vaultkit.search.find import Filters
@@ -131,6 +129,8 @@ def related(memory: Memory, note: str, limit: int) -> Json:
 
 def recent_sessions(memory: Memory, limit: int) -> Json:
     """The newest handoff summaries: path, title, date, session id and quality."""
+    from vaultkit.continuity.startup import recent_summaries  # on first use: a faster start
+
     rows = []
     for summary in recent_summaries(memory.store, max(1, min(limit, 50))):
         rows.append(
@@ -147,6 +147,8 @@ def recent_sessions(memory: Memory, limit: int) -> Json:
 
 def latest_handoff(memory: Memory, max_lines: int) -> Json:
     """The newest handoff summary's text (paged like ``read_note``)."""
+    from vaultkit.continuity.startup import recent_summaries
+
     newest = recent_summaries(memory.store, 1)
     if not newest:
         return {"path": None, "text": "", "note": "no handoff has been written in this project yet"}
@@ -177,6 +179,8 @@ def save(memory: Memory, text: str, title: str) -> Json:
     """Save a handoff the agent wrote (only offered with ``--allow-write``)."""
     if not text.strip():
         raise VaultkitError("the handoff text is empty", hint="pass the handoff as Markdown")
+    from vaultkit.continuity.handoff import save_handoff  # the note writer (PyYAML) on use
+
     session = os.environ.get("CLAUDE_CODE_SESSION_ID", "")
     saved = save_handoff(
         memory.store, text, session_id=session, title=title, config=memory.config()

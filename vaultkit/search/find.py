@@ -1,5 +1,14 @@
 """Run a query against a search index: BM25 with titles and headings weighted above the body,
-filters by kind, date, tag and agent, and each hit placed on its first matching line."""
+filters by kind, date, tag and agent, and each hit placed on its first matching line.
+
+FTS5 computes ``bm25()`` for every match before it can sort (about a microsecond each), so a
+word in most of 100,000 notes costs ~100 ms. A query with more than ``COMMON`` matches is
+therefore ranked over the ``heads`` table (titles and headings alone, whose doclists are short)
+first: the best title and heading matches that also match the whole query are the hits. Only
+when those cannot fill the limit is every match ranked. Below ``COMMON`` the ranking is plain
+BM25 over all columns. Matches are counted first (unranked, about 0.1 µs each), or, for a
+phrase, whose matching costs more than its ranking, counted in the ranking pass itself.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +20,11 @@ from vaultkit.search.query import HINT, Query
 
 # bm25() weights per column: title, headings, body, title+heading bigrams, body bigrams, unigrams.
 WEIGHTS = (10.0, 4.0, 1.0, 8.0, 1.0, 0.5)
+# ... and of the ``heads`` table: title, headings, their bigrams, their single CJK characters.
+HEAD_WEIGHTS = (10.0, 4.0, 8.0, 4.0)
+COMMON = 10_000  # matches: above this a query is ranked by its title and heading matches first
+CANDIDATES = 20  # title and heading candidates looked at per hit wanted ...
+MAX_CANDIDATES = 2_000  # ... up to this many (never fewer than the limit)
 SNIPPET_CHARS = 160
 
 
@@ -90,26 +104,128 @@ def locate(body: str, body_line: int, title: str, needles: tuple[str, ...]) -> t
     return 1, title
 
 
-def search(conn: sqlite3.Connection, query: Query, filters: Filters) -> list[Hit]:
-    """The best ``filters.limit`` hits, best first."""
-    where, args = _where(filters)
-    narrow = f" AND docs.rowid IN (SELECT id FROM files WHERE {where})" if where else ""
-    # Rank inside the FTS table first and join only the best rows: the join then costs
-    # ``limit`` lookups instead of one per match (a common word matches most of a vault).
+Ranked = list[tuple[int, float]]  # file id, bm25 score (lower is better)
+
+
+def _weights(values: tuple[float, ...]) -> str:
+    return ", ".join(map(str, values))
+
+
+def _narrow(table: str, where: str) -> str:
+    return f" AND {table}.rowid IN (SELECT id FROM files WHERE {where})" if where else ""
+
+
+def _all_ranked(
+    conn: sqlite3.Connection, match: str, where: tuple[str, list[object]], limit: int
+) -> Ranked:
+    """Every match ranked by BM25 over all columns: the best ``limit``."""
     sql = (
-        "SELECT f.path, f.kind, f.title, f.date, f.body_line, d.body, best.score FROM"
-        f" (SELECT docs.rowid AS id, bm25(docs, {', '.join(map(str, WEIGHTS))}) AS score"
-        f" FROM docs WHERE docs MATCH ?{narrow} ORDER BY score, docs.rowid LIMIT ?) AS best"
-        " JOIN files f ON f.id = best.id JOIN docs d ON d.rowid = best.id"
-        " ORDER BY best.score, f.path"
+        f"SELECT docs.rowid, bm25(docs, {_weights(WEIGHTS)}) AS score FROM docs"
+        f" WHERE docs MATCH ?{_narrow('docs', where[0])} ORDER BY score, docs.rowid LIMIT ?"
     )
+    return [(int(i), float(s)) for i, s in conn.execute(sql, [match, *where[1], limit])]
+
+
+def _bounded(
+    conn: sqlite3.Connection, match: str, where: tuple[str, list[object]], limit: int, common: int
+) -> Ranked | None:
+    """The best ``limit`` matches, or None when there are more than ``common`` matches (only
+    the first ``common + 1`` are scored to find out)."""
+    sql = (
+        "SELECT id, score, count(*) OVER () FROM"
+        f" (SELECT docs.rowid AS id, bm25(docs, {_weights(WEIGHTS)}) AS score FROM docs"
+        f" WHERE docs MATCH ?{_narrow('docs', where[0])} LIMIT ?)"
+        " ORDER BY score, id LIMIT ?"
+    )
+    rows = conn.execute(sql, [match, *where[1], common + 1, limit]).fetchall()
+    if rows and rows[0][2] > common:
+        return None
+    return [(int(i), float(s)) for i, s, _ in rows]
+
+
+def _by_heads(
+    conn: sqlite3.Connection, query: Query, where: tuple[str, list[object]], limit: int
+) -> Ranked | None:
+    """The best ``limit`` title and heading matches that match the whole query, or None when
+    there are not that many among the first ``CANDIDATES * limit``. Documents whose titles
+    and headings hold every word of the query come first; then those holding any."""
+    sql = (
+        f"SELECT heads.rowid, bm25(heads, {_weights(HEAD_WEIGHTS)}) AS score FROM heads"
+        f" WHERE heads MATCH ?{_narrow('heads', where[0])} ORDER BY score, heads.rowid LIMIT ?"
+    )
+    wanted = max(limit, min(CANDIDATES * limit, MAX_CANDIDATES))
+    tiers = {query.heads_match(every): every for every in (True, False)}
+    for expression, every in tiers.items():
+        found = [(int(i), float(s)) for i, s in conn.execute(sql, [expression, *where[1], wanted])]
+        if len(found) >= limit and not query.heads_imply_match(every):
+            found = _matching(conn, query, found, limit)
+        if len(found) >= limit:
+            return found[:limit]
+    return None
+
+
+def _matching(conn: sqlite3.Connection, query: Query, found: Ranked, limit: int) -> Ranked:
+    """The rows of ``found`` whose documents match the whole query, in order. The first
+    ``2 * limit`` are looked up one by one (FTS5 evaluates the query per id: cheap, unless a
+    prefix stands for many words); when too few of them match, ``+rowid`` keeps the ids out
+    of FTS5's lookup, so the matches are scanned once, unranked, and tested against the list."""
+    first = found[: 2 * limit]
+    if not query.has_prefix():
+        whole = _whole(conn, query.match(), first, "rowid")
+        kept = [row for row in first if row[0] in whole]
+        if len(kept) >= limit or len(first) == len(found):
+            return kept
+    whole = _whole(conn, query.match(), found, "+rowid")
+    return [row for row in found if row[0] in whole]
+
+
+def _whole(conn: sqlite3.Connection, match: str, rows: Ranked, rowid: str) -> set[int]:
+    ids = ", ".join(str(int(i)) for i, _ in rows)  # file ids: integers, written as literals
+    check = f"SELECT rowid FROM docs WHERE docs MATCH ? AND {rowid} IN ({ids})"
+    return {int(r[0]) for r in conn.execute(check, (match,))}
+
+
+def _count(conn: sqlite3.Connection, match: str, where: tuple[str, list[object]], most: int) -> int:
+    """How many documents match, counting no further than ``most`` (unranked: cheap)."""
+    sql = (
+        "SELECT count(*) FROM (SELECT docs.rowid FROM docs"
+        f" WHERE docs MATCH ?{_narrow('docs', where[0])} LIMIT ?)"
+    )
+    return int(conn.execute(sql, [match, *where[1], most]).fetchone()[0])
+
+
+def _ranked(conn: sqlite3.Connection, query: Query, filters: Filters, common: int) -> Ranked:
+    where, match, limit = _where(filters), query.match(), filters.limit
+    if query.has_phrase():  # matching costs most: count while ranking, in one pass
+        bounded = _bounded(conn, match, where, limit, common)
+        if bounded is not None:
+            return bounded
+    elif _count(conn, match, where, common + 1) <= common:
+        return _all_ranked(conn, match, where, limit)
+    heads = _by_heads(conn, query, where, limit)
+    return heads if heads is not None else _all_ranked(conn, match, where, limit)
+
+
+def search(
+    conn: sqlite3.Connection, query: Query, filters: Filters, common: int = COMMON
+) -> list[Hit]:
+    """The best ``filters.limit`` hits, best first (see the module docstring for ``common``)."""
     try:
-        rows = conn.execute(sql, [query.match(), *args, filters.limit]).fetchall()
+        ranked = _ranked(conn, query, filters, common)
     except sqlite3.OperationalError as exc:  # a query FTS5 still cannot take
         raise VaultkitError(f"search query {query.text!r}: {exc}", hint=HINT) from exc
     needles = query.needles()
+    rows = []
+    for fid, score in ranked:  # ``limit`` lookups, not one per match
+        row = conn.execute(
+            "SELECT f.path, f.kind, f.title, f.date, f.body_line, d.body FROM files f"
+            " JOIN docs d ON d.rowid = f.id WHERE f.id = ?",
+            (fid,),
+        ).fetchone()
+        if row is not None:
+            rows.append((score, *row))
     hits = []
-    for path, kind, title, date, body_line, body, score in rows:
+    for score, path, kind, title, date, body_line, body in sorted(rows, key=lambda r: r[:2]):
         line, snippet = locate(body, body_line, title, needles)
-        hits.append(Hit(path, line, kind, title, date, -float(score), snippet))
+        hits.append(Hit(path, line, kind, title, date, -score, snippet))
     return hits

@@ -4,7 +4,9 @@ Derived state: it is rebuilt from the files when missing, of another schema, or 
 log line), refreshed incrementally (only files whose size or mtime changed are parsed again),
 and nothing else in vaultkit depends on it. Words are indexed by FTS5's ``unicode61`` tokenizer
 (diacritics folded, so ``cafe`` finds ``café``); Chinese, Japanese and Korean text is indexed
-again as bigrams and single characters (:mod:`vaultkit.search.grams`).
+again as bigrams and single characters (:mod:`vaultkit.search.grams`). The ``heads`` table holds
+each document's title and headings again, alone: its short doclists rank a query so common that
+ranking every match would be slow (see :mod:`vaultkit.search.find`).
 """
 
 from __future__ import annotations
@@ -15,14 +17,17 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from vaultkit.base.log import append_log
 from vaultkit.errors import VaultkitError
 from vaultkit.search.corpus import Corpus, walk
-from vaultkit.search.document import Document, read_document
 from vaultkit.search.grams import bigram_text, unigram_text
 
-SCHEMA = "vaultkit-search-1"
+if TYPE_CHECKING:  # read_document is imported when a file is read, not by every search
+    from vaultkit.search.document import Document
+
+SCHEMA = "vaultkit-search-2"
 LOG_NAME = "vaultkit.log"
 _SCHEMA_SQL = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -30,7 +35,10 @@ _SCHEMA_SQL = (
     " size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, date TEXT NOT NULL,"
     " agent TEXT NOT NULL, title TEXT NOT NULL, body_line INTEGER NOT NULL)",
     "CREATE TABLE tags (id INTEGER NOT NULL, tag TEXT NOT NULL, PRIMARY KEY (tag, id))",
+    "CREATE INDEX tags_id ON tags (id)",  # a re-indexed file drops its tags without a scan
     "CREATE VIRTUAL TABLE docs USING fts5(title, headings, body, gtitle, gbody, uni,"
+    " tokenize = 'unicode61 remove_diacritics 2')",
+    "CREATE VIRTUAL TABLE heads USING fts5(title, headings, gtitle, utitle,"
     " tokenize = 'unicode61 remove_diacritics 2')",
 )
 
@@ -100,17 +108,26 @@ def open_index(corpus: Corpus) -> tuple[sqlite3.Connection, bool]:
     return conn, True
 
 
-def _stored(conn: sqlite3.Connection) -> dict[str, tuple[int, int, int]]:
-    rows = conn.execute("SELECT path, id, size, mtime_ns FROM files")
-    return {path: (fid, size, mtime) for path, fid, size, mtime in rows}
+Stored = dict[str, tuple[int, int, int]]  # shown path -> file id, size, mtime_ns
+
+
+def _stored(conn: sqlite3.Connection, only: Iterable[str] | None = None) -> Stored:
+    """The indexed files: all of them, or those of the shown paths ``only`` (one lookup each,
+    so the worker's one-note update does not read 100,000 rows)."""
+    sql = "SELECT path, id, size, mtime_ns FROM files"
+    if only is None:
+        return {path: (fid, size, mtime) for path, fid, size, mtime in conn.execute(sql)}
+    found: Stored = {}
+    for shown in only:
+        for path, fid, size, mtime in conn.execute(sql + " WHERE path = ?", (shown,)):
+            found[path] = (fid, size, mtime)
+    return found
 
 
 Todo = tuple[str, str, Path, os.stat_result]  # shown path, kind, file, its stat
 
 
-def _changed(
-    corpus: Corpus, stored: dict[str, tuple[int, int, int]]
-) -> tuple[list[Todo], set[str]]:
+def _changed(corpus: Corpus, stored: Stored) -> tuple[list[Todo], set[str]]:
     """Files to parse again and every shown path seen."""
     todo: list[Todo] = []
     seen: set[str] = set()
@@ -143,6 +160,7 @@ def _insert(conn: sqlite3.Connection, doc: Document, info: os.stat_result) -> No
     )
     fid = cursor.lastrowid
     heads = doc.title + "\n" + doc.headings
+    gheads = bigram_text(heads)
     conn.execute(
         "INSERT INTO docs (rowid, title, headings, body, gtitle, gbody, uni)"
         " VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -151,16 +169,21 @@ def _insert(conn: sqlite3.Connection, doc: Document, info: os.stat_result) -> No
             doc.title,
             doc.headings,
             doc.body,
-            bigram_text(heads),
+            gheads,
             bigram_text(doc.body),
             unigram_text(heads + "\n" + doc.body),
         ),
+    )
+    conn.execute(
+        "INSERT INTO heads (rowid, title, headings, gtitle, utitle) VALUES (?, ?, ?, ?, ?)",
+        (fid, doc.title, doc.headings, gheads, unigram_text(heads)),
     )
     conn.executemany("INSERT OR IGNORE INTO tags VALUES (?, ?)", [(fid, t) for t in doc.tags])
 
 
 def _delete(conn: sqlite3.Connection, fid: int) -> None:
     conn.execute("DELETE FROM docs WHERE rowid = ?", (fid,))
+    conn.execute("DELETE FROM heads WHERE rowid = ?", (fid,))
     conn.execute("DELETE FROM tags WHERE id = ?", (fid,))
     conn.execute("DELETE FROM files WHERE id = ?", (fid,))
 
@@ -173,6 +196,8 @@ def _load(item: tuple[str, str, str, float]) -> Document | None:
             data = handle.read()
     except OSError:
         return None
+    from vaultkit.search.document import read_document
+
     return read_document(shown, kind, data, mtime)
 
 
@@ -216,15 +241,17 @@ def refresh(
 
     ``only`` names the shown paths to look at (what the worker just wrote), instead of walking
     every source folder."""
-    stored = _stored(conn)
     if only is None:
+        stored = _stored(conn)
         todo, seen = _changed(corpus, stored)
         gone = [stored[p][0] for p in stored.keys() - seen]
     else:
+        only = list(dict.fromkeys(only))
+        stored = _stored(conn, only)
         todo, missing = _targeted(corpus, only)
         gone = [stored[p][0] for p in missing if p in stored]
     if not todo and not gone:
-        return Refresh(0, 0, len(stored))
+        return Refresh(0, 0, len(stored) if only is None else _count(conn))
     conn.execute("BEGIN IMMEDIATE")
     try:
         for fid in gone:
@@ -242,8 +269,11 @@ def refresh(
     except BaseException:
         conn.execute("ROLLBACK")
         raise
-    total = conn.execute("SELECT count(*) FROM files").fetchone()[0]
-    return Refresh(len(todo), len(gone), int(total))
+    return Refresh(len(todo), len(gone), _count(conn))
+
+
+def _count(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("SELECT count(*) FROM files").fetchone()[0])
 
 
 @contextlib.contextmanager
@@ -277,7 +307,7 @@ def _refreshed(
 ) -> Refresh:
     """Refresh when asked to; ``None`` (auto) refreshes an index of at most AUTO_REFRESH_MAX
     documents and trusts a larger one (its stat walk alone would cost most of a second)."""
-    total = int(conn.execute("SELECT count(*) FROM files").fetchone()[0])
+    total = _count(conn)
     if update or (update is None and total <= AUTO_REFRESH_MAX):
         return refresh(conn, corpus, progress)
     return Refresh(0, 0, total, skipped=update is None)  # skipped: trusted without being asked

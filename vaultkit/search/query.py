@@ -12,9 +12,18 @@ from dataclasses import dataclass
 from vaultkit.errors import VaultkitError
 from vaultkit.search.grams import bigrams, cjk_runs, is_cjk
 
-WORD_COLUMNS = "{title headings body}"
-GRAM_COLUMNS = "{gtitle gbody}"
-UNIGRAM_COLUMN = "uni"
+
+@dataclass(frozen=True, slots=True)
+class Columns:
+    """The FTS5 columns a term is looked for in: words, CJK bigrams, CJK single characters."""
+
+    words: str
+    grams: str
+    unigrams: str
+
+
+DOCS = Columns("{title headings body}", "{gtitle gbody}", "uni")  # the ``docs`` table: all text
+HEADS = Columns("{title headings}", "{gtitle}", "utitle")  # the ``heads`` table: titles, headings
 HINT = (
     'write words, "a phrase", prefix*, a OR b, -excluded; e.g. vaultkit search "schema migration"'
 )
@@ -43,8 +52,35 @@ class Query:
     groups: tuple[tuple[Term, ...], ...]
 
     def match(self) -> str:
-        """The FTS5 MATCH expression."""
+        """The FTS5 MATCH expression over the ``docs`` table."""
         return " OR ".join(f"({_group(terms)})" for terms in self.groups)
+
+    def heads_match(self, every: bool = False) -> str:
+        """An FTS5 expression over the ``heads`` table matching the documents whose title or
+        headings hold a wanted term (``every``: all the wanted terms of an alternative): the
+        candidates of a very common query."""
+        joiner = " AND " if every else " OR "
+        parts = []
+        for terms in self.groups:
+            wanted = [e for t in terms if not t.excluded and (e := term_expression(t, HEADS))]
+            parts.append("(" + joiner.join(wanted) + ")")
+        return " OR ".join(parts)
+
+    def has_phrase(self) -> bool:
+        """True when matching compares positions: a term of several tokens (a quoted phrase,
+        ``foo-bar``) or of two or more CJK characters (the phrase of its bigrams)."""
+        return any(_positional(t.text) for terms in self.groups for t in terms)
+
+    def has_prefix(self) -> bool:
+        return any(t.prefix for terms in self.groups for t in terms)
+
+    def heads_imply_match(self, every: bool = False) -> bool:
+        """True when a document matching :meth:`heads_match` matches the query too: nothing is
+        excluded and (unless ``every``) each alternative is one term (what a title holds, the
+        document holds)."""
+        if any(t.excluded for terms in self.groups for t in terms):
+            return False
+        return every or all(len(terms) == 1 for terms in self.groups)
 
     def needles(self) -> tuple[str, ...]:
         return tuple(
@@ -56,14 +92,14 @@ def _quote(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
 
 
-def _latin(text: str, prefix: bool) -> str:
-    return f"{WORD_COLUMNS} : {_quote(text)}" + (" *" if prefix else "")
+def _latin(text: str, prefix: bool, columns: Columns) -> str:
+    return f"{columns.words} : {_quote(text)}" + (" *" if prefix else "")
 
 
-def _cjk(run: str) -> str:
+def _cjk(run: str, columns: Columns) -> str:
     if len(run) == 1:
-        return f"{UNIGRAM_COLUMN} : {_quote(run)}"
-    return f"{GRAM_COLUMNS} : {_quote(' '.join(bigrams(run)))}"
+        return f"{columns.unigrams} : {_quote(run)}"
+    return f"{columns.grams} : {_quote(' '.join(bigrams(run)))}"
 
 
 def _parts(text: str) -> list[tuple[str, bool]]:
@@ -78,21 +114,26 @@ def _parts(text: str) -> list[tuple[str, bool]]:
     return parts
 
 
+def _positional(text: str) -> bool:
+    text = text.strip()
+    return any(not c.isalnum() for c in text) or any(len(run) > 1 for run in cjk_runs(text))
+
+
 def _has_token(text: str) -> bool:
     return any(c.isalnum() for c in text)
 
 
-def term_expression(term: Term) -> str | None:
+def term_expression(term: Term, columns: Columns = DOCS) -> str | None:
     """The FTS5 expression of one term (None when it holds nothing searchable)."""
     if term.phrase and not any(True for _ in cjk_runs(term.text)):
-        return _latin(term.text, term.prefix) if _has_token(term.text) else None
+        return _latin(term.text, term.prefix, columns) if _has_token(term.text) else None
     pieces: list[str] = []
     for word in term.text.split():
         for piece, cjk in _parts(word):
             if cjk:
-                pieces.append(_cjk(piece))
+                pieces.append(_cjk(piece, columns))
             elif _has_token(piece):
-                pieces.append(_latin(piece, term.prefix))
+                pieces.append(_latin(piece, term.prefix, columns))
     if not pieces:
         return None
     return pieces[0] if len(pieces) == 1 else "(" + " AND ".join(pieces) + ")"

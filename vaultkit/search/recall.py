@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from vaultkit.search.corpus import corpus_for
 from vaultkit.search.find import Filters, Hit, search
 from vaultkit.search.index import Progress, Refresh, opened
 from vaultkit.search.query import parse_query
-from vaultkit.search.related import Related, find_note, related
+
+if TYPE_CHECKING:  # the graph side (vault.resolve, vault.analysis) only when ``related`` runs
+    from vaultkit.search.related import Related
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +61,7 @@ class Neighbours:
 
 def related_notes(vault: Path, name: str, limit: int = 10) -> Neighbours:
     """The notes of the vault at ``vault`` nearest to the note ``name`` (path or link text)."""
+    from vaultkit.search.related import find_note, related
     from vaultkit.vault.load import load_vault  # the engine only when this runs
 
     loaded = load_vault(vault)
