@@ -293,11 +293,11 @@ def _row(parsed: Parsed, record: bytes, now_ns: int) -> Row:
 def _uncached(root: Path, paths: Sequence[str], progress: Progress | None) -> Loaded:
     notes: list[Note] = []
     unreadable: list[Finding] = []
-    for parsed in parallel.read_all(str(root), [(p, None) for p in paths], progress):
-        if parsed.error is not None or parsed.record is None:
-            unreadable.append(unreadable_finding(parsed.path, parsed.error or "unknown error"))
-            continue
-        notes.append(note_from_record(marshal.loads(parsed.record)))  # just made: never damaged
+    for path, note, error in parallel.parse_all(str(root), paths, progress):
+        if note is None:
+            unreadable.append(unreadable_finding(path, error or "unknown error"))
+        else:
+            notes.append(note)
     return Loaded(notes, unreadable, 0, len(notes))
 
 

@@ -126,6 +126,35 @@ def read_one(root: str, job: Job) -> Parsed:
     return Parsed(path, *stat, digest, record)
 
 
+Read = tuple[str, Note | None, str | None]  # vault path, its note or None, why it was not read
+
+
+def _parse_here(root: str, path: str) -> Read:
+    try:
+        with open(os.path.join(root, path), "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        return path, None, exc.strerror or type(exc).__name__
+    return path, parse_note(path, data), None
+
+
+def parse_all(root: str, paths: Sequence[str], progress: Progress | None = None) -> Iterator[Read]:
+    """Every note at ``paths`` parsed (no digest, no cache record), in order. In this process
+    the note is kept as parsed: a record's copy and its marshalled bytes would hold a huge
+    note's links two more times over."""
+    if workers_for(len(paths)) > 1:
+        for parsed in read_all(root, [(p, None) for p in paths], progress):
+            if parsed.error is not None or parsed.record is None:
+                yield parsed.path, None, parsed.error or "unknown error"
+            else:
+                yield parsed.path, note_from_record(marshal.loads(parsed.record)), None
+        return
+    for done, path in enumerate(paths, start=1):
+        yield _parse_here(root, path)
+        if progress is not None:
+            progress(done, len(paths))
+
+
 ParsedRow = tuple[str, int, int, int, int, bytes, bytes | None, str | None]
 
 
