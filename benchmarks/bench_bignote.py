@@ -4,9 +4,9 @@ Usage: ``.venv/bin/python -m benchmarks.bench_bignote [--size-mb 50] [--baseline
 Two vaults, each a huge ``Big.md`` and a small ``Other.md``: *sparse* (prose, a link every 25
 lines, as tests/test_big_note.py writes it) and *dense* (a link on every line, about 1.6 million
 in 50 MB, every one resolving). Each runs ``python -m vaultkit lint --no-cache VAULT`` as a fresh
-process; its peak RSS and CPU come from ``os.wait4``. ``--baseline DIR`` runs the vaultkit package
-in DIR (``git archive COMMIT vaultkit | tar -x -C DIR``) in the same rounds. Target (issue 11):
-at most 300 MB RSS and seconds for a 50 MB note.
+process; its CPU comes from ``os.wait4``, its peak RSS from its own ``VmHWM`` (Linux).
+``--baseline DIR`` runs the vaultkit package in DIR (``git archive COMMIT vaultkit | tar -x -C
+DIR``) in the same rounds. Target (issue 11): at most 300 MB RSS and seconds for a 50 MB note.
 """
 
 from __future__ import annotations
@@ -51,12 +51,27 @@ def write_note(folder: Path, size: int, dense: bool) -> int:
     return links
 
 
+# ``python -m vaultkit ARGS`` that writes its own peak RSS (VmHWM, kB) to argv[1] on the way out:
+# Linux carries the forking process's peak into a child's getrusage figure, and this process
+# held the note it wrote.
+PEAK = """
+import runpy, sys
+out, sys.argv = sys.argv[1], ["vaultkit", *sys.argv[2:]]
+try:
+    runpy.run_module("vaultkit", run_name="__main__", alter_sys=True)
+finally:
+    with open("/proc/self/status") as status, open(out, "w") as peak:
+        peak.write(next(line for line in status if line.startswith("VmHWM:")))
+"""
+
+
 def measure(vault: Path, baseline: Path | None) -> tuple[float, float, float, int]:
     """Wall seconds, CPU seconds, peak RSS (MB) and the exit status of one lint process."""
     env = dict(os.environ)
     if baseline is not None:
         env["PYTHONPATH"] = str(baseline)
-    command = [sys.executable, "-m", "vaultkit", "lint", "--no-cache", "-q", str(vault)]
+    peak = vault.parent / "peak.txt"
+    command = [sys.executable, "-c", PEAK, str(peak), "lint", "--no-cache", "-q", str(vault)]
     started = time.perf_counter()
     # run from the vault's parent: ``-m`` puts the working folder first on sys.path, before
     # PYTHONPATH, so a run from the repository would take its vaultkit for the baseline's
@@ -64,7 +79,8 @@ def measure(vault: Path, baseline: Path | None) -> tuple[float, float, float, in
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - started
     child.returncode = os.waitstatus_to_exitcode(status)
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, child.returncode
+    rss = int(peak.read_text().split()[1]) / 1024
+    return wall, usage.ru_utime + usage.ru_stime, rss, child.returncode
 
 
 def main() -> int:
