@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import marshal
 import os
 import shutil
@@ -83,19 +84,73 @@ def test_warm_load_equals_cold_and_keeps_parse_findings(tmp_path: Path) -> None:
     assert set(_rows(root)) == {n.path for n in cold.notes}
 
 
-def test_unchanged_size_and_mtime_means_the_file_is_not_read_again(tmp_path: Path) -> None:
+def test_an_unchanged_stat_means_the_file_is_not_read_again(tmp_path: Path) -> None:
+    root = _vault(tmp_path / "v")
+    home = load_vault(root, cache=True).note("Home.md")
+    assert home is not None
+    marked = parallel.note_record(dataclasses.replace(home, first_text="from the cache"))
+    with sqlite3.connect(cache.cache_path(root)) as conn:
+        conn.execute("UPDATE notes SET record = ? WHERE path = 'Home.md'", (marshal.dumps(marked),))
+    warm = load_vault(root, cache=True).note("Home.md")
+    assert warm is not None and warm.first_text == "from the cache"  # the row, not the file
+    os.chmod(root / "Home.md", 0o600)  # the ctime moves: read and hashed again
+    again = load_vault(root, cache=True).note("Home.md")
+    assert again is not None and again.first_text == "from the cache"  # same digest: not parsed
+    with sqlite3.connect(cache.cache_path(root)) as conn:
+        query = "SELECT ctime_ns, inode FROM notes WHERE path = 'Home.md'"
+        row = conn.execute(query).fetchone()
+    info = (root / "Home.md").stat()
+    assert tuple(row) == (info.st_ctime_ns, info.st_ino)  # the row has the new stat
+
+
+def test_a_rewrite_that_keeps_size_and_mtime_is_parsed_again(tmp_path: Path) -> None:
     root = _vault(tmp_path / "v")
     load_vault(root, cache=True)
     same_size = "# Home\n[[Plan]] [[Other]]\n".ljust(len((root / "Home.md").read_text()), "x")
-    _write(root, "Home.md", same_size)  # same size, mtime put back: the cache cannot tell
+    _write(root, "Home.md", same_size)  # same size, mtime put back: the ctime tells
+    assert (root / "Home.md").stat().st_mtime_ns == OLD_NS
     warm = load_vault(root, cache=True)
     home = warm.note("Home.md")
-    assert home is not None and home.aliases == ("Start",)
-    os.utime(root / "Home.md", ns=(OLD_NS + 1, OLD_NS + 1))  # now the stat differs: re-read
-    again = load_vault(root, cache=True)
-    home = again.note("Home.md")
     assert home is not None and home.aliases == () and [x.target for x in home.links][-1] == "Other"
-    _same(load_vault(root, cache=False), again)
+    _same(load_vault(root, cache=False), warm)
+
+
+def test_a_note_replaced_by_another_file_is_read_again(tmp_path: Path) -> None:
+    root = _vault(tmp_path / "v")
+    load_vault(root, cache=True)
+    text = "# Replaced\n".ljust(len((root / "Code.md").read_text()), "x")
+    copy = _write(root, "copy.tmp", text)  # same size, same (old) mtime
+    os.replace(copy, root / "Code.md")  # another inode (and ctime), as an editor's save does
+    note = load_vault(root, cache=True).note("Code.md")
+    assert note is not None and note.headings[0].text == "Replaced"
+
+
+_SCHEMA_2 = (  # the notes table before ctime and inode were recorded
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE notes (path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT "
+    "NULL, digest BLOB NOT NULL, racy INTEGER NOT NULL, record BLOB NOT NULL)",
+    "CREATE TABLE links (path TEXT PRIMARY KEY, digest BLOB NOT NULL, resolved BLOB NOT NULL)",
+    "INSERT INTO meta VALUES ('version', 'schema 2')",
+    "INSERT INTO notes VALUES ('Home.md', 1, 1, X'00', 0, X'00')",
+)
+
+
+def test_a_cache_of_the_older_schema_is_rebuilt_with_one_log_line(tmp_path: Path) -> None:
+    root = _vault(tmp_path / "v")
+    path = cache.cache_path(root)
+    path.parent.mkdir(parents=True)
+    with sqlite3.connect(path) as conn:
+        for statement in _SCHEMA_2:
+            conn.execute(statement)
+    cold = load_vault(root, cache=False)
+    _same(cold, load_vault(root, cache=True))
+    _same(cold, load_vault(root, cache=True))
+    log = (path.parent / "vaultkit.log").read_text(encoding="utf-8")
+    assert log.count("\n") == 1 and "another parser version; emptied" in log
+    with sqlite3.connect(path) as conn:
+        columns = [row[1] for row in conn.execute("PRAGMA table_info(notes)")]
+    assert columns[:5] == ["path", "size", "mtime_ns", "ctime_ns", "inode"]
+    assert set(_rows(root)) == {n.path for n in cold.notes}
 
 
 def test_touched_but_identical_file_updates_its_row_without_a_new_record(tmp_path: Path) -> None:

@@ -13,12 +13,20 @@ from pathlib import Path
 
 import pytest
 from conftest import require_program
-from test_worker_support import hook_env, write_transcript
+from test_worker_support import (
+    claude_projects,
+    hook_env,
+    log_text,
+    queued,
+    run_hook,
+    write_transcript,
+)
 
 from vaultkit.base.store import Store
 from vaultkit.errors import VaultkitError
-from vaultkit.session import backfill, jobs
+from vaultkit.session import backfill, jobs, rawcopy, render
 from vaultkit.session.forget import apply_forget, plan_forget
+from vaultkit.session.worker import Status, process_job
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -178,3 +186,38 @@ def test_forget_keeps_the_cost_log_and_blanks_the_sessions_id_in_it(project: Pat
     rows = [json.loads(line) for line in log.read_text().splitlines()]
     assert [row["session_id"] for row in rows] == ["", NEW], "the spend stays, the id goes"
     assert OLD not in log.read_text()
+
+
+def test_a_forgotten_session_that_ends_again_stays_forgotten(project: Path) -> None:
+    store = Store(project / "sessions")
+    assert vk("forget", OLD, "--yes", cwd=project).returncode == 0
+    transcript = write_transcript(claude_projects() / f"{OLD}.jsonl", OLD, turns=4)  # resumed
+    payload = {"session_id": OLD, "transcript_path": str(transcript), "cwd": str(project)}
+    payload |= {"hook_event_name": "SessionEnd", "reason": "other"}
+    ended = run_hook("SessionEnd", json.dumps(payload).encode(), project)
+    assert (ended.returncode, ended.stdout, ended.stderr) == (0, b"", b"")
+    assert queued(store) == []
+    assert f"SessionEnd {OLD}: forgotten; not queued" in log_text(store)
+    jobs.write_job(store, jobs.Job(OLD, str(transcript)))  # queued anyway (an older hook, ingest)
+    assert process_job(store, OLD, settle=rawcopy.Settle(0.05, 1.0)).status is Status.GONE
+    assert queued(store) == []
+    left = {f".vaultkit/{d}/{OLD}.{e}" for d, e in (("forgotten", "json"), ("locks", "lock"))}
+    left.add(".vaultkit/vaultkit.log")  # and no raw copy, no note, no readable transcript
+    assert set(mentions(store.root, OLD[:8])) <= left
+
+
+def test_two_sessions_sharing_a_short_id_keep_their_own_readable_transcripts(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "transcripts"
+    when = datetime(2026, 11, 2, 9, 30)
+    raw = {sid: write_transcript(tmp_path / f"{sid}.jsonl", sid) for sid in (OLD, TWIN)}
+    mine = render.for_worker(folder, raw[OLD], OLD, when)
+    twin = render.for_worker(folder, raw[TWIN], TWIN, when)  # the same minute, too
+    assert mine != twin and sorted(folder.iterdir()) == sorted([mine, twin])
+    assert render.target_for(folder, OLD, datetime(2026, 11, 3)) == mine  # found again
+    assert render.target_for(folder, TWIN, datetime(2026, 11, 3)) == twin
+    assert f"session: `{OLD}`" in mine.read_text(encoding="utf-8")
+    assert f"session: `{TWIN}`" in twin.read_text(encoding="utf-8")
+    later = render.for_worker(folder, raw[TWIN], TWIN, datetime(2026, 11, 5))
+    assert later == twin and len(list(folder.iterdir())) == 2  # re-rendered in place

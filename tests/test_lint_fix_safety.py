@@ -104,3 +104,30 @@ def test_fix_on_the_alias_fixture_rewrites_the_one_exact_alias(tmp_path: Path) -
     assert out.stderr.startswith("fixed: Home.md\n")
     assert "[[ada]] matches no file" in out.stdout  # left, and still reported
     assert "candidates people/Ada Lovelace.md, people/Lady Lovelace.md" in out.stdout
+
+
+def test_fix_in_a_table_row_escapes_the_pipe_and_the_link_still_resolves(tmp_path: Path) -> None:
+    table = (
+        "---\ntitle: t\n---\n"
+        "| who | note |\n|---|---|\n"
+        "| [[Nick]] | [[Other]] |\n"  # a body row
+        "glued [[Nick]] under the table\n"  # still a row: no blank line before it
+        "\n"
+        "Outside [[Nick]]\x0c and [[Nick]]\n"  # a form feed does not start a new line
+        "> | q | [[Nick]] |\n> |---|---|\n"  # a header row inside a quote
+    )
+    _write(tmp_path, {"Home.md": table, "Other.md": "---\naliases: [Nick]\n---\n[[Home]]\n"})
+    first = lint("--fix", ".", cwd=tmp_path)
+    assert first.stderr.startswith("fixed: Home.md\n"), first.stderr
+    assert (tmp_path / "Home.md").read_text(encoding="utf-8") == (
+        "---\ntitle: t\n---\n"
+        "| who | note |\n|---|---|\n"
+        "| [[Other\\|Nick]] | [[Other]] |\n"
+        "glued [[Other\\|Nick]] under the table\n"
+        "\n"
+        "Outside [[Other|Nick]]\x0c and [[Other|Nick]]\n"
+        "> | q | [[Other\\|Nick]] |\n> |---|---|\n"
+    )
+    again = lint(".", cwd=tmp_path)  # each rewritten link resolves, no VK106 for a split cell
+    assert again.returncode == 0, again.stdout
+    assert again.stderr.endswith("no findings in 2 notes\n")

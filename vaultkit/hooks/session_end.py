@@ -17,6 +17,7 @@ from vaultkit.continuity import activity
 from vaultkit.hooks import common
 from vaultkit.session import jobs
 from vaultkit.session.spawn import start_runner
+from vaultkit.session.tombstones import is_forgotten
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -66,6 +67,9 @@ def run(payload: common.Payload, env: Mapping[str, str]) -> str | None:
     refused = path_problem(transcript, env)
     if refused is not None:  # /etc/passwd, a folder, a symlink out of the agent's folder, …
         common.log(store, f"SessionEnd {fields.session_id}: {transcript} refused: {refused}")
+        return None
+    if is_forgotten(store, fields.session_id):  # `vaultkit forget`: it stays forgotten
+        common.log(store, f"SessionEnd {fields.session_id}: forgotten; not queued")
         return None
     queue_session(store, fields)
     started = start_runner(store).describe()

@@ -1,5 +1,6 @@
 """``vaultkit lint --fix``: the safe fixes only — alias-only links become ``[[target|Alias]]``
-(only when the text is exactly one note's alias, case included) and INDEX.md is regenerated.
+(only when the text is exactly one note's alias, case included; ``[[target\\|Alias]]`` in a GFM
+table row, where a bare ``|`` would split the cell) and INDEX.md is regenerated.
 A note with a VK201/VK202 finding, an excluded file, a suppressed finding and a note reached
 through a symbolic link (itself a link, or in a linked folder) are never touched.
 
@@ -8,6 +9,7 @@ through a symbolic link (itself a link, or in a linked folder) are never touched
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +24,7 @@ from vaultkit.vault.resolve import ResolvedLink
 
 UNPARSEABLE = frozenset({"VK201", "VK202"})
 BOM = "\ufeff"
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")  # the parser's lines, ends kept
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +34,7 @@ class Edit:
     line: int
     col: int
     replacement: str
+    in_table: bool = False  # the link is in a GFM table row: its ``|`` must be escaped
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,28 +79,62 @@ def alias_edits(
     return edits
 
 
-def _replace_in_line(line: str, start: int, replacement: str) -> str:
+def _replace_in_line(line: str, start: int, replacement: str, in_table: bool) -> str:
     opener = "![[" if replacement.startswith("!") else "[["
     if not line.startswith(opener, start):
         return line  # the file changed since it was read: leave it alone
     end = line.find("]]", start + len(opener))
     if end < 0:
         return line
-    if "\\|" in line[start:end]:  # inside a table the separator is escaped
+    if in_table or "\\|" in line[start:end]:  # inside a table the separator is escaped
         replacement = replacement.replace("|", "\\|")
     return line[:start] + replacement + line[end + 2 :]
 
 
+def split_lines(text: str) -> list[str]:
+    """``text`` cut where the parser cuts lines (``\\n``, ``\\r\\n``, ``\\r``; not at the other
+    breaks ``str.splitlines`` knows, such as a form feed), each line with its ending."""
+    return _LINE.findall(text)
+
+
+def table_rows(text: str, body_line: int) -> frozenset[int]:
+    """The 1-based lines of ``text`` that are rows of a GFM table (header and body rows,
+    lines glued under a table included), as markdown-it with vaultkit's rules reads the body
+    that starts at ``body_line``. A table's header needs a ``|``: without one, none."""
+    if "|" not in text:
+        return frozenset()
+    from vaultkit.vault.wikilink import get_parser  # only a fix in a note with a pipe pays
+
+    lines = [line.rstrip("\r\n") for line in split_lines(text.removeprefix(BOM))]
+    skip = max(0, body_line - 1)  # the frontmatter, blanked so line numbers stay the file's
+    source = "\n" * skip + "\n".join(lines[skip:]).replace("\x00", "\ufffd")
+    tokens = get_parser().parse(source, {})
+    return frozenset(
+        token.map[0] + 1
+        for token in tokens
+        if token.type == "inline" and token.meta.get("vk_row") and token.map
+    )
+
+
 def apply_edits(text: str, edits: Sequence[Edit]) -> str:
     """Apply ``edits`` at their exact positions, right to left so positions stay valid."""
-    lines = text.splitlines(keepends=True)
+    lines = split_lines(text)
     for edit in sorted(edits, key=lambda e: (e.line, e.col), reverse=True):
         index = edit.line - 1
         if not 0 <= index < len(lines):
             continue
         shift = 1 if index == 0 and lines[0].startswith(BOM) else 0
-        lines[index] = _replace_in_line(lines[index], edit.col - 1 + shift, edit.replacement)
+        lines[index] = _replace_in_line(
+            lines[index], edit.col - 1 + shift, edit.replacement, edit.in_table
+        )
     return "".join(lines)
+
+
+def _in_tables(ctx: LintContext, path: str, text: str, edits: list[Edit]) -> list[Edit]:
+    """``edits`` with ``in_table`` set on those whose link is in a table row of ``text``."""
+    note = ctx.vault.note(path)
+    rows = table_rows(text, note.body_line if note is not None else 1)
+    return [Edit(e.line, e.col, e.replacement, e.line in rows) for e in edits]
 
 
 def _fix_note(ctx: LintContext, path: str, edits: list[Edit], dry_run: bool) -> str:
@@ -107,7 +145,7 @@ def _fix_note(ctx: LintContext, path: str, edits: list[Edit], dry_run: bool) -> 
         old = file.read_bytes().decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return ""
-    new = apply_edits(old, edits)
+    new = apply_edits(old, _in_tables(ctx, path, old, edits))
     if new != old and not dry_run:
         write_if_changed(file, new)
     return unified_diff(old, new, path) if new != old else ""

@@ -2,8 +2,9 @@
 
 :func:`plan_forget` only looks and returns a :class:`Plan` (a value naming every path, INDEX line
 and log line that goes); :func:`apply_forget` deletes it, regenerates INDEX.md under the store
-lock the worker uses, and leaves a tombstone in ``.vaultkit/forgotten/`` so that backfill never
-distils a forgotten session again from the agent's own transcript.
+lock the worker uses, and leaves a tombstone in ``.vaultkit/forgotten/`` so that a forgotten session
+is never distilled again: not by backfill, nor when it is resumed and ends again (SessionEnd and
+the worker check :func:`vaultkit.session.tombstones.is_forgotten`).
 """
 
 from __future__ import annotations
@@ -19,8 +20,10 @@ from vaultkit.base.fsio import atomic_write_text
 from vaultkit.base.store import Store
 from vaultkit.errors import VaultkitError
 from vaultkit.session import costs, jobs
-from vaultkit.session.naming import parse_name, short_id
+from vaultkit.session.naming import parse_name
 from vaultkit.session.notes import find_session_notes, read_frontmatter
+from vaultkit.session.renderings import renderings_of
+from vaultkit.session.tombstones import tombstone_file
 
 MIN_PREFIX = 8
 STORE_LOCK_TIMEOUT = 300.0
@@ -29,8 +32,6 @@ STORE_LOCK_TIMEOUT = 300.0
 # the folder's own .gitignore (base.statedir), which mentions no session.
 KEPT_STATE = frozenset({"vaultkit.log", costs.COST_LOG, ".gitignore"})
 _RAW_NAME = re.compile(r"^(?:(\d{4})-(\d{2})-(\d{2})_(\d{2})(\d{2})_)?(.+)\.jsonl$")
-_SESSION_LINE = re.compile(r"^session: `(.+)`$")
-TRANSCRIPT_HEAD_LINES = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,19 +167,8 @@ def _raw_id(name: str) -> str:
     return "" if match is None or name.startswith(".") else match.group(6)
 
 
-def _recorded_session(path: Path) -> str | None:
-    """The ``session: `id``` line near the top of a readable transcript, if any."""
-    with contextlib.suppress(OSError), path.open(encoding="utf-8", errors="replace") as handle:
-        for _, line in zip(range(TRANSCRIPT_HEAD_LINES), handle, strict=False):
-            match = _SESSION_LINE.match(line.strip())
-            if match:
-                return match.group(1)
-    return None
-
-
 def _transcript_files(store: Store, session_id: str) -> list[Path]:
-    ours = _files(store.transcripts, f"_{short_id(session_id)}.md")
-    return [p for p in ours if _recorded_session(p) in (None, session_id)]
+    return renderings_of(store.transcripts, session_id)
 
 
 def _baton_files(store: Store, session_id: str) -> list[Path]:
@@ -276,11 +266,10 @@ def _unlink(path: Path) -> None:
 
 
 def _tombstone(store: Store, session_id: str) -> None:
-    """``.vaultkit/forgotten/<id>.json``: backfill skips the session's transcript from now on."""
+    """``.vaultkit/forgotten/<id>.json``: backfill, SessionEnd and the worker skip the session
+    from now on (:mod:`vaultkit.session.tombstones`)."""
     record = {"session_id": session_id, "forgotten_at": datetime.now().astimezone().isoformat()}
-    atomic_write_text(
-        Path(store.at("forgotten")) / f"{jobs.safe_id(session_id)}.json", json.dumps(record) + "\n"
-    )
+    atomic_write_text(Path(tombstone_file(store, session_id)), json.dumps(record) + "\n")
 
 
 def _scrub_log(store: Store, needles: tuple[str, ...]) -> None:

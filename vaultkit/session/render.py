@@ -22,8 +22,10 @@ from typing import IO
 
 from vaultkit.agents import known, readers
 from vaultkit.agents.adapter import ASSISTANT, USER
+from vaultkit.session.jobs import safe_id
 from vaultkit.session.naming import short_id
 from vaultkit.session.redact import redact, strip_private
+from vaultkit.session.renderings import renderings_of
 from vaultkit.session.transcript import iter_records
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
@@ -121,13 +123,17 @@ def default_name(session_id: str, when: datetime) -> str:
 
 def target_for(folder: Path, session_id: str, when: datetime) -> Path:
     """The session's rendering in ``folder``: its existing file when there is one (a session that
-    ended again is re-rendered in place), else a new :func:`default_name`."""
-    suffix = f"_{short_id(session_id)}.md"
-    with contextlib.suppress(OSError):
-        existing = sorted(p for p in folder.iterdir() if p.name.endswith(suffix))
-        if existing:
-            return existing[-1]
-    return folder / default_name(session_id, when)
+    ended again is re-rendered in place), else a new :func:`default_name` (with the whole id
+    added when another session's file already has that name)."""
+    existing = renderings_of(folder, session_id)
+    if existing:
+        return existing[-1]
+    target = folder / default_name(session_id, when)
+    return (
+        target
+        if not target.exists()
+        else target.with_name(f"{target.stem}_{safe_id(session_id)}.md")
+    )
 
 
 def for_worker(

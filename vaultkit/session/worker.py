@@ -36,6 +36,7 @@ from vaultkit.base.log import append_log
 from vaultkit.base.store import Store, current_branch
 from vaultkit.errors import VaultkitError
 from vaultkit.session import costs, health, jobs, priority, rawcopy, runlock, scratch
+from vaultkit.session.tombstones import is_forgotten
 
 if TYPE_CHECKING:
     from vaultkit.session.distill import DistillOutcome, SessionInfo
@@ -490,6 +491,10 @@ def _process_locked(
 ) -> Result:
     snapshot = job_snapshot(store, session_id)
     if snapshot is None:
+        return Result(session_id, Status.GONE)
+    if is_forgotten(store, session_id):  # queued before or despite `vaultkit forget`
+        jobs.remove_job(store, session_id)
+        say(f"{session_id}: forgotten (vaultkit forget); its job is dropped")
         return Result(session_id, Status.GONE)
     config, problem = _settings(store)
     jobs.mark_running(store, session_id, _now().isoformat(timespec="seconds"))

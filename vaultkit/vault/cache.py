@@ -1,15 +1,18 @@
 """Incremental SQLite cache of parsed notes: a warm load re-reads only files that changed.
 
 One database per vault, ``<state folder> / "cache.sqlite"`` (WAL, busy timeout, so
-concurrent runs are safe). Each row holds a note's path, size, mtime (ns), blake2b digest and its
-marshalled record (see :mod:`vaultkit.vault.parallel`). A file whose size and mtime match its row is
-not opened; when they differ the file is read and hashed, and parsed only if the hash differs. A
-row written less than ``RACY_NS`` after its file's mtime is "racy" (the file may change again
+concurrent runs are safe). Each row holds a note's path, size, mtime and ctime (ns), inode,
+blake2b digest and its marshalled record (see :mod:`vaultkit.vault.parallel`). A file whose
+stat matches its row on all four is not opened; when one differs the file is read and hashed,
+and parsed only if the hash differs. The ctime and the inode catch a rewrite that keeps size and
+mtime (a tool that puts the mtime back, a file replaced by a copy), as the lint cache's walk does.
+A row written less than ``RACY_NS`` after its file's mtime is "racy" (the file may change again
 within the same timestamp) and is verified by hash on the next run.
 
 The ``version`` row covers the schema, the parser's source code and the libraries it uses; a
-mismatch empties the cache. A corrupt or foreign file is deleted and rebuilt. Both are logged in
-one line and never raise: the cache can only make a load faster, never make it fail.
+mismatch drops and recreates the tables (an older schema's file is migrated so, with its rows
+lost). A corrupt or foreign file is deleted and rebuilt. Both are logged in one line and never
+raise: the cache can only make a load faster, never make it fail.
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ from vaultkit.vault.relink import Affected, LinkState, affected, link_state, rel
 from vaultkit.vault.resolve import FileIndex, ResolvedLink, build_file_index, resolve_all
 
 CACHE_NAME = "cache.sqlite"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3  # 3: ctime_ns and inode in the notes rows
 # Smaller vaults stay free of derived state. Measured (benchmarks/README.md): an uncached lint
 # of 100 real-like notes costs about 100 ms of CPU and the 173-note Obsidian help vault 350 ms,
 # against 3-6 ms warm from the caches, so from 50 notes a warm `vaultkit lint` needs them to stay
@@ -56,13 +59,16 @@ SAVE_BATCH = 5000  # rows written per transaction during a load
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS notes (path TEXT PRIMARY KEY, size INTEGER NOT NULL, "
-    "mtime_ns INTEGER NOT NULL, digest BLOB NOT NULL, racy INTEGER NOT NULL, "
-    "record BLOB NOT NULL)",
+    "mtime_ns INTEGER NOT NULL, ctime_ns INTEGER NOT NULL, inode INTEGER NOT NULL, "
+    "digest BLOB NOT NULL, racy INTEGER NOT NULL, record BLOB NOT NULL)",
     "CREATE TABLE IF NOT EXISTS links (path TEXT PRIMARY KEY, digest BLOB NOT NULL, "
     "resolved BLOB NOT NULL)",
 )
 
 Progress = Callable[[int, int], None]
+FileStat = tuple[int, int, int, int]  # size, mtime_ns, ctime_ns, inode
+_COLUMNS = "path, size, mtime_ns, ctime_ns, inode, digest, racy"
+_INSERT_NOTE = "INSERT OR REPLACE INTO notes VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 
 
 class Row(NamedTuple):
@@ -70,9 +76,15 @@ class Row(NamedTuple):
 
     size: int
     mtime_ns: int
+    ctime_ns: int
+    inode: int
     digest: bytes
     racy: int  # written within RACY_NS of the file's mtime: verify by hash next time
     record: bytes  # marshalled :func:`vaultkit.vault.parallel.note_record` (b"" when not read)
+
+    def file_stat(self) -> FileStat:
+        """What the file's stat was when the row was written: (size, mtime, ctime, inode)."""
+        return (self.size, self.mtime_ns, self.ctime_ns, self.inode)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,10 +162,8 @@ class NoteCache:
     def rows(self) -> dict[str, Row]:
         """Every cached row by path; empty (and the file rebuilt next time) when unreadable."""
         try:
-            cursor = self.conn.execute(
-                "SELECT path, size, mtime_ns, digest, racy, record FROM notes"
-            )
-            return {r[0]: Row(r[1], r[2], r[3], r[4], r[5]) for r in cursor}
+            cursor = self.conn.execute(f"SELECT {_COLUMNS}, record FROM notes")
+            return {r[0]: Row(*r[1:]) for r in cursor}
         except sqlite3.Error as exc:
             self._broken(exc)
             return {}
@@ -166,7 +176,7 @@ class NoteCache:
         if not values and not gone:
             return
         with self._writing():
-            self.conn.executemany("INSERT OR REPLACE INTO notes VALUES (?, ?, ?, ?, ?, ?)", values)
+            self.conn.executemany(_INSERT_NOTE, values)
             self.conn.executemany("DELETE FROM notes WHERE path = ?", gone)
 
     def link_snapshot(self) -> tuple[str | None, bytes | None, dict[str, tuple[bytes, bytes]]]:
@@ -234,9 +244,10 @@ def _ensure_schema(path: Path, conn: sqlite3.Connection) -> None:
     found = conn.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
     if found is None or found[0] != cache_version():
         conn.execute("BEGIN IMMEDIATE")
-        conn.execute("DELETE FROM notes")
-        conn.execute("DELETE FROM links")
-        conn.execute("DELETE FROM meta")
+        for table in ("notes", "links", "meta"):  # an older schema's columns go with them
+            conn.execute(f"DROP TABLE IF EXISTS {table}")
+        for statement in _SCHEMA:
+            conn.execute(statement)
         conn.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (cache_version(),))
         conn.execute("COMMIT")
         log_beside(path, f"cache: {path} was written by another parser version; emptied")
@@ -265,22 +276,28 @@ def _fresh(root: str, path: str, row: Row) -> bool:
         info = os.stat(os.path.join(root, path))
     except OSError:
         return False
-    return info.st_size == row.size and info.st_mtime_ns == row.mtime_ns
+    return (
+        info.st_mtime_ns == row.mtime_ns
+        and info.st_ctime_ns == row.ctime_ns
+        and info.st_size == row.size
+        and info.st_ino == row.inode
+    )
 
 
 def _row(parsed: Parsed, record: bytes, now_ns: int) -> Row:
     racy = int(now_ns - parsed.mtime_ns < RACY_NS)
-    return Row(parsed.size, parsed.mtime_ns, parsed.digest, racy, record)
+    stat = (parsed.size, parsed.mtime_ns, parsed.ctime_ns, parsed.inode)
+    return Row(*stat, parsed.digest, racy, record)
 
 
 def _uncached(root: Path, paths: Sequence[str], progress: Progress | None) -> Loaded:
     notes: list[Note] = []
     unreadable: list[Finding] = []
-    for parsed in parallel.read_all(str(root), [(p, None) for p in paths], progress):
-        if parsed.error is not None or parsed.record is None:
-            unreadable.append(unreadable_finding(parsed.path, parsed.error or "unknown error"))
-            continue
-        notes.append(note_from_record(marshal.loads(parsed.record)))  # just made: never damaged
+    for path, note, error in parallel.parse_all(str(root), paths, progress):
+        if note is None:
+            unreadable.append(unreadable_finding(path, error or "unknown error"))
+        else:
+            notes.append(note)
     return Loaded(notes, unreadable, 0, len(notes))
 
 
@@ -406,7 +423,7 @@ def stored_rows(
     if not path.is_file():
         return {}
     column = "record" if records else "x''"
-    query = f"SELECT path, size, mtime_ns, digest, racy, {column} FROM notes"
+    query = f"SELECT {_COLUMNS}, {column} FROM notes"
     found: dict[str, Row] = {}
     conn = reader(path)
     if conn is None:
@@ -425,7 +442,7 @@ def stored_rows(
             else:
                 marks = ",".join("?" * len(batch))
                 cursor = conn.execute(f"{query} WHERE path IN ({marks})", tuple(batch))
-            found.update((r[0], Row(r[1], r[2], r[3], r[4], r[5])) for r in cursor)
+            found.update((r[0], Row(*r[1:])) for r in cursor)
     except sqlite3.Error:
         return {}
     finally:

@@ -32,13 +32,15 @@ class Parsed:
 
     ``record`` is the marshalled note record (see :func:`note_record`) or ``None`` when the
     digest matched ``known_digest`` (unchanged) or the file could not be read (``error`` set).
-    ``size`` and ``mtime_ns`` come from a ``stat`` taken before the read, so a file changed
-    while it was read looks changed again on the next run.
+    ``size``, ``mtime_ns``, ``ctime_ns`` and ``inode`` come from a ``stat`` taken before the
+    read, so a file changed while it was read looks changed again on the next run.
     """
 
     path: str
     size: int
     mtime_ns: int
+    ctime_ns: int
+    inode: int
     digest: bytes
     record: bytes | None
     error: str | None = None
@@ -115,15 +117,45 @@ def read_one(root: str, job: Job) -> Parsed:
         with open(full, "rb") as handle:
             data = handle.read()
     except OSError as exc:
-        return Parsed(path, -1, -1, b"", None, exc.strerror or type(exc).__name__)
+        return Parsed(path, -1, -1, -1, -1, b"", None, exc.strerror or type(exc).__name__)
     digest = digest_of(data)
+    stat = (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
     if digest == known:
-        return Parsed(path, info.st_size, info.st_mtime_ns, digest, None)
+        return Parsed(path, *stat, digest, None)
     record = marshal.dumps(note_record(parse_note(path, data)))
-    return Parsed(path, info.st_size, info.st_mtime_ns, digest, record)
+    return Parsed(path, *stat, digest, record)
 
 
-ParsedRow = tuple[str, int, int, bytes, bytes | None, str | None]
+Read = tuple[str, Note | None, str | None]  # vault path, its note or None, why it was not read
+
+
+def _parse_here(root: str, path: str) -> Read:
+    try:
+        with open(os.path.join(root, path), "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        return path, None, exc.strerror or type(exc).__name__
+    return path, parse_note(path, data), None
+
+
+def parse_all(root: str, paths: Sequence[str], progress: Progress | None = None) -> Iterator[Read]:
+    """Every note at ``paths`` parsed (no digest, no cache record), in order. In this process
+    the note is kept as parsed: a record's copy and its marshalled bytes would hold a huge
+    note's links two more times over."""
+    if workers_for(len(paths)) > 1:
+        for parsed in read_all(root, [(p, None) for p in paths], progress):
+            if parsed.error is not None or parsed.record is None:
+                yield parsed.path, None, parsed.error or "unknown error"
+            else:
+                yield parsed.path, note_from_record(marshal.loads(parsed.record)), None
+        return
+    for done, path in enumerate(paths, start=1):
+        yield _parse_here(root, path)
+        if progress is not None:
+            progress(done, len(paths))
+
+
+ParsedRow = tuple[str, int, int, int, int, bytes, bytes | None, str | None]
 
 
 def _read_chunk(root: str, jobs: Sequence[Job]) -> bytes:
@@ -133,7 +165,18 @@ def _read_chunk(root: str, jobs: Sequence[Job]) -> bytes:
     rows: list[ParsedRow] = []
     for job in jobs:
         got = read_one(root, job)
-        rows.append((got.path, got.size, got.mtime_ns, got.digest, got.record, got.error))
+        rows.append(
+            (
+                got.path,
+                got.size,
+                got.mtime_ns,
+                got.ctime_ns,
+                got.inode,
+                got.digest,
+                got.record,
+                got.error,
+            )
+        )
     return marshal.dumps(rows)
 
 

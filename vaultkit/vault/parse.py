@@ -511,6 +511,12 @@ class _Body:
     findings: list[Finding] = field(default_factory=list)
     first_heading: str = ""
     first_paragraph: str = ""
+    names: dict[str, str] = field(default_factory=dict)  # one str object per distinct name
+
+    def share(self, text: str) -> str:
+        """``text``, as the one object of its value in this note: a note that links a
+        million times to a few names holds a few strings, not a million."""
+        return self.names.setdefault(text, text)
 
     def walk(self, tokens: Sequence[MdToken]) -> None:
         heading_level = 0
@@ -585,9 +591,10 @@ class _Body:
         line, col = self.locator.locate(token, meta["pos"])
         embed = bool(meta["embed"])
         kind: LinkKind = "embed" if embed else "wikilink"
-        self.links.append(
-            Link(kind, meta["target"], meta["subpath"], meta["display"], line, col, embed)
-        )
+        display = meta["display"]
+        shown = None if display is None else self.share(display)
+        target, subpath = self.share(meta["target"]), self.share(meta["subpath"])
+        self.links.append(Link(kind, target, subpath, shown, line, col, embed))
 
     def split_cell(self, token: Token, child: Token) -> None:
         """Warn (VK106) when a wikilink's ``|`` is not escaped in a table row: the link still
@@ -622,6 +629,7 @@ class _Body:
         embed = child.type == "image"
         display = child.content if embed else _plain(_link_label(siblings, index))
         line, col = self.locator.locate(token, child.meta["pos"])
+        target, subpath, display = self.share(target), self.share(subpath), self.share(display)
         self.links.append(Link("markdown", target, subpath, display, line, col, embed))
 
 
@@ -671,13 +679,28 @@ def _walk_plan(body: _Body, lines: Sequence[str], plan: Sequence[Segment]) -> No
                     body.inline(token, level)
 
 
-def _walk_windows(body: _Body, lines: Sequence[str], bounds: Sequence[int]) -> None:
-    """Plan and walk a very long body one window at a time (see ``fastparse.windows``)."""
+def _walk_windows(body: _Body, lines: list[str], bounds: Sequence[int]) -> None:
+    """Plan and walk a very long body one window at a time (see ``fastparse.windows``); a
+    walked window's lines are let go (each window starts afresh: none is read again), so the
+    note's lines and its links are not all held at once."""
     for low, high in itertools.pairwise(bounds):
         plan = body_plan(lines, low, high)
         if plan is None:  # windows() found no reference definition in the whole body
             raise AssertionError("a window of a body without references planned none")
         _walk_plan(body, lines, plan)
+        del plan
+        lines[low:high] = itertools.repeat("", high - low)
+
+
+def _ordered(links: list[Link]) -> list[Link]:
+    """``links`` by position. They are found in order nearly always: checked without the
+    key tuples a sort would make (a million links' worth of them, in a huge note)."""
+    line = col = 0
+    for link in links:
+        if link.line < line or (link.line == line and link.col < col):
+            return sorted(links, key=lambda found: (found.line, found.col))
+        line, col = link.line, link.col
+    return links
 
 
 def _parse(path: str, data: bytes, mode: str = "auto") -> Note | None:
@@ -702,7 +725,7 @@ def _parse(path: str, data: bytes, mode: str = "auto") -> Note | None:
         body.walk(get_parser().parse(_body_source(lines, front.lines), {}))
     else:
         _walk_plan(body, lines, plan)
-    links = sorted([*front.links, *body.links], key=lambda link: (link.line, link.col))
+    links = _ordered([*front.links, *body.links] if front.links else body.links)
     findings = sorted([*read_findings, *front.findings, *body.findings], key=Finding.sort_key)
     return Note(
         path=path,

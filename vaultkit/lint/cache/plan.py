@@ -202,7 +202,7 @@ def dirty_paths(inputs: Inputs, delta: Delta) -> set[str] | Full:
 def _same(row: notecache.Row, stat: Stat, digest: bytes) -> bool:
     """The note cache's row is of the content this cache last saw (its racy flag does not
     matter: this cache's own racy list has verified the content by hash)."""
-    return same_file_stat(stat, row.size, row.mtime_ns) and row.digest == digest
+    return same_file_stat(stat, row.file_stat()) and row.digest == digest
 
 
 def _cached_note(row: notecache.Row) -> Note | None:

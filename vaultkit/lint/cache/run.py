@@ -250,7 +250,7 @@ def _note_rows(
             continue
         note, row = vault.note(path), cached.get(path)
         data = note_data(path, note, links.get(path, ()), local.get(path, ()), tracked, memo)
-        if note is None or row is None or not same_file_stat(stat, row.size, row.mtime_ns):
+        if note is None or row is None or not same_file_stat(stat, row.file_stat()):
             retry.append(path)  # content not known by hash: read it again next time
             rows[path] = NoteRow(b"", data)
         else:

@@ -30,9 +30,9 @@ def mtime_ns(stat: Stat) -> int:
     return stat[1]
 
 
-def same_file_stat(stat: Stat, size: int, mtime: int) -> bool:
-    """``stat`` has this size and mtime (what the note cache records of a file)."""
-    return stat[0] == size and stat[1] == mtime
+def same_file_stat(stat: Stat, recorded: Stat) -> bool:
+    """``stat`` is the one the note cache recorded of the file (size, mtime, ctime, inode)."""
+    return stat == recorded
 
 
 @dataclass(frozen=True, slots=True)
