@@ -12,6 +12,12 @@ The rule, from facts about the file and the processes, never from a guess:
   writing.
 - Where open files cannot be listed (no ``/proc``), only the last-resort age counts.
 
+Exit records are per agent (:data:`EXIT_RECORDS`): Codex CLI's rollouts and Gemini CLI's chat
+files have none (a Codex rollout ends each turn with ``task_complete``, which a resumed or
+interactive session follows with more turns; Gemini appends messages and ``$set`` updates and
+nothing at exit), so theirs are finished only by the last-resort rule. Gemini CLI opens its chat
+file for each append (``appendFileSync``), so ``/proc`` never shows its writer either.
+
 A transcript that a live window is still writing is therefore never taken while the window holds
 it open; one whose window keeps it closed between writes is taken at the earliest after it wrote
 its exit record, or after :data:`IDLE_SECONDS` of silence.
@@ -27,7 +33,11 @@ from vaultkit.base.record import Record
 SETTLE_SECONDS = 2.0
 IDLE_SECONDS = 300.0
 TAIL_BYTES = 64 * 1024
-EXIT_RECORDS = frozenset({"cost-state"})
+EXIT_RECORDS: dict[str, frozenset[str]] = {
+    "claude": frozenset({"cost-state"}),
+    "codex": frozenset(),
+    "gemini": frozenset(),
+}
 PROC = "/proc"
 
 
@@ -67,9 +77,13 @@ def last_record(path: str) -> dict[str, object] | None:
     return record if isinstance(record, dict) else None
 
 
-def is_closed(path: str) -> bool:
+def is_closed(path: str, agent: str = "claude") -> bool:
+    """True when ``path`` ends with ``agent``'s exit record (never for an agent without one)."""
+    kinds = EXIT_RECORDS.get(agent, frozenset())
+    if not kinds:
+        return False
     record = last_record(path)
-    return record is not None and record.get("type") in EXIT_RECORDS
+    return record is not None and record.get("type") in kinds
 
 
 def _writes(fdinfo: str) -> bool:
@@ -119,16 +133,17 @@ def _eligible(age: float, closed: bool) -> bool:
     return age >= IDLE_SECONDS or (closed and age >= SETTLE_SECONDS)
 
 
-def observe(paths: list[str], now: float) -> list[Facts]:
-    """The facts about each transcript. Open files are listed once, and only when some
-    transcript would be finished but for a live writer (a scan costs ~15 ms per 100 processes)."""
+def observe(paths: list[str], now: float, agent: str = "claude") -> list[Facts]:
+    """The facts about each of ``agent``'s transcripts. Open files are listed once, and only when
+    some transcript would be finished but for a live writer (a scan costs ~15 ms per 100
+    processes)."""
     seen: list[tuple[str, float, bool]] = []
     for path in paths:
         try:
             age = now - os.stat(path).st_mtime
         except OSError:
             continue
-        seen.append((path, age, is_closed(path)))
+        seen.append((path, age, is_closed(path, agent)))
     real = {path: os.path.realpath(path) for path, age, closed in seen if _eligible(age, closed)}
     writers = open_for_writing(sorted(set(real.values()))) if real else set()
     return [
