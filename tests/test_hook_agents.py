@@ -17,12 +17,22 @@ from agent_fixtures import (
     CODEX_SID,
     GEMINI_SID,
     codex_rollout,
+    day_folder,
     gemini_chat,
     payload,
 )
 from test_hook_start_support import add_session
 from test_hook_start_support import make_project as make_start_project
-from test_worker_support import hook_env, log_text, make_project, write_transcript
+from test_import_weight import FORBIDDEN, SCRIPT, SLOW_STDLIB
+from test_worker_support import (
+    exited,
+    hook_env,
+    log_text,
+    make_project,
+    spawned_pids,
+    wait_for,
+    write_transcript,
+)
 
 from vaultkit import hookentry
 from vaultkit.agents import known
@@ -286,3 +296,63 @@ def test_user_prompt_submit_for_codex_only_logs_the_prompt(project: Path) -> Non
 def test_every_name_the_flag_accepts_is_a_known_agent() -> None:
     for name in known.NAMES:
         assert hookentry.agent_of(name, {}, {}) == name
+
+
+@pytest.mark.parametrize(
+    ("agent", "event", "fixture"),
+    [
+        ("codex", "SessionEnd", "session-end-other.json"),
+        ("codex", "SessionStart", "session-start-startup.json"),
+        ("gemini", "SessionEnd", "session-end-exit.json"),
+        ("gemini", "SessionStart", "session-start-startup.json"),
+    ],
+)
+def test_codex_and_gemini_hooks_stay_lean(
+    tmp_path: Path, agent: str, event: str, fixture: str
+) -> None:
+    """The same import rules as Claude Code's hooks (tests/test_import_weight.py), run through
+    the installed ``vaultkit-hook`` script as the CLIs run it."""
+    project = _start_project(tmp_path, "claude", "MARK-lean")
+    codex_rollout(project, age=None)
+    gemini_chat(project, age=None)
+    modules = imported_modules(event, payload(agent, fixture, project), project, agent)
+    assert f"vaultkit.hooks.{'session_end' if event == 'SessionEnd' else 'session_start'}" in (
+        modules
+    )
+    assert sorted(m for m in modules if m.split(".")[0] in FORBIDDEN) == []
+    assert sorted({m.split(".")[0] for m in modules} & SLOW_STDLIB) == []
+    pids = spawned_pids(Store(project / "sessions"))
+    wait_for(lambda: all(exited(pid) for pid in pids), 30, "spawned workers to exit")
+
+
+def imported_modules(event: str, stdin: bytes, cwd: Path, agent: str) -> set[str]:
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", str(SCRIPT), event, "--agent", agent],
+        input=stdin,
+        cwd=cwd,
+        env=hook_env(),
+        capture_output=True,
+        timeout=30,
+        check=True,
+    )
+    lines = done.stderr.decode().splitlines()
+    rows = [line.split("|")[-1].strip() for line in lines if line.startswith("import time:")]
+    return {row for row in rows if row and row != "package"}
+
+
+def test_a_claude_session_start_queues_a_missed_codex_session(tmp_path: Path) -> None:
+    project = _start_project(tmp_path, "claude", "MARK-bf")
+    rollout = codex_rollout(project, day=day_folder())
+    store = Store(project / "sessions")
+    fd = runlock.try_lock(store)
+    assert fd is not None
+    try:
+        stdin = json.dumps({"session_id": "c1", "cwd": str(project), "source": "startup"})
+        done = run_hook(["SessionStart"], stdin.encode(), project)
+        assert (done.returncode, done.stderr) == (0, b"")
+        job = only_job(store)
+    finally:
+        runlock.release(fd)
+    assert (job.agent, job.source, job.session_id) == ("codex", "backfill", CODEX_SID)
+    assert job.transcript_path == str(rollout)
+    assert "MARK-bf" in _context(done.stdout)
