@@ -79,16 +79,41 @@ def test_codex_rollouts_are_found_whichever_agent_starts(project: Path, store: S
         assert [j.session_id for j in plan(store, agent=agent).missed] == [CODEX_SID]
 
 
-def test_a_codex_rollout_is_finished_only_when_silent(project: Path, store: Store) -> None:
-    """Codex writes no exit record (``task_complete`` ends every turn), so a settled rollout
-    is not enough: only the last-resort silence counts."""
+def test_a_settled_codex_rollout_after_a_finished_turn_is_finished_at_once(
+    project: Path, store: Store
+) -> None:
+    """Codex holds its rollout open while it lives (tests/e2e: test_codex_holds_its_rollout_open),
+    so a finished turn (``task_complete`` last) that no process holds open means Codex exited."""
     rollout = codex_rollout(project, day=TODAY, age=10.0)
-    assert plan(store).missed == ()
+    [facts] = finished.observe([str(rollout)], time.time(), "codex")
+    assert (facts.closed, facts.written, facts.finished) == (True, False, True)
+    assert len(plan(store).missed) == 1
+
+
+def test_a_codex_rollout_cut_mid_turn_is_finished_only_when_silent(
+    project: Path, store: Store
+) -> None:
+    rollout = codex_rollout(project, day=TODAY, age=None)
+    lines = rollout.read_text(encoding="utf-8").splitlines(keepends=True)
+    rollout.write_text("".join(lines[:-3]), encoding="utf-8")  # killed before task_complete
+    stamp = time.time() - 10
+    os.utime(rollout, (stamp, stamp))
     [facts] = finished.observe([str(rollout)], time.time(), "codex")
     assert (facts.closed, facts.finished) == (False, False)
+    assert plan(store).missed == ()
     stamp = time.time() - finished.IDLE_SECONDS - 1
     os.utime(rollout, (stamp, stamp))
     assert len(plan(store).missed) == 1
+
+
+def test_exit_records_are_per_agent() -> None:
+    turn_end = {"type": "event_msg", "payload": {"type": "task_complete"}}
+    assert finished.is_exit({"type": "cost-state"}, "claude")
+    assert not finished.is_exit(turn_end, "claude")
+    assert finished.is_exit(turn_end, "codex")
+    assert not finished.is_exit({"type": "event_msg", "payload": {"type": "task_started"}}, "codex")
+    assert not finished.is_exit({"type": "cost-state"}, "codex")
+    assert not finished.is_exit({"type": "gemini"}, "gemini")
 
 
 def test_a_rollout_open_for_writing_is_never_taken(project: Path, store: Store) -> None:
@@ -196,8 +221,11 @@ def test_the_live_gemini_session_is_not_taken(project: Path, store: Store) -> No
 
 
 def test_a_gemini_chat_is_finished_only_when_silent(project: Path, store: Store) -> None:
+    """No exit record, and Gemini never holds the file open: only silence counts."""
     register_gemini_project(project)
-    gemini_chat(project, age=30.0)
+    chat = gemini_chat(project, age=30.0)
+    [facts] = finished.observe([str(chat)], time.time(), "gemini")
+    assert (facts.closed, facts.finished) == (False, False)
     assert plan(store).missed == ()
 
 

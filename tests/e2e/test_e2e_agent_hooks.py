@@ -5,8 +5,10 @@ The hooks are installed as ``vaultkit hooks install --agent`` writes them (``cod
 command. Each run shows: the project's memory (a handoff another agent wrote) is in the first
 model request, whole and under the agent's limit; SessionEnd queues a job naming the agent and
 the transcript to archive; a session whose SessionEnd never came is queued by the next
-SessionStart's backfill. The runner lock is held by the test while the CLI runs, so the hooks
-only queue (no worker starts), exactly as when a queue runner is already busy.
+SessionStart's backfill; and what backfill's finished rule relies on holds (Codex holds its
+rollout open while it runs, Gemini never holds its chat file open). The runner lock is held by
+the test while the CLI runs, so the hooks only queue (no worker starts), exactly as when a queue
+runner is already busy.
 """
 
 from __future__ import annotations
@@ -25,9 +27,9 @@ from test_hook_start_support import add_session
 
 from vaultkit.agents import codex, gemini, hookmerge
 from vaultkit.base.store import Store
-from vaultkit.session import jobs, runlock
+from vaultkit.session import finished, jobs, runlock
 
-from .agents_harness import CodexSandbox, GeminiSandbox, agent_binary
+from .agents_harness import CodexSandbox, GeminiSandbox, agent_binary, hook_groups
 from .mock_gemini import MockGemini, user_texts
 from .mock_openai import MockOpenAI
 
@@ -246,3 +248,54 @@ def test_a_gemini_session_without_session_end_is_backfilled(
     assert (job.agent, job.source, job.transcript_path) == ("gemini", "backfill", str(first))
     header = json.loads(first.read_text(encoding="utf-8").splitlines()[0])
     assert job.session_id == header["sessionId"]
+
+
+# --- what the finished rule relies on ----------------------------------------------------------
+
+PROBE = Path(__file__).with_name("writer_probe.py")
+
+
+def _probe_rows(out: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+
+
+def test_codex_holds_its_rollout_open_while_it_runs(
+    tmp_path: Path, codex_bin: Path, openai: MockOpenAI
+) -> None:
+    """Every hook, from SessionStart to SessionEnd, sees Codex holding the rollout open for
+    writing: a rollout nobody holds open belongs to a Codex that has exited."""
+    require_program("git")
+    if not os.path.isdir("/proc/self/fd"):
+        pytest.skip("open files are listed through /proc (Linux)")
+    box = CodexSandbox(tmp_path, codex_bin, openai.url)
+    box.write_hooks(
+        hook_groups(f"{sys.executable} {PROBE}", ("SessionStart", "Stop", "SessionEnd"), 10)
+    )
+    out = tmp_path / "probe.jsonl"
+    run = box.exec("hi", box.project(), BYPASS, extra_env={"E2E_PROBE_OUT": str(out)})
+    assert run.returncode == 0, run.stderr
+    rows = _probe_rows(out)
+    assert [r["event"] for r in rows] == ["SessionStart", "Stop", "SessionEnd"]
+    [rollout] = (box.codex_home / "sessions").glob("*/*/*/rollout-*.jsonl")
+    assert all(r["exists"] and r["writers"] == [os.path.realpath(rollout)] for r in rows), rows
+    [facts] = finished.observe([str(rollout)], time.time() + 5, "codex")
+    assert (facts.closed, facts.written, facts.finished) == (True, False, True)
+
+
+def test_gemini_never_holds_its_chat_file_open(
+    tmp_path: Path, gemini_bin: Path, google: MockGemini
+) -> None:
+    """So for Gemini only the last-resort silence proves a session over."""
+    require_program("git")
+    if not os.path.isdir("/proc/self/fd"):
+        pytest.skip("open files are listed through /proc (Linux)")
+    box = GeminiSandbox(tmp_path, gemini_bin, google.url)
+    box.write_settings(
+        hook_groups(f"{sys.executable} {PROBE}", ("SessionStart", "SessionEnd"), 10_000)
+    )
+    out = tmp_path / "probe.jsonl"
+    run = box.prompt("hi", box.project(), extra_env={"E2E_PROBE_OUT": str(out)})
+    assert run.returncode == 0, run.stderr
+    rows = _probe_rows(out)
+    assert [r["event"] for r in rows] == ["SessionStart", "SessionEnd"]
+    assert all(r["exists"] and r["writers"] == [] for r in rows), rows

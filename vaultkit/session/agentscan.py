@@ -65,15 +65,16 @@ class Scope(Record):
 
     store: Store
     env: Mapping[str, str]
+    now: float
     oldest: float  # mtimes older than this are history
-    deadline: float
+    deadline: float  # time.monotonic() when the scan stops
 
     def late(self) -> bool:
         return time.monotonic() > self.deadline
 
 
 def scope(store: Store, env: Mapping[str, str], now: float, max_age: float) -> Scope:
-    return Scope(store, env, now - max_age, time.monotonic() + DEADLINE_SECONDS)
+    return Scope(store, env, now, now - max_age, time.monotonic() + DEADLINE_SECONDS)
 
 
 def found(store: Store, env: Mapping[str, str], now: float, max_age: float) -> list[Found]:
@@ -133,10 +134,11 @@ def _read(path: str, limit: int) -> bytes:
 # --- Codex -------------------------------------------------------------------------------------
 
 
-def day_folders(root: str, oldest: float) -> list[str]:
-    """``root/YYYY/MM/DD`` for the local and UTC dates from today back to ``oldest``."""
+def day_folders(root: str, now: float, oldest: float) -> list[str]:
+    """``root/YYYY/MM/DD`` for the local and UTC dates from ``now`` back to ``oldest`` (at most
+    :data:`DAYS` days)."""
     days: list[str] = []
-    stamp = time.time()
+    stamp = now
     for _ in range(DAYS):
         for parts in (time.localtime(stamp), time.gmtime(stamp)):
             folder = os.path.join(root, time.strftime("%Y/%m/%d", parts))
@@ -173,7 +175,8 @@ def codex_rollouts(where: Scope, maps: Callable[[str], bool]) -> list[Found]:
     root = os.path.join(config_dir("codex", where.env), "sessions")
     if not os.path.isdir(root):
         return []
-    paths = (p for day in day_folders(root, where.oldest) for p in _listing(day, "rollout-"))
+    days = day_folders(root, where.now, where.oldest)
+    paths = (p for day in days for p in _listing(day, "rollout-"))
     result = []
     for mtime, path in _newest(paths, where.oldest):
         if where.late():

@@ -12,15 +12,12 @@ The rule, from facts about the file and the processes, never from a guess:
   writing.
 - Where open files cannot be listed (no ``/proc``), only the last-resort age counts.
 
-Exit records are per agent (:data:`EXIT_RECORDS`): Codex CLI's rollouts and Gemini CLI's chat
-files have none (a Codex rollout ends each turn with ``task_complete``, which a resumed or
-interactive session follows with more turns; Gemini appends messages and ``$set`` updates and
-nothing at exit), so theirs are finished only by the last-resort rule. Gemini CLI opens its chat
-file for each append (``appendFileSync``), so ``/proc`` never shows its writer either.
-
-A transcript that a live window is still writing is therefore never taken while the window holds
-it open; one whose window keeps it closed between writes is taken at the earliest after it wrote
-its exit record, or after :data:`IDLE_SECONDS` of silence.
+Exit records are per agent (:func:`is_exit`). Codex CLI writes none, but it holds its rollout
+open for writing for its whole life (seen in ``/proc`` from its SessionStart, Stop and SessionEnd
+hooks), so a rollout whose last line is a finished turn (``event_msg`` ``task_complete``) and that
+no live process holds open is one whose Codex has exited; a rollout cut off mid-turn waits for
+the last resort. Gemini CLI's chat files have no exit record and Gemini opens the file for each
+append (``appendFileSync``), so ``/proc`` never shows its writer: only the last resort counts.
 """
 
 from __future__ import annotations
@@ -30,14 +27,15 @@ import os
 
 from vaultkit.base.record import Record
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 SETTLE_SECONDS = 2.0
 IDLE_SECONDS = 300.0
 TAIL_BYTES = 64 * 1024
-EXIT_RECORDS: dict[str, frozenset[str]] = {
-    "claude": frozenset({"cost-state"}),
-    "codex": frozenset(),
-    "gemini": frozenset(),
-}
+EXIT_RECORDS = frozenset({"cost-state"})  # Claude Code's
+CODEX_TURN_END = "task_complete"
 PROC = "/proc"
 
 
@@ -77,13 +75,23 @@ def last_record(path: str) -> dict[str, object] | None:
     return record if isinstance(record, dict) else None
 
 
+def is_exit(record: Mapping[str, object], agent: str = "claude") -> bool:
+    """True for the last record ``agent`` writes before it exits (with no live writer, for Codex:
+    see the module's docstring); never for Gemini."""
+    if agent == "claude":
+        return record.get("type") in EXIT_RECORDS
+    if agent == "codex" and record.get("type") == "event_msg":
+        payload = record.get("payload")
+        return isinstance(payload, dict) and payload.get("type") == CODEX_TURN_END
+    return False
+
+
 def is_closed(path: str, agent: str = "claude") -> bool:
     """True when ``path`` ends with ``agent``'s exit record (never for an agent without one)."""
-    kinds = EXIT_RECORDS.get(agent, frozenset())
-    if not kinds:
+    if agent not in ("claude", "codex"):
         return False
     record = last_record(path)
-    return record is not None and record.get("type") in kinds
+    return record is not None and is_exit(record, agent)
 
 
 def _writes(fdinfo: str) -> bool:
