@@ -32,6 +32,7 @@ from vaultkit.session import finished, jobs, runlock
 from .agents_harness import CodexSandbox, GeminiSandbox, agent_binary, hook_groups
 from .mock_gemini import MockGemini, user_texts
 from .mock_openai import MockOpenAI
+from .pipeline import frontmatter, wait_distilled
 
 pytestmark = pytest.mark.e2e
 
@@ -103,8 +104,9 @@ def codex_box(tmp_path: Path, binary: Path, url: str, flag: bool) -> CodexSandbo
     return box
 
 
-def developer_texts(mock: MockOpenAI) -> list[str]:
-    first = mock.of_kind("agent")[0]
+def developer_texts(mock: MockOpenAI, at: int = 0) -> list[str]:
+    """The developer messages' texts of the ``at``-th model request."""
+    first = mock.of_kind("agent")[at]
     return [
         part.get("text", "")
         for item in first.body["input"]
@@ -299,3 +301,54 @@ def test_gemini_never_holds_its_chat_file_open(
     rows = _probe_rows(out)
     assert [r["event"] for r in rows] == ["SessionStart", "SessionEnd"]
     assert all(r["exists"] and r["writers"] == [] for r in rows), rows
+
+
+# --- one memory, several agents (the worker distils; offline backend) ---------------------------
+
+
+def test_codex_then_gemini_then_codex_each_start_with_the_previous_handoff(
+    tmp_path: Path,
+    codex_bin: Path,
+    gemini_bin: Path,
+    openai: MockOpenAI,
+    google: MockGemini,
+) -> None:
+    """In one project: a Codex session is archived and distilled (``agent: codex``); the next
+    Gemini session's first request carries that handoff and is distilled in turn (``agent:
+    gemini``); the next Codex session's first request carries Gemini's."""
+    cbox = codex_box(tmp_path / "c", codex_bin, openai.url, True)
+    gbox = gemini_box(tmp_path / "g", gemini_bin, google.url, True)
+    project = cbox.project()
+    (project / "sessions").mkdir()
+    (project / "sessions" / "vaultkit.toml").write_text('[distill]\nbackend = "offline"\n')
+    store = Store(project / "sessions")
+
+    assert cbox.exec("Write the streaming parser", project, BYPASS).returncode == 0
+    [codex_sid] = jobs_done_or_queued(store)
+    first = wait_distilled(store, codex_sid)
+    assert frontmatter(first.summary)["agent"] == "codex"
+    assert oct(first.raw.stat().st_mode & 0o777) == "0o600"
+
+    assert gbox.prompt("Test the streaming parser", project).returncode == 0
+    texts = user_texts(google.of_kind("agent")[0].body)
+    assert any(first.summary.name in t and "<hook_context>" in t for t in texts), texts
+    gemini_sid = next(s for s in jobs_done_or_queued(store) if s != codex_sid)
+    second = wait_distilled(store, gemini_sid)
+    assert frontmatter(second.summary)["agent"] == "gemini"
+
+    before = len(openai.of_kind("agent"))
+    assert cbox.exec("Ship the streaming parser", project, BYPASS).returncode == 0
+    injected = [t for t in developer_texts(openai, before) if t.startswith("## vaultkit")]
+    assert len(injected) == 1 and second.summary.name in injected[0], injected
+
+
+def jobs_done_or_queued(store: Store, timeout: float = 30) -> list[str]:
+    """Session ids that ended in this store (queued, running or done), once there is one."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        folders = (store.queue, store.state / "running", store.state / "done")
+        found = sorted({p.stem for f in folders if f.is_dir() for p in f.glob("*.json")})
+        if found:
+            return found
+        time.sleep(0.1)
+    return []
