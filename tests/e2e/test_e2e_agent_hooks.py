@@ -1,14 +1,14 @@
 """vaultkit's own hooks in the real Codex CLI 0.171 and Gemini CLI 0.61, against their mocks.
 
 The hooks are installed as ``vaultkit hooks install --agent`` writes them (``codex.install`` /
-``gemini.install`` and ``hookmerge.render``), with and without the ``--agent`` flag on the
-command. Each run shows: the project's memory (a handoff another agent wrote) is in the first
-model request, whole and under the agent's limit; SessionEnd queues a job naming the agent and
-the transcript to archive; a session whose SessionEnd never came is queued by the next
-SessionStart's backfill; and what backfill's finished rule relies on holds (Codex holds its
-rollout open while it runs, Gemini never holds its chat file open). The runner lock is held by
-the test while the CLI runs, so the hooks only queue (no worker starts), exactly as when a queue
-runner is already busy.
+``gemini.install`` and ``hookmerge.render``), with the ``--agent`` flag on the command and
+without it (as an older install wrote them). Each run shows: the project's memory (a handoff
+another agent wrote) is in the first model request, whole and under the agent's limit;
+SessionEnd queues a job naming the agent and the transcript to archive; a session whose
+SessionEnd never came is queued by the next SessionStart's backfill; and what backfill's
+finished rule relies on holds (Codex holds its rollout open while it runs, Gemini never holds
+its chat file open). Except in the last test, the runner lock is held by the test while the CLI
+runs, so the hooks only queue (no worker starts), exactly as when a queue runner is busy.
 """
 
 from __future__ import annotations
@@ -41,13 +41,15 @@ BYPASS = "--dangerously-bypass-hook-trust"
 CODEX_LIMIT = 10_000  # Codex cuts SessionStart output longer than this
 
 
-def with_flag(data: dict[str, Any], agent: str) -> dict[str, Any]:
-    """The hook commands with ``--agent NAME`` appended (what the installer writes)."""
+def without_flag(data: dict[str, Any], agent: str) -> dict[str, Any]:
+    """The hook commands without ``--agent NAME`` (as an older install wrote them): the hook
+    then learns the agent from the transcript's folder."""
     for groups in data["hooks"].values():
         for group in groups:
             for hook in group["hooks"]:
                 if hookmerge.is_vaultkit(hook):
-                    hook["command"] += f" --agent {agent}"
+                    assert hook["command"].endswith(f" --agent {agent}")
+                    hook["command"] = hook["command"].removesuffix(f" --agent {agent}")
     return data
 
 
@@ -100,7 +102,7 @@ def codex_box(tmp_path: Path, binary: Path, url: str, flag: bool) -> CodexSandbo
     require_program("git")
     box = CodexSandbox(tmp_path, binary, url)
     data = codex.install(codex.parse("", "hooks.json"), str(HOOK))
-    box.write_hooks(with_flag(data, "codex") if flag else data)
+    box.write_hooks(data if flag else without_flag(data, "codex"))
     return box
 
 
@@ -196,7 +198,7 @@ def gemini_box(tmp_path: Path, binary: Path, url: str, flag: bool) -> GeminiSand
     require_program("git")
     box = GeminiSandbox(tmp_path, binary, url)
     data = gemini.install({}, str(HOOK))
-    box.write_settings(with_flag(data, "gemini") if flag else data)
+    box.write_settings(data if flag else without_flag(data, "gemini"))
     return box
 
 
