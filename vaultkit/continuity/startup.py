@@ -68,8 +68,15 @@ def envelope(text: str) -> str:
     return json.dumps({"hookSpecificOutput": output}, ensure_ascii=False)
 
 
-def compose(payload: Mapping[str, object], env: Mapping[str, str], *, spawn: Spawner | None) -> str:
-    """The injection text for a payload; ``spawn=None`` means look only (no backfill)."""
+def compose(
+    payload: Mapping[str, object],
+    env: Mapping[str, str],
+    *,
+    spawn: Spawner | None,
+    agent: str = "claude",
+) -> str:
+    """The injection text for ``agent``'s payload; ``spawn=None`` means look only (no backfill).
+    Nothing here depends on the agent but backfill's search: the store is the project's."""
     source = _field(payload, "source") or "startup"
     if source in ("resume", "fork"):
         return ""
@@ -81,7 +88,7 @@ def compose(payload: Mapping[str, object], env: Mapping[str, str], *, spawn: Spa
         return ""
     if source == "compact":
         return compact_text(store, config, _field(payload, "session_id"))
-    started = _backfill(store, payload, env, config, spawn) if spawn is not None else 0
+    started = _backfill(store, payload, env, config, spawn, agent) if spawn is not None else 0
     return startup_text(store, config, payload_cwd(payload), backfilled=started)
 
 
@@ -141,6 +148,7 @@ def _backfill(
     env: Mapping[str, str],
     config: Config,
     spawn: Spawner,
+    agent: str,
 ) -> int:
     try:
         found = backfill.plan(
@@ -150,6 +158,7 @@ def _backfill(
             max_attempts=config.distill.max_attempts,
             now=time.time(),
             env=env,
+            agent=agent,
         )
         started = backfill.apply(store, found, spawn)
     except OSError as exc:

@@ -6,12 +6,17 @@ The job is written (atomically) before anything else, so a hook killed at any po
 its session fully or not at all (then the next SessionStart's backfill finds it). When a queue
 runner is alive (it holds ``locks/runner.lock``) the job is all this hook writes; otherwise the hook
 takes the lock and hands it to the runner it starts (:mod:`vaultkit.session.runlock`).
+
+Codex CLI and Gemini CLI sessions are queued the same way, with the job naming the agent: the
+transcript must be where that agent keeps its own (Codex's ``reason`` is always ``other``; Gemini's
+SessionEnd names the chat file that holds the conversation, also after a resume).
 """
 
 from __future__ import annotations
 
 import os
 
+from vaultkit.agents import known
 from vaultkit.agents.transcripts import path_problem
 from vaultkit.continuity import activity
 from vaultkit.hooks import common
@@ -26,9 +31,31 @@ if TYPE_CHECKING:
     from vaultkit.base.store import Store
 
 
+UUID_CHARS = 36
+
+
 def _stem(path: str) -> str:
     """The file name without its last suffix (``/x/abc.jsonl`` → ``abc``)."""
     return os.path.splitext(os.path.basename(path.rstrip("/" + os.sep)))[0]
+
+
+def id_from_name(path: str, agent: str) -> str:
+    """The session id a transcript's name gives: Claude's ``<id>.jsonl``, the UUID that ends a
+    Codex ``rollout-<time>-<id>.jsonl``; ``""`` for Gemini (its names carry 8 characters)."""
+    stem = _stem(path)
+    if agent == "claude":
+        return stem
+    tail = stem[-UUID_CHARS:]
+    if agent == "codex" and stem.startswith("rollout-") and tail.count("-") == 4:
+        return tail
+    return ""
+
+
+def end_reason(fields: common.HookFields, agent: str) -> str:
+    """``reason`` when Claude Code or ``agent`` sends it (Gemini's ``exit``), else ``other``."""
+    if agent != "claude" and fields.reason in known.get(agent).end_reasons:
+        return fields.reason
+    return fields.end_reason
 
 
 def transcript_of(fields: common.HookFields) -> str:
@@ -36,14 +63,15 @@ def transcript_of(fields: common.HookFields) -> str:
     return os.path.join(fields.cwd or os.getcwd(), fields.transcript_path)
 
 
-def queue_session(store: Store, fields: common.HookFields) -> jobs.Job:
+def queue_session(store: Store, fields: common.HookFields, agent: str = "claude") -> jobs.Job:
     """Write (or rewrite) the session's job; attempts and the last error of a queued job survive."""
     job = jobs.Job(
         session_id=fields.session_id,
         transcript_path=transcript_of(fields),
         cwd=fields.cwd,
-        reason=fields.end_reason,
+        reason=end_reason(fields, agent),
         ended_at=common.now_iso(),
+        agent=agent,
     )
     existing = jobs.read_job(jobs.job_file(store, fields.session_id))
     if existing is not None:
@@ -52,27 +80,29 @@ def queue_session(store: Store, fields: common.HookFields) -> jobs.Job:
     return job
 
 
-def run(payload: common.Payload, env: Mapping[str, str]) -> str | None:
-    """Queue the ended session and spawn its worker; prints nothing."""
+def run(payload: common.Payload, env: Mapping[str, str], *, agent: str = "claude") -> str | None:
+    """Queue the ended session of ``agent`` and spawn its worker; prints nothing."""
     fields = common.HookFields.of(payload)
     store = common.store_for(payload, env)
-    if fields.transcript_path and not fields.session_id:  # transcripts are named <id>.jsonl
-        fields = fields.replace(session_id=_stem(fields.transcript_path))
+    if fields.transcript_path and not fields.session_id:
+        fields = fields.replace(session_id=id_from_name(fields.transcript_path, agent))
     if not fields.session_id or not fields.transcript_path:
         common.log(store, "SessionEnd: no session_id or transcript_path in payload; nothing queued")
         return None
-    if fields.reason != fields.end_reason:
+    reason = end_reason(fields, agent)
+    if fields.reason != reason:
         common.log(store, f"SessionEnd: unknown reason {fields.reason!r} read as 'other'")
     transcript = transcript_of(fields)
-    refused = path_problem(transcript, env)
+    refused = path_problem(transcript, env, agent)
     if refused is not None:  # /etc/passwd, a folder, a symlink out of the agent's folder, …
         common.log(store, f"SessionEnd {fields.session_id}: {transcript} refused: {refused}")
         return None
     if is_forgotten(store, fields.session_id):  # `vaultkit forget`: it stays forgotten
         common.log(store, f"SessionEnd {fields.session_id}: forgotten; not queued")
         return None
-    queue_session(store, fields)
+    queue_session(store, fields, agent)
     started = start_runner(store).describe()
-    common.log(store, f"SessionEnd {fields.session_id} ({fields.end_reason}): queued, {started}")
-    activity.record(store, f"agent: session end ({fields.end_reason}) {fields.session_id[:8]}")
+    who = "" if agent == "claude" else f", {agent}"
+    common.log(store, f"SessionEnd {fields.session_id} ({reason}{who}): queued, {started}")
+    activity.record(store, f"agent: session end ({reason}{who}) {fields.session_id[:8]}")
     return None

@@ -1,4 +1,10 @@
-"""SessionStart: print the injection (status line, baton, then the composed memory) as hook JSON."""
+"""SessionStart: print the injection (status line, baton, then the composed memory) as hook JSON.
+
+The same JSON for every agent: Claude Code and Codex CLI also take plain stdout, but Gemini CLI
+injects only JSON ``additionalContext`` (plain text becomes a message to the user), and the
+text stays within ``[inject] budget`` (at most 9,000 characters: Claude Code previews output
+over 10,000 and Codex cuts it there). The memory is the project's, whichever agent wrote it.
+"""
 
 from __future__ import annotations
 
@@ -19,11 +25,11 @@ def _spawn(store: Store) -> object:
     return 1 if start_runner(store).ok else None
 
 
-def run(payload: dict[str, object], env: Mapping[str, str]) -> str | None:
-    """The hook: the JSON to print for this SessionStart, or None to print nothing."""
+def run(payload: dict[str, object], env: Mapping[str, str], *, agent: str = "claude") -> str | None:
+    """The hook: the JSON to print for ``agent``'s SessionStart, or None to print nothing."""
     if guarded(env):
         return None
-    text = startup.compose(payload, env, spawn=_spawn)
+    text = startup.compose(payload, env, spawn=_spawn, agent=agent)
     text = resume.continuity_start(payload, env, text)  # baton first; resume if configured
     text = startup.status_first(payload, env, text)  # above all: distillation failing/waiting
     if not text:

@@ -136,8 +136,10 @@ def _activity_line(payload: common.Payload, config: Config, session_id: str) -> 
     return line
 
 
-def run(payload: common.Payload, env: Mapping[str, str]) -> str | None:
-    """Record the prompt in the activity log; return the warning JSON when it is due."""
+def run(payload: common.Payload, env: Mapping[str, str], *, agent: str = "claude") -> str | None:
+    """Record the prompt in the activity log; return the warning JSON when it is due (Claude Code
+    only: the warning reads Claude's usage records; vaultkit installs this hook for no other
+    agent)."""
     if common.guarded(env):
         return None
     fields = common.HookFields.of(payload)
@@ -147,7 +149,7 @@ def run(payload: common.Payload, env: Mapping[str, str]) -> str | None:
     config = _config(store)
     if config.activity.enabled:
         activity.append(store, _activity_line(payload, config, fields.session_id))
-    line = pressure(store, config, fields)
+    line = pressure(store, config, fields) if agent == "claude" else None
     if line is None:
         return None
     common.log(store, f"UserPromptSubmit {fields.session_id}: context-pressure warning")

@@ -2,11 +2,15 @@
 
 Two kinds: (a) jobs already queued that no worker is on — no queue runner holds the runner lock
 and no live running marker — with attempts left (a job that failed before waits
-:data:`RETRY_AFTER_SECONDS`); (b) transcripts next to the current one (Claude Code keeps one folder
-per project) that are provably finished (:mod:`vaultkit.session.finished`: an exit record, settled,
-no live writer — or silent for five minutes), not the current session, not done, not queued or
-failed, and whose first lines' ``cwd`` maps to this store. Kind (b) is queued with source
-``"backfill"``. The caller starts the queue runner.
+:data:`RETRY_AFTER_SECONDS`); (b) transcripts that are provably finished
+(:mod:`vaultkit.session.finished`: an exit record where the agent writes one, settled, no live
+writer — or silent for five minutes), not the current session, never distilled (no done record:
+a session is distilled again only when its own SessionEnd comes with a longer transcript), not
+queued or failed, and this project's: for a Claude Code session the transcripts next to the
+current one (Claude keeps one folder per project) whose first lines' ``cwd`` maps to this store;
+whatever the agent, this project's recent Codex rollouts and Gemini chat files
+(:mod:`vaultkit.session.agentscan`). Kind (b) is queued with source ``"backfill"`` and the
+agent whose transcript it is. The caller starts the queue runner.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import os
 from vaultkit.base.log import iso_now
 from vaultkit.base.record import Record
 from vaultkit.base.store import Store, find_store
-from vaultkit.session import finished, jobs, runlock
+from vaultkit.session import agentscan, finished, jobs, runlock
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -122,6 +126,11 @@ def _candidates(folder: str, current: set[str], now: float) -> Iterator[tuple[st
         yield path, mtime
 
 
+def _fresh(store: Store, session_id: str, busy: set[str]) -> bool:
+    """Not queued, failed, forgotten, running or done (``session_id`` a transcript's)."""
+    return jobs.safe_id(session_id) not in busy and jobs.read_done(store, session_id) is None
+
+
 def missed_transcripts(
     store: Store,
     transcript_path: str,
@@ -129,7 +138,8 @@ def missed_transcripts(
     now: float,
     env: Mapping[str, str] | None = None,
 ) -> list[jobs.Job]:
-    """Finished transcripts of this project, other than the current one, never distilled."""
+    """Finished Claude Code transcripts of this project, other than the current one, never
+    distilled."""
     if not transcript_path:
         return []
     current = {_stem(transcript_path), session_id}
@@ -138,7 +148,7 @@ def missed_transcripts(
     undistilled: dict[str, tuple[str, float]] = {}
     for path, mtime in _candidates(os.path.dirname(transcript_path) or ".", current, now):
         sid = _stem(path)
-        if jobs.safe_id(sid) in busy or jobs.read_done(store, sid) is not None:
+        if not _fresh(store, sid, busy):
             continue
         cwd = transcript_cwd(path)
         if _maps_to(cwd, store, env):
@@ -152,6 +162,43 @@ def missed_transcripts(
     ]
 
 
+def missed_elsewhere(
+    store: Store,
+    transcript_path: str,
+    session_id: str,
+    now: float,
+    env: Mapping[str, str] | None = None,
+) -> list[jobs.Job]:
+    """Finished Codex rollouts and Gemini chat files of this project, other than the current
+    session's, never distilled (one job per session id, the newest file's)."""
+    env = env or {}
+    busy = _busy_ids(store)
+    current = os.path.realpath(transcript_path) if transcript_path else ""
+    seen = agentscan.found(store, env, now, MAX_AGE_SECONDS)
+    fresh = [
+        f
+        for f in seen
+        if f.session_id != session_id
+        and os.path.realpath(f.path) != current
+        and _fresh(store, f.session_id, busy)
+    ]
+    result: dict[str, jobs.Job] = {}
+    for agent in agentscan.HOMES:
+        mine = {f.path: f for f in fresh if f.agent == agent}
+        for facts in finished.observe(list(mine), now, agent):
+            f = mine[facts.path]
+            if facts.finished and f.session_id not in result:
+                result[f.session_id] = jobs.Job(
+                    f.session_id,
+                    f.path,
+                    f.cwd,
+                    ended_at=iso_now(f.mtime),
+                    source="backfill",
+                    agent=agent,
+                )
+    return list(result.values())
+
+
 def plan(
     store: Store,
     transcript_path: str,
@@ -160,12 +207,17 @@ def plan(
     max_attempts: int,
     now: float,
     env: Mapping[str, str] | None = None,
+    agent: str = "claude",
 ) -> Plan:
-    """What needs distilling, without changing anything. ``env`` decides where a transcript's
-    ``cwd`` has its store (``VAULTKIT_HOME``), as for the hook itself."""
+    """What needs distilling, without changing anything. ``agent`` is the starting session's
+    (its transcript's folder is searched only for Claude Code). ``env`` decides where a
+    transcript's ``cwd`` has its store (``VAULTKIT_HOME``) and where the agents keep theirs."""
+    claude = transcript_path if agent == "claude" else ""
+    missed = missed_transcripts(store, claude, session_id, now, env)
+    missed += missed_elsewhere(store, transcript_path, session_id, now, env)
     return Plan(
         orphaned=tuple(orphaned_jobs(store, max_attempts, now)),
-        missed=tuple(missed_transcripts(store, transcript_path, session_id, now, env)),
+        missed=tuple(missed[:MAX_PER_START]),
     )
 
 

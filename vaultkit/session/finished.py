@@ -12,9 +12,12 @@ The rule, from facts about the file and the processes, never from a guess:
   writing.
 - Where open files cannot be listed (no ``/proc``), only the last-resort age counts.
 
-A transcript that a live window is still writing is therefore never taken while the window holds
-it open; one whose window keeps it closed between writes is taken at the earliest after it wrote
-its exit record, or after :data:`IDLE_SECONDS` of silence.
+Exit records are per agent (:func:`is_exit`). Codex CLI writes none, but it holds its rollout
+open for writing for its whole life (seen in ``/proc`` from its SessionStart, Stop and SessionEnd
+hooks), so a rollout whose last line is a finished turn (``event_msg`` ``task_complete``) and that
+no live process holds open is one whose Codex has exited; a rollout cut off mid-turn waits for
+the last resort. Gemini CLI's chat files have no exit record and Gemini opens the file for each
+append (``appendFileSync``), so ``/proc`` never shows its writer: only the last resort counts.
 """
 
 from __future__ import annotations
@@ -24,10 +27,15 @@ import os
 
 from vaultkit.base.record import Record
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 SETTLE_SECONDS = 2.0
 IDLE_SECONDS = 300.0
 TAIL_BYTES = 64 * 1024
-EXIT_RECORDS = frozenset({"cost-state"})
+EXIT_RECORDS = frozenset({"cost-state"})  # Claude Code's
+CODEX_TURN_END = "task_complete"
 PROC = "/proc"
 
 
@@ -67,9 +75,23 @@ def last_record(path: str) -> dict[str, object] | None:
     return record if isinstance(record, dict) else None
 
 
-def is_closed(path: str) -> bool:
+def is_exit(record: Mapping[str, object], agent: str = "claude") -> bool:
+    """True for the last record ``agent`` writes before it exits (with no live writer, for Codex:
+    see the module's docstring); never for Gemini."""
+    if agent == "claude":
+        return record.get("type") in EXIT_RECORDS
+    if agent == "codex" and record.get("type") == "event_msg":
+        payload = record.get("payload")
+        return isinstance(payload, dict) and payload.get("type") == CODEX_TURN_END
+    return False
+
+
+def is_closed(path: str, agent: str = "claude") -> bool:
+    """True when ``path`` ends with ``agent``'s exit record (never for an agent without one)."""
+    if agent not in ("claude", "codex"):
+        return False
     record = last_record(path)
-    return record is not None and record.get("type") in EXIT_RECORDS
+    return record is not None and is_exit(record, agent)
 
 
 def _writes(fdinfo: str) -> bool:
@@ -119,16 +141,17 @@ def _eligible(age: float, closed: bool) -> bool:
     return age >= IDLE_SECONDS or (closed and age >= SETTLE_SECONDS)
 
 
-def observe(paths: list[str], now: float) -> list[Facts]:
-    """The facts about each transcript. Open files are listed once, and only when some
-    transcript would be finished but for a live writer (a scan costs ~15 ms per 100 processes)."""
+def observe(paths: list[str], now: float, agent: str = "claude") -> list[Facts]:
+    """The facts about each of ``agent``'s transcripts. Open files are listed once, and only when
+    some transcript would be finished but for a live writer (a scan costs ~15 ms per 100
+    processes)."""
     seen: list[tuple[str, float, bool]] = []
     for path in paths:
         try:
             age = now - os.stat(path).st_mtime
         except OSError:
             continue
-        seen.append((path, age, is_closed(path)))
+        seen.append((path, age, is_closed(path, agent)))
     real = {path: os.path.realpath(path) for path, age, closed in seen if _eligible(age, closed)}
     writers = open_for_writing(sorted(set(real.values()))) if real else set()
     return [
