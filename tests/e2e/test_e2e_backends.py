@@ -54,14 +54,26 @@ DRIVER = textwrap.dedent(
     from vaultkit.base.store import Store
     from vaultkit.session.distill import SessionInfo, distill_session
 
+    def codex_rows(prompt):
+        say = lambda role, kind, text: {"type": "response_item", "payload": {
+            "type": "message", "role": role, "content": [{"type": kind, "text": text}]}}
+        return [{"type": "session_meta", "payload": {"id": "e2e0b4c5", "cwd": "/project"}},
+                say("user", "input_text", prompt), say("assistant", "output_text", "ok")]
+
+    def gemini_rows(prompt):
+        return [{"sessionId": "e2e0b4c5", "projectHash": "0" * 64, "kind": "main",
+                 "startTime": "2026-12-01T09:00:00Z", "lastUpdated": "2026-12-01T09:00:00Z"},
+                {"id": "u1", "timestamp": "2026-12-01T09:00:01Z", "type": "user",
+                 "content": prompt},
+                {"id": "g1", "timestamp": "2026-12-01T09:00:02Z", "type": "gemini",
+                 "content": "ok"}]
+
+    ROWS = {"codex": codex_rows, "gemini": gemini_rows}
     args = json.loads(sys.argv[1])
     store = Store(Path(args["store"]))
     raw = store.raw / "2026-12-01_0900_e2e0b4c5-1111-2222-3333-444455556666.jsonl"
     raw.parent.mkdir(parents=True, exist_ok=True)
-    rows = [
-        {"type": "user", "message": {"role": "user", "content": args["prompt"]}},
-        {"type": "assistant", "message": {"id": "m1", "content": [{"type": "text", "text": "ok"}]}},
-    ]
+    rows = ROWS[args["agent"]](args["prompt"])  # the session in its own agent's format
     raw.write_text("".join(json.dumps(r) + "\\n" for r in rows), encoding="utf-8")
     when = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
     info = SessionInfo("e2e0b4c5-1111-2222-3333-444455556666", raw, "project",
