@@ -33,6 +33,7 @@ LAYERS: dict[str, frozenset[str]] = {
     "hooks": frozenset({"errors", "base", "agents", "session", "continuity"}),
     "api": frozenset({"errors", "base", "vault"}),
     "hookentry": frozenset({"errors", "base", "agents", "hooks"}),
+    "vaultkit_hook": frozenset({"errors", "base", "hookentry"}),
     "cli": frozenset(
         {"errors", "base", "vault", "lint", "search", "agents", "session", "continuity", "mcp"}
     ),

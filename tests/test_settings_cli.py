@@ -11,7 +11,11 @@ from pathlib import Path
 
 from test_hook_start_support import add_session, make_project
 
+import vaultkit
+
 HOOK = str(Path(sys.executable).parent / "vaultkit-hook")
+# What `hooks install` writes: this Python, -I -S, the package's entry file (issue 12).
+ENTRY = str(Path(vaultkit.__file__).resolve().parent / "vaultkit_hook.py")
 USER_FILE = ".claude/settings.json"
 HAND_WRITTEN = """{
     "model": "opus",
@@ -49,7 +53,8 @@ def test_install_into_a_missing_file_then_uninstall_leaves_no_file(tmp_path: Pat
     assert first.stdout.strip() == f"installed vaultkit hooks in {target}"
     data = json.loads(target.read_text())
     start = data["hooks"]["SessionStart"][0]["hooks"][0]
-    assert start == {"type": "command", "command": HOOK, "args": ["SessionStart"], "timeout": 10}
+    args = ["-I", "-S", ENTRY, "SessionStart"]
+    assert start == {"type": "command", "command": sys.executable, "args": args, "timeout": 10}
     assert Path(start["command"]).is_absolute() and Path(start["command"]).is_file()
     assert data["hooks"]["SessionEnd"][0]["hooks"][0]["timeout"] == 2
     assert vk("hooks", "install").stdout.strip().endswith("already up to date, nothing changed")
@@ -121,7 +126,7 @@ def test_project_and_local_scopes_and_claude_config_dir(tmp_path: Path) -> None:
     assert (config_dir / "settings.json").is_file() and not (home() / USER_FILE).exists()
     status = vk("hooks", "status", "--format", "json", cwd=project)
     rows = {row["scope"]: row for row in json.loads(status.stdout)}
-    assert rows["project"]["events"] == {"SessionStart": [HOOK], "SessionEnd": [HOOK]}
+    assert rows["project"]["events"] == {"SessionStart": [ENTRY], "SessionEnd": [ENTRY]}
     assert rows["local"]["events"] and rows["user"]["events"] == {}
     assert all(row["missing_executables"] == [] for row in rows.values())
 
@@ -211,7 +216,7 @@ def test_project_option_is_the_project_itself_not_its_git_root(tmp_path: Path) -
     status = vk("hooks", "status", "--format", "json", "--project", str(sub), cwd=tmp_path)
     rows = {row["scope"]: row for row in json.loads(status.stdout)}
     assert rows["project"]["path"] == str(sub / ".claude" / "settings.json")
-    assert rows["project"]["events"] == {"SessionStart": [HOOK], "SessionEnd": [HOOK]}
+    assert rows["project"]["events"] == {"SessionStart": [ENTRY], "SessionEnd": [ENTRY]}
     default = vk("hooks", "status", "--format", "json", cwd=sub)  # no --project: the git root
     rows = {row["scope"]: row for row in json.loads(default.stdout)}
     assert rows["project"]["path"] == str(repo / ".claude" / "settings.json")

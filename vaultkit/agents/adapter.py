@@ -10,8 +10,8 @@ Stdlib only: hooks read these values.
 from __future__ import annotations
 
 import os
-from fnmatch import fnmatchcase
 
+from vaultkit.base.leanglob import matches
 from vaultkit.base.record import Record
 
 TYPE_CHECKING = False
@@ -92,7 +92,7 @@ def owns(agent: Agent, path: str, env: Mapping[str, str] | None = None) -> bool:
         return False
     parts = os.path.relpath(real, root).replace(os.sep, "/").split("/")
     pattern = agent.transcript_glob.split("/")
-    return len(parts) == len(pattern) and all(map(fnmatchcase, parts, pattern))
+    return len(parts) == len(pattern) and all(map(matches, parts, pattern))
 
 
 def one_line(text: str, limit: int = 200) -> str:

@@ -114,7 +114,12 @@ def is_vaultkit(hook: object) -> bool:
     if not isinstance(hook, dict):
         return False
     command = hook.get("command")
-    return isinstance(command, str) and any(mark in command for mark in MARKS)
+    if not isinstance(command, str):
+        return False
+    args = hook.get("args")  # exec form: the marks may be in the arguments (python -I -S …)
+    if isinstance(args, list):
+        command = " ".join([command, *(a for a in args if isinstance(a, str))])
+    return any(mark in command for mark in MARKS)
 
 
 def _groups(data: Data, event: str) -> list[Any]:

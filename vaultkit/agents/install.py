@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
-from vaultkit.agents import mcpconfig, settings, slashcmds
+from vaultkit.agents import hookcmd, mcpconfig, settings, slashcmds
 from vaultkit.base.fsio import atomic_write_text
 from vaultkit.errors import VaultkitError
 
@@ -182,8 +182,10 @@ def install(
     events = settings.EVENTS + ((settings.PROMPT_EVENT,) if prompt_hook else ())
     approve = mcpconfig.approve if scope is Scope.project else _same
 
+    command = hookcmd.hook_command(sys.executable, str(exe))  # python -I -S …/vaultkit_hook.py
+
     def transform(data: settings.Settings) -> settings.Settings:
-        return approve(settings.install(data, str(exe), shell_form=shell_form, events=events))
+        return approve(settings.install(data, command, shell_form=shell_form, events=events))
 
     change = apply_change(path, transform, dry_run=dry_run)
     commands = slashcmds.sync(path, project, dry_run=dry_run)

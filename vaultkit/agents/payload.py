@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import os
 
 from vaultkit.agents.childenv import GUARD_VARS
+from vaultkit.base import leanjson
 from vaultkit.base.record import Record
 
 TYPE_CHECKING = False
@@ -34,7 +34,7 @@ def decode_payload(raw: bytes) -> tuple[Payload, str | None]:
     if not text:
         return {}, "empty stdin"
     try:
-        data = json.loads(text)
+        data = leanjson.loads(text)
     except ValueError as exc:
         return {}, f"stdin is not JSON ({exc})"
     if not isinstance(data, dict):

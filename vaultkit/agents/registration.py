@@ -3,15 +3,15 @@ Claude Code plugin and ``vaultkit hooks install`` are present.
 
 The rule: an explicit ``vaultkit hooks install`` (vaultkit's entries in a Claude Code settings
 file) wins, and a hook started by the plugin (its command carries ``PLUGIN_FLAG``) stands down
-for an event that a settings file also registers. Lean (``json`` and ``os`` only): every plugin
-hook pays for this check, a few small file reads.
+for an event that a settings file also registers. Lean (``os`` and ``base.leanjson`` only):
+every plugin hook pays for this check, a few small file reads.
 """
 
 from __future__ import annotations
 
-import json
 import os
 
+from vaultkit.base import leanjson
 from vaultkit.base.store import find_git_root
 
 TYPE_CHECKING = False
@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
 PLUGIN_FLAG = "--plugin"
-MARKS = ("vaultkit-hook", "vaultkit.hookentry")  # how vaultkit knows its own hook commands
+# How vaultkit knows its own hook commands; "vaultkit_hook" is hookcmd.MARK (a test keeps it so).
+MARKS = ("vaultkit-hook", "vaultkit.hookentry", "vaultkit_hook")
 MAX_SETTINGS_BYTES = 4 * 1024 * 1024
 
 
@@ -37,7 +38,7 @@ def _read(path: str) -> object:
     try:
         with open(path, "rb") as handle:
             data = handle.read(MAX_SETTINGS_BYTES)
-        return json.loads(data.decode("utf-8-sig"))
+        return leanjson.loads(data.decode("utf-8-sig"))
     except (OSError, ValueError):
         return None
 

@@ -11,7 +11,7 @@ import json
 import shlex
 from typing import Any
 
-from vaultkit.agents import hookmerge
+from vaultkit.agents import hookcmd, hookmerge
 from vaultkit.errors import VaultkitError
 
 EVENTS = ("SessionStart", "SessionEnd")
@@ -68,13 +68,15 @@ def render(data: Settings) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def hook_entry(executable: str, event: str, *, shell_form: bool = False) -> Hook:
+def hook_entry(executable: str | tuple[str, ...], event: str, *, shell_form: bool = False) -> Hook:
     """vaultkit's hook for ``event``: exec form (``command`` + ``args``, no shell) by default;
-    shell form (one quoted command line) for Claude Code versions without ``args``."""
+    shell form (one quoted command line) for Claude Code versions without ``args``.
+    ``executable`` is a program or the words of one (:func:`.hookcmd.hook_command`)."""
+    words = (executable,) if isinstance(executable, str) else executable
     if shell_form:
-        command: Hook = {"type": "command", "command": f"{shlex.quote(executable)} {event}"}
+        command: Hook = {"type": "command", "command": hookcmd.shell_line(words, event)}
     else:
-        command = {"type": "command", "command": executable, "args": [event]}
+        command = {"type": "command", "command": words[0], "args": [*words[1:], event]}
     command["timeout"] = TIMEOUTS[event]
     return command
 
@@ -84,20 +86,23 @@ installed = hookmerge.installed
 
 
 def executable_of(hook: Hook) -> str:
-    """The program a hook entry runs (exec form: ``command``; shell form: its first word)."""
+    """The program a hook entry runs (exec form: ``command``; shell form: its first word), or
+    vaultkit's entry file when the command runs one on a Python."""
     command = str(hook.get("command", ""))
+    args = hook.get("args")
     if "args" in hook:
-        return command
+        extra = [a for a in args if isinstance(a, str)] if isinstance(args, list) else []
+        return hookcmd.program_of([command, *extra])
     try:
         words = shlex.split(command)
     except ValueError:
         return command
-    return words[0] if words else ""
+    return hookcmd.program_of(words)
 
 
 def install(
     data: Settings,
-    executable: str,
+    executable: str | tuple[str, ...],
     *,
     shell_form: bool = False,
     events: tuple[str, ...] = EVENTS,

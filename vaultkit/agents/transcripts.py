@@ -9,11 +9,11 @@ file the user names. Each returns the reason a file is refused, or ``None``.
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 
 from vaultkit.agents import adapter
+from vaultkit.base import leanjson
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -132,7 +132,7 @@ def head_problem(head: bytes, agent: str = "claude") -> str | None:
     records = []
     for number, line in enumerate(complete, 1):
         try:
-            value = json.loads(line)
+            value = leanjson.loads(line)
         except ValueError:
             return f"line {number} is not JSON"
         if not isinstance(value, dict):
@@ -159,7 +159,7 @@ def _other_head_problem(head: bytes, agent: str) -> str | None:
         ok = first.lstrip().startswith(b"{") and marker in first
         return None if ok else f"its first line is not {what}"
     try:
-        value = json.loads(first)
+        value = leanjson.loads(first)
     except ValueError:
         return "line 1 is not JSON"
     if not isinstance(value, dict):

@@ -11,9 +11,9 @@ and a comparison.
 
 from __future__ import annotations
 
-import json
 import os
 
+from vaultkit.base import leanjson
 from vaultkit.base.record import Record, field
 from vaultkit.base.store import DEFAULT_SHARE, SHAREABLE
 from vaultkit.errors import VaultkitError
@@ -256,7 +256,7 @@ def load_config(path: str | os.PathLike[str]) -> Config:
 def _cached_data(cache: str, text: str) -> dict[str, Any] | None:
     try:
         with open(cache, "rb") as handle:
-            saved = json.loads(handle.read())
+            saved = leanjson.loads(handle.read())
     except (OSError, ValueError):
         return None
     if not isinstance(saved, dict) or saved.get("version") != CACHE_VERSION:
@@ -266,6 +266,8 @@ def _cached_data(cache: str, text: str) -> dict[str, Any] | None:
 
 
 def _save(cache: str, text: str, data: dict[str, Any]) -> None:
+    import json  # a cache miss only: the hook that parsed the TOML writes its data once
+
     from vaultkit.base.fsio import atomic_write_text
 
     payload = {"version": CACHE_VERSION, "source": text, "data": data}

@@ -8,7 +8,6 @@ happened since a handoff was written (SPEC §6, staleness by activity).
 from __future__ import annotations
 
 import os
-import re
 import time
 
 from vaultkit.base.config import store_config
@@ -26,8 +25,10 @@ IGNORE_FILE = ".gitignore"
 IGNORE_TEXT = "# written by vaultkit: the activity log stays out of git\n*\n"
 MAX_ENTRY_CHARS = 500
 
-_FILE = r"^(\d{4})-(\d{2})-(\d{2})\.log$"  # compiled on first use (re caches it): the hooks
-_LINE = r"^\[(\d{2}):(\d{2}):(\d{2})\] ?(.*)$"  # only append, they never read the log
+# Compiled on first use (re caches it); ``re`` itself is imported only by the readers: the hooks
+# only append, and importing ``re`` (with ``enum``) would cost each of them milliseconds.
+_FILE = r"^(\d{4})-(\d{2})-(\d{2})\.log$"
+_LINE = r"^\[(\d{2}):(\d{2}):(\d{2})\] ?(.*)$"
 
 
 class Entry(Record):
@@ -94,6 +95,7 @@ def append(store: Store, text: str, *, now: datetime | None = None) -> bool:
 
 def log_days(store: Store) -> list[tuple[date, Path]]:
     """The daily log files, oldest first."""
+    import re
     from datetime import date
 
     try:
@@ -114,6 +116,7 @@ def log_days(store: Store) -> list[tuple[date, Path]]:
 
 def _parse(day: date, line: str) -> Entry | None:
     import datetime as dt
+    import re
 
     match = re.match(_LINE, line.rstrip("\r\n"))
     if match is None:

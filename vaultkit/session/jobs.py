@@ -15,9 +15,9 @@ the folder helpers and :func:`list_jobs` also give :class:`~pathlib.Path` object
 
 from __future__ import annotations
 
-import json
 import os
 
+from vaultkit.base import leanjson
 from vaultkit.base.fsio import atomic_write_text
 from vaultkit.base.record import Record
 from vaultkit.base.store import Store
@@ -101,14 +101,14 @@ def job_file(store: Store, session_id: str) -> str:
 
 
 def _write(path: str, value: Job | Running | Done, *, durable: bool = True) -> None:
-    text = json.dumps(value.as_dict(), ensure_ascii=False, indent=1) + "\n"
+    text = leanjson.dumps(value.as_dict(), indent=1) + "\n"
     atomic_write_text(path, text, durable=durable)
 
 
 def _read(path: str | os.PathLike[str]) -> dict[str, Any] | None:
     try:
         with open(path, encoding="utf-8") as handle:
-            data = json.loads(handle.read())
+            data = leanjson.loads(handle.read())
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None
