@@ -148,7 +148,7 @@ def test_hooks_killed_at_random_points_lose_no_session(tmp_path: Path) -> None:
     time.sleep(max(0.0, settled + 0.2 - time.time()))
 
     start = subprocess.run(
-        [*HOOK[:1], "SessionStart"],
+        [*HOOK[:-1], "SessionStart"],
         input=_start_payload(project, folder),
         cwd=project,
         env=env,

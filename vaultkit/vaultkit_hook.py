@@ -4,7 +4,8 @@
 user's ``PYTHON*`` variables, user site and current folder, so a hook pays for little more than
 the interpreter (see :mod:`vaultkit.agents.hookcmd`). Without ``site`` nothing finds vaultkit,
 so this file puts the folder that holds its own package first on ``sys.path`` and runs
-:func:`vaultkit.hookentry.main`. Run any other way (``python vaultkit_hook.py``) it still works.
+:func:`vaultkit.hookentry.main`, then leaves without the interpreter's teardown. Run any other
+way (``python vaultkit_hook.py``) it still works.
 """
 
 import os
@@ -23,4 +24,10 @@ if __name__ == "__main__":
     sys.path.insert(0, package_parent())
     from vaultkit.hookentry import main
 
-    sys.exit(main())
+    code = main()
+    for stream in (sys.stdout, sys.stderr):
+        try:  # noqa: SIM105  (contextlib would cost the hook an import)
+            stream.flush()
+        except (AttributeError, OSError, ValueError):
+            pass
+    os._exit(code)  # every file is closed: skip tearing down the interpreter (~2 ms of CPU)

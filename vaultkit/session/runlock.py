@@ -96,9 +96,9 @@ def write_pid(store: Store) -> None:
 
 
 def read_pid(store: Store) -> int | None:
-    try:
-        with open(pid_path(store), encoding="ascii") as handle:
-            text = handle.read().strip()
+    try:  # bytes: a text file in "ascii" would cost every hook that finds a runner an import
+        with open(pid_path(store), "rb") as handle:
+            text = handle.read(32).decode("ascii").strip()
     except (OSError, UnicodeDecodeError):
         return None
     return int(text) if text.isdigit() else None
