@@ -1,10 +1,11 @@
 """A hook process loads only the standard library and lean vaultkit modules (proved, not assumed).
 
 Each hook runs as a real process under ``python -X importtime``, which reports every module the
-process imports; heavy libraries must not appear. The SessionEnd and SessionStart processes, run
-through the installed ``vaultkit-hook`` script exactly as Claude Code runs them, must not load
-the slow standard-library modules either (issue 7: each hook within 3x ``python -c pass``). The
-worker the SessionEnd hook spawns is a separate process and may import what it needs.
+process imports; heavy libraries must not appear. The SessionEnd and SessionStart processes,
+run through the command ``vaultkit hooks install`` writes, exactly as Claude Code runs them, must
+not load the slow standard-library modules either (issue 7: each hook within 3x
+``python -c pass``). The worker the SessionEnd hook spawns is a separate process and may import
+what it needs.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from test_worker_support import (
     write_transcript,
 )
 
+from vaultkit.agents import hookcmd
 from vaultkit.base.store import Store
 
 FORBIDDEN = {"typer", "click", "networkx", "markdown_it", "yaml", "frontmatter", "rich"}
@@ -52,7 +54,9 @@ SLOW_STDLIB = {
     "runpy",
 }
 HOOKS = Path(__file__).resolve().parent.parent / "vaultkit" / "hooks"
-SCRIPT = Path(sys.executable).parent / "vaultkit-hook"  # what `vaultkit hooks install` writes
+# What `vaultkit hooks install` writes: this Python, then -I -S …/vaultkit/vaultkit_hook.py.
+INSTALLED = hookcmd.hook_command(sys.executable, "vaultkit-hook")
+assert INSTALLED[0] == sys.executable, INSTALLED
 
 
 def _events() -> list[str]:
@@ -130,7 +134,7 @@ def test_session_end_process_loads_no_slow_stdlib_module(tmp_path: Path) -> None
         transcript = write_transcript(claude_projects() / f"{sid}.jsonl", sid)
         stdin = payload_bytes("session_end_other.json", transcript, project)
         stdin = stdin.replace(fixture_session_id("session_end_other.json").encode(), sid.encode())
-        modules = imported_modules("SessionEnd", stdin, project, entry=(str(SCRIPT),))
+        modules = imported_modules("SessionEnd", stdin, project, entry=INSTALLED[1:])
         assert "vaultkit.hooks.session_end" in modules
         assert "vaultkit.session.spawn" in modules, "the worker was started"
         seen.append(_slow(modules))
@@ -149,7 +153,7 @@ def test_session_start_process_loads_no_slow_stdlib_module(tmp_path: Path) -> No
     stdin = json.dumps({"session_id": "now", "cwd": str(project), "source": "startup"}).encode()
     seen = []
     for _ in range(2):
-        modules = imported_modules("SessionStart", stdin, project, entry=(str(SCRIPT),))
+        modules = imported_modules("SessionStart", stdin, project, entry=INSTALLED[1:])
         assert "vaultkit.hooks.session_start" in modules
         assert "vaultkit.continuity.inject" in modules, "the injection was built"
         seen.append(_slow(modules))
