@@ -117,8 +117,10 @@ def _quiet(store: Store, seconds: float = 1.0, timeout: float = 120) -> None:
     raise AssertionError("a runner kept the lock")
 
 
-@pytest.mark.timeout(300)
-def test_hooks_killed_at_random_points_lose_no_session(tmp_path: Path) -> None:
+def _kill_burst(tmp_path: Path, kill_at: str) -> int:
+    """A burst whose hooks are SIGKILLed (``kill_at``: "random" points spread over a whole
+    hook's run, or "1s" after their start as Claude Code does at worst), then a SessionStart:
+    every session ends up distilled exactly once. Returns how many hooks were killed."""
     project, folder = make_project(tmp_path)
     store = Store(project / "sessions")
     env = hook_env(tmp_path)
@@ -130,7 +132,7 @@ def test_hooks_killed_at_random_points_lose_no_session(tmp_path: Path) -> None:
     ids = _ids("b")
     payloads = write_sessions(project, folder, ids)
     rng = random.Random(12)  # fixed seed; the points spread over a whole hook's run
-    kill_after = [rng.uniform(0.0, longest) for _ in ids]
+    kill_after = [rng.uniform(0.0, longest) if kill_at == "random" else 1.0 for _ in ids]
 
     ends = fire(HOOK, [payloads[sid] for sid in ids], project, env, kill_after=kill_after)
     _quiet(store)
@@ -140,10 +142,10 @@ def test_hooks_killed_at_random_points_lose_no_session(tmp_path: Path) -> None:
     done_before = {sid for sid in ids if jobs.read_done(store, sid) is not None}
     nothing = SESSIONS - len(done_before | queued_before)
     print(
-        f"OBSERVED kill: hooks took up to {longest:.2f} s; {killed} of {SESSIONS} killed; "
-        f"then {len(done_before)} distilled, {len(queued_before)} queued, {nothing} unwritten"
+        f"OBSERVED kill at {kill_at}: hooks took up to {longest:.2f} s; {killed} of {SESSIONS} "
+        f"killed; then {len(done_before)} distilled, {len(queued_before)} queued, "
+        f"{nothing} unwritten"
     )
-    assert killed >= 1, "the kill points hit hooks that were still running"
     settled = max(p.stat().st_mtime for p in folder.glob("*.jsonl")) + finished.SETTLE_SECONDS
     time.sleep(max(0.0, settled + 0.2 - time.time()))
 
@@ -161,6 +163,19 @@ def test_hooks_killed_at_random_points_lose_no_session(tmp_path: Path) -> None:
     assert_distilled_exactly_once(store, [*calibration, *ids])  # (and the warm-up session)
     assert_one_runner_at_a_time(store)
     assert [p.name for p in jobs.queue_dir(store).iterdir() if p.name.endswith(".json")] == []
+    return killed
+
+
+@pytest.mark.timeout(300)
+def test_hooks_killed_at_random_points_lose_no_session(tmp_path: Path) -> None:
+    assert _kill_burst(tmp_path, "random") >= 1, "the kill points hit hooks still running"
+
+
+@pytest.mark.timeout(300)
+def test_hooks_killed_at_one_second_lose_no_session(tmp_path: Path) -> None:
+    """Claude Code's worst case in issue 12: every hook still running at 1 s is killed (on a
+    loaded machine some are; on a quiet one none is, and nothing may be lost either way)."""
+    _kill_burst(tmp_path, "1s")
 
 
 @pytest.mark.timeout(120)
