@@ -176,6 +176,15 @@ def _children_cpu() -> float:
 Ends = list[tuple[float, int]]
 
 
+def spawns(store: Path, ids: list[str]) -> int:
+    """How many of these sessions' hooks started a runner (the others found one alive)."""
+    try:
+        log = (store / ".vaultkit" / "vaultkit.log").read_text(encoding="utf-8")
+    except OSError:
+        return 0
+    return sum(1 for sid in ids if f"SessionEnd {sid} (prompt_input_exit): queued, worker" in log)
+
+
 def _burst(
     argv: list[str], stdins: list[bytes], cwd: Path, env: dict[str, str]
 ) -> tuple[Ends, float]:
@@ -194,6 +203,7 @@ def run(rounds: int, sessions: int, *, script: bool = False) -> dict[str, object
     walls: dict[str, list[float]] = {label: [] for label in [*ROWS, *hooks]}
     cpu: dict[str, list[float]] = {label: [] for label in walls}
     failures, load_start = 0, os.getloadavg()[0]
+    spawned = dict.fromkeys(hooks, 0)
     with tempfile.TemporaryDirectory(prefix="vaultkit-burst-") as tmp:
         root = Path(tmp)
         project, folder = make_project(root)
@@ -205,6 +215,7 @@ def run(rounds: int, sessions: int, *, script: bool = False) -> dict[str, object
                 payloads = write_sessions(project, folder, ids)
                 ends, used = _burst(argv, [payloads[sid] for sid in ids], project, env)
                 failures += sum(1 for _, code in ends if code != 0)
+                spawned[label] += spawns(project / "sessions", ids)
                 walls[label] += [w for w, _ in ends]
                 cpu[label].append(used)
                 wait_drained(project / "sessions", ids)
@@ -217,6 +228,7 @@ def run(rounds: int, sessions: int, *, script: bool = False) -> dict[str, object
         "rounds": rounds,
         "sessions": sessions,
         "failures": failures,
+        "runners_started": spawned,  # by label: hooks that found the runner lock free
         **stats,
         "target_ms": TARGET_MS,
         "cores": os.cpu_count(),
@@ -255,6 +267,7 @@ def main() -> int:
     end = result["session_end"]
     assert isinstance(end, dict)
     ok = end["max_ms"] <= TARGET_MS and result["failures"] == 0
+    print(f"runners started by the hooks of {result['rounds']} bursts: {result['runners_started']}")
     verdict = "OK" if ok else "OVER TARGET"
     print(f"SessionEnd max under the burst: {end['max_ms']:.1f} ms, target <= 300 ms: {verdict}")
     start, end_load = float(str(result["load_average_start"])), float(str(result["load_average"]))
