@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 
 from vaultkit.agents.childenv import child_environment
 from vaultkit.base import gitignore
@@ -18,6 +19,10 @@ if TYPE_CHECKING:
 
 GUARD_ENV = "VAULTKIT_CHILD"
 WORKER_NICENESS = 10  # from its first instruction the worker yields the CPU to the hooks
+# A runner a hook starts waits this long before it execs: the other hooks of a burst (twenty
+# sessions ending at once share Claude Code's 1.5 s) then run without its start-up CPU and its
+# writes beside them. The lock is held while it waits, so they still only queue their jobs.
+RUNNER_GRACE_SECONDS = 1.0
 
 
 def worker_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -54,10 +59,10 @@ def _close_all_but(keep: set[int]) -> None:
 
 
 def _exec_worker(
-    argv: list[str], cwd: str, env: dict[str, str], report: int, lock_fd: int
+    argv: list[str], cwd: str, env: dict[str, str], report: int, lock_fd: int, grace: float
 ) -> NoReturn:
     """In the forked grandchild: /dev/null stdio, no other descriptors but the runner lock
-    (inherited through exec), cwd, low CPU priority, then exec."""
+    (inherited through exec), cwd, low CPU priority, ``grace`` seconds' wait, then exec."""
     try:
         os.chdir(cwd)
         os.nice(WORKER_NICENESS)
@@ -67,9 +72,16 @@ def _exec_worker(
         _close_all_but({report, lock_fd})
         if lock_fd >= 0:
             os.set_inheritable(lock_fd, True)
+        if grace > 0:  # the hook waits for the report's end: check, end it, then wait
+            if not os.access(argv[0], os.X_OK):
+                raise FileNotFoundError(2, "cannot execute", argv[0])
+            os.close(report)
+            report = -1
+            time.sleep(grace)
         os.execve(argv[0], argv, env)
     except OSError as exc:
-        os.write(report, f"E{exc.errno}\n".encode())
+        if report >= 0:
+            os.write(report, f"E{exc.errno}\n".encode())
     finally:
         os._exit(127)
 
@@ -82,7 +94,9 @@ def _read_all(fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def _spawn_posix(argv: list[str], cwd: str, env: dict[str, str], lock_fd: int) -> int | None:
+def _spawn_posix(
+    argv: list[str], cwd: str, env: dict[str, str], lock_fd: int, grace: float = 0.0
+) -> int | None:
     """Double fork (the classic daemon start): the worker is nobody's child, leads no terminal,
     and runs in a new session. ``os`` only, so the hook does not pay for importing subprocess."""
     read_end, write_end = os.pipe()  # not inheritable: exec closes them in the worker
@@ -93,7 +107,7 @@ def _spawn_posix(argv: list[str], cwd: str, env: dict[str, str], lock_fd: int) -
             os.setsid()
             worker = os.fork()
             if worker == 0:
-                _exec_worker(argv, cwd, env, write_end, lock_fd)
+                _exec_worker(argv, cwd, env, write_end, lock_fd, grace)
             os.write(write_end, f"{worker}\n".encode())
         finally:
             os._exit(0)
@@ -129,19 +143,21 @@ def _spawn_windows(argv: list[str], cwd: str, env: dict[str, str]) -> int | None
 
 
 def spawn_worker(
-    store: Store, *, session_id: str | None = None, lock_fd: int | None = None
+    store: Store, *, session_id: str | None = None, lock_fd: int | None = None, grace: float = 0.0
 ) -> int | None:
     """Start ``python -m vaultkit.session.worker --store ROOT [--session ID] [--lock-fd N]`` and
     return its pid without waiting: own session / process group, no inherited stdio or
     descriptors (except ``lock_fd``, the runner lock handed over), cleaned environment,
-    cwd = the store root. Returns ``None`` when the process could not be started.
+    cwd = the store root, after ``grace`` seconds (POSIX). Returns ``None`` when the process
+    could not be started.
     Creates the store (with its ``.gitignore``) when it does not exist yet.
     """
     gitignore.ensure(store)
     argv, env = worker_command(store, session_id, lock_fd), worker_env()
     if hasattr(os, "fork"):
         try:
-            return _spawn_posix(argv, store.top, env, -1 if lock_fd is None else lock_fd)
+            fd = -1 if lock_fd is None else lock_fd
+            return _spawn_posix(argv, store.top, env, fd, grace)
         except OSError:
             return None
     return _spawn_windows(argv, store.top, env)
@@ -164,8 +180,9 @@ class Runner(Record):
         return not self.started or self.pid is not None
 
 
-def start_runner(store: Store) -> Runner:
-    """Start the store's queue runner unless one is alive (it holds the runner lock).
+def start_runner(store: Store, grace: float = RUNNER_GRACE_SECONDS) -> Runner:
+    """Start the store's queue runner unless one is alive (it holds the runner lock); it
+    execs after ``grace`` seconds, holding the lock meanwhile.
 
     When the lock is free this process takes it and hands the descriptor to the runner it
     spawns, so the lock is never free in between and no other hook starts a second runner.
@@ -174,6 +191,6 @@ def start_runner(store: Store) -> Runner:
     if fd is None:
         return Runner(pid=runlock.read_pid(store), started=False)
     try:
-        return Runner(pid=spawn_worker(store, lock_fd=fd), started=True)
+        return Runner(pid=spawn_worker(store, lock_fd=fd, grace=grace), started=True)
     finally:
         runlock.release(fd)  # the runner holds its own copy of the descriptor now
