@@ -54,7 +54,8 @@ SLOW_STDLIB = {
     "runpy",
 }
 HOOKS = Path(__file__).resolve().parent.parent / "vaultkit" / "hooks"
-# What `vaultkit hooks install` writes: this Python, then -I -S …/vaultkit/vaultkit_hook.py.
+SCRIPT = Path(sys.executable).parent / "vaultkit-hook"  # pip's script (Codex and Gemini hooks)
+# What `vaultkit hooks install` writes for Claude: this Python, -I -S …/vaultkit/vaultkit_hook.py.
 INSTALLED = hookcmd.hook_command(sys.executable, "vaultkit-hook")
 assert INSTALLED[0] == sys.executable, INSTALLED
 
