@@ -10,7 +10,13 @@ from pathlib import Path
 
 import pytest
 
-HOOK = str(Path(sys.executable).parent / "vaultkit-hook")
+from vaultkit.agents import hookcmd
+
+CONSOLE_SCRIPT = str(Path(sys.executable).parent / "vaultkit-hook")
+# What hooks install writes: this Python with -I -S on the package's entry file (agents.hookcmd),
+# run through the shell; status shows the entry file as the program the hook depends on.
+COMMAND = " ".join(hookcmd.hook_command(sys.executable, CONSOLE_SCRIPT))
+HOOK = hookcmd.entry_file()
 BARE_PATH = f"/usr/bin{os.pathsep}/bin"  # no agent CLI on it
 GEMINI_HAND_WRITTEN = """{
   "model": {"name": "gemini-2.5-flash"},
@@ -63,10 +69,10 @@ def test_codex_user_scope_install_is_idempotent_and_uninstall_leaves_no_file(
     start, end = (data["hooks"][e][0]["hooks"][0] for e in ("SessionStart", "SessionEnd"))
     assert start == {
         "type": "command",
-        "command": f"{HOOK} SessionStart --agent codex",
+        "command": f"{COMMAND} SessionStart --agent codex",
         "timeout": 10,
     }
-    assert end["command"] == f"{HOOK} SessionEnd --agent codex" and end["timeout"] == 3
+    assert end["command"] == f"{COMMAND} SessionEnd --agent codex" and end["timeout"] == 3
     installed = target.read_bytes()
     again = vk("hooks", "install", "--agent", "codex", cwd=project(tmp_path))
     assert again.stdout.splitlines()[0] == f"{target}: already up to date, nothing changed"
@@ -113,7 +119,7 @@ def test_gemini_hand_written_settings_keep_foreign_hooks_and_are_restored_exactl
     assert starts[1]["hooks"][0] == {
         "name": "vaultkit-SessionStart",
         "type": "command",
-        "command": f"{HOOK} SessionStart --agent gemini",
+        "command": f"{COMMAND} SessionStart --agent gemini",
         "timeout": 10_000,
     }
     assert data["mcpServers"] == {

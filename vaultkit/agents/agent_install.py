@@ -12,12 +12,13 @@ notes say what the user must trust before either CLI runs the hooks.
 from __future__ import annotations
 
 import shlex
+import sys
 import tomllib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from vaultkit.agents import codex, gemini, known, mcpconfig, settings, trust
+from vaultkit.agents import codex, gemini, hookcmd, known, mcpconfig, settings, trust
 from vaultkit.agents.adapter import config_dir
 from vaultkit.agents.install import (
     Change,
@@ -50,7 +51,9 @@ def hook_path(name: str, scope: Scope, project: Path, env: Mapping[str, str] | N
     )
 
 
-def _merge(name: str) -> tuple[Parse, Callable[[Data, str], Data], Callable[[Data], Data]]:
+def _merge(
+    name: str,
+) -> tuple[Parse, Callable[[Data, tuple[str, ...]], Data], Callable[[Data], Data]]:
     if name == "codex":
         return codex.parse, codex.install, codex.uninstall
     if name == "gemini":
@@ -62,13 +65,13 @@ def install(name: str, scope: Scope, project: Path, *, dry_run: bool = False) ->
     """Add vaultkit's SessionStart and SessionEnd hooks to the agent's hook file of ``scope``
     (for Gemini CLI also the MCP server, ``mcpServers.vaultkit``); the result's ``commands``
     are the notes to show: what to trust, and for Codex how to add the MCP server."""
-    exe = str(installed_hook_executable())
+    command = hookcmd.hook_command(sys.executable, str(installed_hook_executable()))
     path = hook_path(name, scope, project)
     parse, add, _ = _merge(name)
     server = str(mcp_executable())
 
     def transform(data: Data) -> Data:
-        hooked = add(data, exe)
+        hooked = add(data, command)
         if name != "gemini":
             return hooked
         return mcpconfig.register(hooked, (), server, str(path), gemini_mcp_entry(server))

@@ -28,7 +28,7 @@ from vaultkit.agents.jsonlines import Tally, iter_objects
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Sequence
     from pathlib import Path
     from typing import Any
 
@@ -66,18 +66,25 @@ EVENTS = (AGENT.start_event, AGENT.end_event)
 TIMEOUTS = {AGENT.start_event: 10, AGENT.end_event: 3}
 
 
-def hook_entry(executable: str, event: str) -> dict[str, Any]:
-    """vaultkit's hook for ``event`` (Codex runs ``command`` through the shell); ``--agent codex``
-    tells the hook whose payload it reads."""
-    command = f"{shlex.quote(executable)} {event} --agent {AGENT.name}"
+def hook_entry(executable: str | Sequence[str], event: str) -> dict[str, Any]:
+    """vaultkit's hook for ``event`` (Codex runs ``command`` through the shell): ``executable``
+    is the console script or the words of :func:`vaultkit.agents.hookcmd.hook_command`;
+    ``--agent codex`` tells the hook whose payload it reads."""
+    command = command_line(executable, event)
     return {"type": "command", "command": command, "timeout": TIMEOUTS[event]}
+
+
+def command_line(executable: str | Sequence[str], event: str) -> str:
+    """``executable`` (one word or several), the event and ``--agent codex`` as a shell line."""
+    words = (executable,) if isinstance(executable, str) else tuple(executable)
+    return " ".join(shlex.quote(w) for w in (*words, event, "--agent", AGENT.name))
 
 
 def parse(text: str, where: str) -> dict[str, Any]:
     return hookmerge.parse(text, where, EVENTS)
 
 
-def install(data: dict[str, Any], executable: str) -> dict[str, Any]:
+def install(data: dict[str, Any], executable: str | Sequence[str]) -> dict[str, Any]:
     """``hooks.json`` data with vaultkit's SessionStart and SessionEnd hooks in place."""
     return hookmerge.install(data, {e: hook_entry(executable, e) for e in EVENTS})
 

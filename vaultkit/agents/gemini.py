@@ -20,7 +20,7 @@ from vaultkit.agents.jsonlines import Tally, iter_objects
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Sequence
     from pathlib import Path
     from typing import Any
 
@@ -50,13 +50,16 @@ SESSION_CONTEXT = ("<session_context>", "</session_context>")
 WINDOW = 32  # messages held back to let a re-appended copy replace the earlier one
 
 
-def hook_entry(executable: str, event: str) -> dict[str, Any]:
-    """vaultkit's hook for ``event`` (Gemini CLI runs ``command`` through the shell);
-    ``--agent gemini`` tells the hook whose payload it reads."""
+def hook_entry(executable: str | Sequence[str], event: str) -> dict[str, Any]:
+    """vaultkit's hook for ``event`` (Gemini CLI runs ``command`` through the shell):
+    ``executable`` is the console script or the words of
+    :func:`vaultkit.agents.hookcmd.hook_command`; ``--agent gemini`` tells the hook whose payload
+    it reads."""
+    words = (executable,) if isinstance(executable, str) else tuple(executable)
     return {
         "name": f"vaultkit-{event}",
         "type": "command",
-        "command": f"{shlex.quote(executable)} {event} --agent {AGENT.name}",
+        "command": " ".join(shlex.quote(w) for w in (*words, event, "--agent", AGENT.name)),
         "timeout": TIMEOUTS_MS[event],
     }
 
@@ -65,7 +68,7 @@ def parse(text: str, where: str) -> dict[str, Any]:
     return hookmerge.parse(text, where, EVENTS)
 
 
-def install(data: dict[str, Any], executable: str) -> dict[str, Any]:
+def install(data: dict[str, Any], executable: str | Sequence[str]) -> dict[str, Any]:
     """``settings.json`` data with vaultkit's SessionStart and SessionEnd hooks in place."""
     return hookmerge.install(data, {e: hook_entry(executable, e) for e in EVENTS})
 
