@@ -199,8 +199,8 @@ def _codex_hooks(
     why = [f"{missing} have no trust record in {config}"] if missing else []
     if changed:
         why.append(
-            f"{changed} changed since they were trusted (the trust record in {config} is for"
-            ' another definition; Codex shows "Modified since last trusted")'
+            f"{changed}: the record in {config} is for an earlier definition"
+            ' (Codex shows "Modified since last trusted")'
         )
     state = "are installed but not trusted" if missing else "changed since they were trusted"
     return Finding(
