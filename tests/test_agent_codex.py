@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ FIXTURES = Path(__file__).parent / "fixtures"
 ROLLOUT = FIXTURES / "codex" / "rollout.jsonl"
 PAYLOADS = FIXTURES / "hooks" / "codex"
 EXE = "/opt/venv/bin/vaultkit-hook"
+TRUST = FIXTURES / "codex" / "trust"  # hooks and the hashes Codex 0.171.0 wrote for them
 
 
 def _payload(name: str) -> dict[str, Any]:
@@ -142,13 +144,68 @@ def test_untrusted_lists_vaultkit_hooks_without_a_trust_record() -> None:
     start_key = codex.trust_key(hooks_path, "SessionStart", 0, 0)
     end_key = codex.trust_key(hooks_path, "SessionEnd", 1, 0)
     assert end_key == "/home/me/.codex/hooks.json:session_end:1:0"
-    assert sorted(codex.untrusted(data, hooks_path, "")) == sorted([start_key, end_key])
+    both = {start_key: codex.UNTRUSTED, end_key: codex.UNTRUSTED}
+    assert codex.untrusted(data, hooks_path, "") == both
+    end_hash = codex.trust_hash("SessionEnd", data["hooks"]["SessionEnd"][1], installed(data))
     config = (
-        f'model = "gpt-5"\n[hooks.state]\n[hooks.state."{end_key}"]\ntrusted_hash = "sha256:74bc"\n'
+        f'model = "gpt-5"\n[hooks.state]\n[hooks.state."{end_key}"]\ntrusted_hash = "{end_hash}"\n'
     )
-    assert codex.trusted_hashes(config) == {end_key: "sha256:74bc"}
-    assert codex.untrusted(data, hooks_path, config) == [start_key]
-    assert sorted(codex.untrusted(data, hooks_path, "not = [toml")) == sorted([start_key, end_key])
+    assert codex.trusted_hashes(config) == {end_key: end_hash}
+    assert codex.untrusted(data, hooks_path, config) == {start_key: codex.UNTRUSTED}
+    assert codex.untrusted(data, hooks_path, "not = [toml") == both
+
+
+def installed(data: dict[str, Any]) -> dict[str, Any]:
+    """vaultkit's SessionEnd hook in ``data`` (the last group's only hook)."""
+    hook: dict[str, Any] = data["hooks"]["SessionEnd"][-1]["hooks"][0]
+    return hook
+
+
+def test_trust_hash_reproduces_every_hash_the_codex_tui_wrote() -> None:
+    cases = json.loads((TRUST / "tui-trusted.json").read_text(encoding="utf-8"))["cases"]
+    assert len(cases) >= 10
+    for case in cases:
+        got = codex.trust_hash(case["event"], case["group"], case["hook"])
+        assert got == case["trusted_hash"], case
+
+
+def test_trust_hash_normalises_as_codex_does() -> None:
+    hook = {"type": "command", "command": "echo a"}
+    end = codex.trust_hash("SessionEnd", {}, hook)
+    assert end == codex.trust_hash("SessionEnd", {}, {**hook, "timeout": 1})
+    assert codex.trust_hash("SessionEnd", {}, {**hook, "timeout": 10}) == codex.trust_hash(
+        "SessionEnd", {}, {**hook, "timeout": 3}
+    )
+    assert codex.trust_hash("Stop", {"matcher": "x"}, hook) == codex.trust_hash("Stop", {}, hook)
+    assert codex.trust_hash("SessionStart", {"matcher": "x"}, hook) != codex.trust_hash(
+        "SessionStart", {}, hook
+    )
+    assert codex.trust_hash("SessionStart", {}, {**hook, "ignored": 1}) == codex.trust_hash(
+        "SessionStart", {}, hook
+    )
+    for bad in ({"command": "  "}, {"timeout": 2.5}, {"timeout": True}, {"type": "prompt"}):
+        assert codex.trust_hash("SessionStart", {}, {**hook, **bad}) is None
+
+
+def test_a_stale_trust_record_is_reported_as_modified() -> None:
+    """The hooks and the [hooks.state] records the Codex TUI wrote for them (path replaced)."""
+    hooks_path = "/home/me/.codex/hooks.json"
+    data = json.loads((TRUST / "hooks.json").read_text(encoding="utf-8"))
+    config = (TRUST / "config.toml").read_text(encoding="utf-8")
+    assert codex.untrusted(data, hooks_path, config) == {}
+    start_key = codex.trust_key(hooks_path, "SessionStart", 0, 0)
+    moved = copy.deepcopy(data)  # vaultkit moved to another venv: same spot, new command
+    moved["hooks"]["SessionStart"][0]["hooks"][0]["command"] = "/opt/vk/bin/vaultkit-hook x"
+    assert codex.untrusted(moved, hooks_path, config) == {start_key: codex.MODIFIED}
+    # Reinstalling puts vaultkit's groups last, where the records are for the user's hooks.
+    newer = codex.install(data, "/opt/vaultkit/bin/vaultkit-hook")
+    assert codex.untrusted(newer, hooks_path, config) == {
+        codex.trust_key(hooks_path, "SessionStart", 2, 0): codex.MODIFIED,
+        codex.trust_key(hooks_path, "SessionEnd", 3, 0): codex.MODIFIED,
+    }
+    assert codex.untrusted(newer, hooks_path, "") == dict.fromkeys(
+        codex.untrusted(newer, hooks_path, config), codex.UNTRUSTED
+    )
 
 
 def test_child_argv_reads_the_prompt_on_stdin_with_hooks_and_persistence_off() -> None:

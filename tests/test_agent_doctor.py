@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from vaultkit.agents import trust
+from vaultkit.agents import codex, hookmerge, trust
 
 BARE_PATH = f"/usr/bin{os.pathsep}/bin"
 
@@ -51,16 +51,50 @@ def test_codex_hooks_installed_but_untrusted_are_a_warning_until_trusted(tmp_pat
     assert "type /hooks, and press t on each vaultkit hook" in done.stdout
     assert line(done.stdout, "codex CLI").startswith("warn  codex CLI: 'codex' is not on PATH")
     config = hooks.with_name("config.toml")
-    config.write_text(
-        f'[hooks.state."{hooks}:session_start:0:0"]\ntrusted_hash = "sha256:ab"\n', "utf-8"
-    )
+    start, end = (record(hooks, event) for event in ("SessionStart", "SessionEnd"))
+    config.write_text(start, "utf-8")
     half = line(vk("doctor", cwd=folder).stdout, "codex trust (user)")
     assert "(SessionEnd have no trust record" in half
-    with config.open("a", encoding="utf-8") as handle:
-        handle.write(f'[hooks.state."{hooks}:session_end:0:0"]\ntrusted_hash = "sha256:cd"\n')
+    config.write_text(start + end.replace('= "sha256:', '= "sha256:0'), "utf-8")
+    stale = line(vk("doctor", cwd=folder).stdout, "codex trust (user)")
+    assert stale.startswith(f"warn  codex trust (user): vaultkit's hooks in {hooks} changed since")
+    assert "(SessionEnd: the record in " in stale
+    config.write_text(start + end, "utf-8")
     assert line(vk("doctor", cwd=folder).stdout, "codex trust (user)") == (
         f"ok    codex trust (user): trusted in {config}"
     )
+
+
+def record(hooks: Path, event: str) -> str:
+    """The ``[hooks.state]`` record Codex writes when the user trusts vaultkit's hook for
+    ``event`` in ``hooks`` (the hash as :func:`codex.trust_hash` computes it)."""
+    data = json.loads(hooks.read_text(encoding="utf-8"))
+    group, hook = next(iter(hookmerge.positions(data)[event]))
+    entry = data["hooks"][event][group]
+    digest = codex.trust_hash(event, entry, entry["hooks"][hook])
+    key = codex.trust_key(str(hooks), event, group, hook)
+    return f'[hooks.state."{key}"]\ntrusted_hash = "{digest}"\n'
+
+
+def test_doctor_json_has_every_check_and_the_text_exit_code(tmp_path: Path) -> None:
+    folder = project(tmp_path)
+    assert vk("hooks", "install", "--agent", "codex", cwd=folder).returncode == 0
+    text, done = vk("doctor", cwd=folder), vk("doctor", "--format", "json", cwd=folder)
+    assert done.returncode == text.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    checks = report["checks"]
+    rendered = [ln for ln in text.stdout.splitlines() if ln[:6].rstrip() in ("ok", "warn", "fail")]
+    assert [f"{c['status']:<5} {c['name']}: {c['detail']}" for c in checks] == rendered
+    assert all(set(c) == {"name", "status", "detail", "fix"} for c in checks)
+    warn = next(c for c in checks if c["name"] == "codex trust (user)")
+    assert warn["status"] == "warn" and "type /hooks" in warn["fix"]
+    counts = {s: sum(c["status"] == s for c in checks) for s in ("fail", "warn", "ok")}
+    assert (report["failed"], report["warnings"], report["ok"]) == tuple(counts.values())
+    (folder / "sessions").mkdir()
+    (folder / "sessions" / "vaultkit.toml").write_text("[distill]\nnope = 1\n", "utf-8")
+    failed = vk("doctor", "--format", "json", cwd=folder)
+    assert failed.returncode == vk("doctor", cwd=folder).returncode == 1
+    assert json.loads(failed.stdout)["checks"][0]["status"] == "fail"
 
 
 def test_codex_project_hooks_need_a_trusted_project(tmp_path: Path) -> None:

@@ -3,11 +3,13 @@
 Each CLI runs against its loopback mock with only the hooks ``vaultkit hooks install`` wrote. The
 proof that the CLI ran vaultkit's hooks is the store's log: vaultkit's SessionEnd hook logs one
 line naming the session whether it queues the transcript or refuses it. Codex also shows that
-without trust its hooks do not run, and that ``vaultkit doctor`` says they are not trusted.
+without trust its hooks do not run, and that ``vaultkit doctor`` says they are not trusted; a trust
+record whose hash vaultkit computes lets ``codex exec`` run the hook, a stale one does not.
 """
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -15,6 +17,8 @@ from pathlib import Path
 
 import pytest
 from conftest import require_program
+
+from vaultkit.agents import codex, hookmerge
 
 from .agents_harness import CodexSandbox, GeminiSandbox, agent_binary
 from .mock_gemini import MockGemini
@@ -131,3 +135,52 @@ def test_gemini_runs_the_hooks_vaultkit_installed_and_uninstall_restores_setting
     gone = vk(box, project, "hooks", "uninstall", "--agent", "gemini")
     assert gone.returncode == 0, gone.stderr
     assert settings.read_bytes() == before
+
+
+def trust_records(hooks: Path, *, stale: str = "") -> str:
+    """``[hooks.state]`` records for vaultkit's hooks in ``hooks`` with the hash
+    :func:`codex.trust_hash` computes, as the TUI writes them when the user trusts them; the
+    ``stale`` event's record gets the hash of the hook as it was with another timeout."""
+    data = json.loads(hooks.read_text(encoding="utf-8"))
+    records = []
+    for event, spots in hookmerge.positions(data).items():
+        for group, index in spots:
+            hook = dict(data["hooks"][event][group]["hooks"][index])
+            if event == stale:
+                hook["timeout"] = hook["timeout"] - 1
+            digest = codex.trust_hash(event, data["hooks"][event][group], hook)
+            key = codex.trust_key(str(hooks), event, group, index)
+            records.append(f'[hooks.state."{key}"]\ntrusted_hash = "{digest}"\n')
+    return "\n" + "\n".join(records)
+
+
+def test_codex_runs_hooks_whose_trust_record_vaultkit_computes_and_skips_stale_ones(
+    tmp_path: Path, codex_bin: Path, openai: MockOpenAI
+) -> None:
+    require_program("git")
+    box = CodexSandbox(tmp_path, codex_bin, openai.url)
+    project = box.project()
+    assert vk(box, project, "hooks", "install", "--agent", "codex").returncode == 0
+    hooks, config = box.codex_home / "hooks.json", box.codex_home / "config.toml"
+    provider = config.read_text(encoding="utf-8")
+
+    config.write_text(provider + trust_records(hooks), encoding="utf-8")
+    trusted = box.exec("say hi", project)  # no bypass: only the trust records let them run
+    assert trusted.returncode == 0, trusted.stderr
+    first = {p.stem[-36:] for p in (box.codex_home / "sessions").glob("*/*/*/rollout-*.jsonl")}
+    assert len(first) == 1 and f"SessionEnd {next(iter(first))}" in log_of(project)
+    ok = vk(box, project, "doctor")
+    assert f"ok    codex trust (user): trusted in {config}" in ok.stdout
+
+    config.write_text(provider + trust_records(hooks, stale="SessionEnd"), encoding="utf-8")
+    skipped = box.exec("say hi", project)
+    assert skipped.returncode == 0, skipped.stderr
+    rollouts = {p.stem[-36:] for p in (box.codex_home / "sessions").glob("*/*/*/rollout-*.jsonl")}
+    (second,) = rollouts - first
+    assert f"SessionEnd {second}" not in log_of(project)
+    doctor = vk(box, project, "doctor")
+    assert f"warn  codex trust (user): vaultkit's hooks in {hooks} changed since they" in (
+        doctor.stdout
+    )
+    assert "(SessionEnd: the record in " in doctor.stdout
+    assert openai.of_kind("outside") == []

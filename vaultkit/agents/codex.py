@@ -4,8 +4,9 @@ vaultkit writes Codex hooks into ``$CODEX_HOME/hooks.json`` rather than ``[hooks
 ``config.toml``: it is a file of its own in the JSON shape the stdlib round-trips exactly, while
 rewriting the user's main TOML config would need a TOML writer and would lose its formatting.
 Codex runs a hook only once the user trusted it; trust is stored in ``config.toml`` as
-``[hooks.state."<hooks.json path>:<event>:<group>:<hook>"] trusted_hash = "sha256:…"``.
-Stdlib only (``tomllib`` is imported only when trust is read).
+``[hooks.state."<hooks.json path>:<event>:<group>:<hook>"] trusted_hash = "sha256:…"``, the
+hash of the hook's definition (:func:`trust_hash`). Stdlib only (``tomllib`` and ``hashlib`` are
+imported only when trust is read).
 """
 
 from __future__ import annotations
@@ -122,19 +123,75 @@ def trusted_hashes(config_text: str) -> dict[str, str]:
     }
 
 
-def untrusted(data: dict[str, Any], hooks_path: str, config_text: str) -> list[str]:
-    """Trust keys of vaultkit's hooks in ``data`` that Codex has no trust record for.
+UNTRUSTED = "untrusted"  # no trust record: Codex asks for a review and skips the hook
+MODIFIED = "modified"  # a record whose hash is not the hook's: "Modified since last trusted"
+# Events whose group matcher Codex keeps in the hook's identity; for the others it drops it.
+_MATCHER_EVENTS = frozenset(
+    {
+        "PreToolUse", "PermissionRequest", "PostToolUse", "PreCompact", "PostCompact",
+        "SessionStart", "SessionEnd", "SubagentStart", "SubagentStop",
+    }
+)  # fmt: skip
 
-    A record whose hash is stale (the hook changed after it was trusted) is not detected here:
-    Codex's hash input is not documented, so only a missing record is certain.
+
+def trust_hash(event: str, group: dict[str, Any], hook: dict[str, Any]) -> str | None:
+    """The ``trusted_hash`` Codex 0.171 records for ``hook`` (in ``group`` under ``event``), or
+    ``None`` for a definition it does not hash (not a command hook, or a field of a type Codex
+    refuses). Checked against hashes the Codex TUI wrote (docs/agents.md, "Trust").
+
+    Codex hashes the hook's normalised identity, not the file's text: ``event_name`` (snake
+    case), the group's ``matcher`` (dropped for events without matchers) and the one handler
+    (``type``, ``command``, ``timeout`` — 600 when absent and at least 1, for SessionEnd 1 when
+    absent and clamped to 1..3 —, ``async``, ``statusMessage`` when set), as JSON with sorted
+    keys and no spaces, SHA-256 in hex.
     """
+    handler = _handler_identity(event, hook)
+    if handler is None:
+        return None
+    identity: dict[str, Any] = {"event_name": _snake(event), "hooks": [handler]}
+    matcher = group.get("matcher")
+    if event in _MATCHER_EVENTS and isinstance(matcher, str):
+        identity["matcher"] = matcher
+    text = json.dumps(identity, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    import hashlib  # only trust readers pay for it
+
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _handler_identity(event: str, hook: dict[str, Any]) -> dict[str, Any] | None:
+    command, timeout = hook.get("command"), hook.get("timeout")
+    is_async, status = hook.get("async", False), hook.get("statusMessage")
+    if hook.get("type") != "command" or not isinstance(command, str) or not command.strip():
+        return None
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, int)):
+        return None
+    if not isinstance(is_async, bool) or not isinstance(status, str | None):
+        return None
+    if event == AGENT.end_event:  # SessionEnd: 1 s when absent, clamped to 1..3
+        seconds = min(max(1, 1 if timeout is None else timeout), 3)
+    else:
+        seconds = max(1, 600 if timeout is None else timeout)
+    handler = {"type": "command", "command": command, "timeout": seconds, "async": is_async}
+    return handler if status is None else {**handler, "statusMessage": status}
+
+
+def untrusted(data: dict[str, Any], hooks_path: str, config_text: str) -> dict[str, str]:
+    """Trust key → :data:`UNTRUSTED` or :data:`MODIFIED` for each of vaultkit's hooks in
+    ``data`` that Codex will skip: no trust record, or a record whose hash is not the hook's
+    current one (the hook changed after it was trusted). A hook whose hash cannot be computed
+    counts as trusted when it has a record."""
     trusted = trusted_hashes(config_text)
-    return [
-        key
-        for event, spots in hookmerge.positions(data).items()
-        for group, hook in spots
-        if (key := trust_key(hooks_path, event, group, hook)) not in trusted
-    ]
+    found: dict[str, str] = {}
+    for event, spots in hookmerge.positions(data).items():
+        for group_index, hook_index in spots:
+            key = trust_key(hooks_path, event, group_index, hook_index)
+            group = data["hooks"][event][group_index]
+            current = trust_hash(event, group, group["hooks"][hook_index])
+            if key not in trusted:
+                found[key] = UNTRUSTED
+            elif current is not None and trusted[key] != current:
+                found[key] = MODIFIED
+    return found
 
 
 # -- the rollout ------------------------------------------------------------------------------

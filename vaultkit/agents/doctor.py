@@ -2,9 +2,11 @@
 
 Claude Code: the hooks in its settings files (or the plugin). Codex CLI: the hooks in its
 ``hooks.json`` files, which of them Codex has no trust record for, and whether a project whose
-``.codex/hooks.json`` holds them is trusted. Gemini CLI: the hooks in its ``settings.json`` files
-and whether the project folder is trusted. An agent that is not on this machine is one ``ok``
-line; hooks installed but not trusted are a warning with the fix.
+``.codex/hooks.json`` holds them is trusted; a record whose hash is not the hook's current one
+(the hook changed after it was trusted) counts as not trusted, as Codex counts it. Gemini CLI:
+the hooks in its ``settings.json`` files and whether the project folder is trusted. An agent
+that is not on this machine is one ``ok`` line; hooks installed but not trusted are a warning
+with the fix.
 """
 
 from __future__ import annotations
@@ -179,24 +181,40 @@ def _codex_trust(hooked: list[ScopeStatus], folder: Path, env: Mapping[str, str]
             path, data = agent_install.hook_data("codex", Scope(row.scope), folder)
         except VaultkitError:
             continue  # reported as a malformed file already
-        keys = trust.codex_untrusted(path, data, text)
-        if keys:
-            snake = {k.rsplit(":", 3)[1] for k in keys}
-            events = [e for e in EVENTS if codex.trust_key("", e, 0, 0).split(":")[1] in snake]
-            out.append(
-                Finding(
-                    f"codex trust ({row.scope})",
-                    "warn",
-                    f"vaultkit's hooks in {path} are installed but not trusted ({', '.join(events)}"
-                    f" have no trust record in {config}): Codex skips them",
-                    f"run `codex` in {folder}, type /hooks, and press t on each vaultkit hook",
-                )
-            )
-        else:
-            out.append(Finding(f"codex trust ({row.scope})", "ok", f"trusted in {config}"))
+        skipped = trust.codex_untrusted(path, data, text)
+        out.append(_codex_hooks(row.scope, path, config, skipped, folder))
         if row.scope == Scope.project.value:
             out.append(_codex_project(folder, path, text))
     return out
+
+
+def _codex_hooks(
+    scope: str, path: Path, config: Path, skipped: dict[str, str], folder: Path
+) -> Finding:
+    """``ok`` when Codex trusts each of vaultkit's hooks in ``path`` as it is now, else why not."""
+    name = f"codex trust ({scope})"
+    if not skipped:
+        return Finding(name, "ok", f"trusted in {config}")
+    missing, changed = (_marked(skipped, why) for why in (codex.UNTRUSTED, codex.MODIFIED))
+    why = [f"{missing} have no trust record in {config}"] if missing else []
+    if changed:
+        why.append(
+            f"{changed}: the record in {config} is for an earlier definition"
+            ' (Codex shows "Modified since last trusted")'
+        )
+    state = "are installed but not trusted" if missing else "changed since they were trusted"
+    return Finding(
+        name,
+        "warn",
+        f"vaultkit's hooks in {path} {state} ({'; '.join(why)}): Codex skips them",
+        f"run `codex` in {folder}, type /hooks, and press t on each vaultkit hook",
+    )
+
+
+def _marked(skipped: dict[str, str], why: str) -> str:
+    """The events (in :data:`EVENTS` order) of the trust keys in ``skipped`` marked ``why``."""
+    snake = {key.rsplit(":", 3)[1] for key, mark in skipped.items() if mark == why}
+    return ", ".join(e for e in EVENTS if codex.trust_key("", e, 0, 0).split(":")[1] in snake)
 
 
 def _codex_project(folder: Path, path: Path, config_text: str) -> Finding:

@@ -1,8 +1,8 @@
 """Whether Codex CLI and Gemini CLI will run vaultkit's installed hooks: what each has trusted.
 
-Codex keeps hook trust and folder trust in ``$CODEX_HOME/config.toml``
-(``[hooks.state."<hooks file>:<event>:<group>:<hook>"] trusted_hash`` and
-``[projects."<path>"] trust_level``); Gemini CLI keeps folder trust in
+Codex keeps hook trust and folder trust in ``$CODEX_HOME/config.toml`` (``[hooks.state."<hooks
+file>:<event>:<group>:<hook>"] trusted_hash``, the hash of the hook's definition when it was
+trusted, and ``[projects."<path>"] trust_level``); Gemini CLI keeps folder trust in
 ``~/.gemini/trustedFolders.json`` (``{"<path>": "TRUST_FOLDER" | "TRUST_PARENT" |
 "DO_NOT_TRUST"}``, the longest matching path wins, as its ``isPathTrusted`` does). Read-only:
 vaultkit never writes either file.
@@ -41,16 +41,21 @@ def read_or_empty(path: Path) -> str:
         return ""
 
 
-def codex_untrusted(hooks_file: Path, data: dict[str, Any], config_text: str) -> list[str]:
-    """Trust keys of vaultkit's hooks in ``data`` (read from ``hooks_file``) with no trust
-    record, under the path as written or with symlinks resolved."""
+def codex_untrusted(hooks_file: Path, data: dict[str, Any], config_text: str) -> dict[str, str]:
+    """Trust key → ``codex.UNTRUSTED`` or ``codex.MODIFIED`` for each of vaultkit's hooks in
+    ``data`` (read from ``hooks_file``) that Codex will skip: trusted neither under the path as
+    written nor with symlinks resolved. A stale record under either path beats none."""
     written = str(hooks_file)
-    missing = codex.untrusted(data, written, config_text)
+    skipped = codex.untrusted(data, written, config_text)
     real = os.path.realpath(hooks_file)
     if real == written:
-        return missing
-    also = {key[len(real) :] for key in codex.untrusted(data, real, config_text)}
-    return [key for key in missing if key[len(written) :] in also]
+        return skipped
+    also = {key[len(real) :]: why for key, why in codex.untrusted(data, real, config_text).items()}
+    return {
+        key: codex.MODIFIED if codex.MODIFIED in (why, also[tail]) else why
+        for key, why in skipped.items()
+        if (tail := key[len(written) :]) in also
+    }
 
 
 def codex_project(project: Path, config_text: str) -> Trust:

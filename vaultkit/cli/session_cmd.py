@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import shutil
@@ -9,7 +10,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
@@ -82,9 +83,9 @@ def restore(
 
 
 @app.command()
-def doctor(project: ProjectOpt = None) -> None:
+def doctor(project: ProjectOpt = None, fmt: FormatOpt = OutputFormat.text) -> None:
     """Check the hooks, the claude CLI, the store (where it is, what git may track), the queue
-    and recent worker results."""
+    and recent worker results. Exit 1 when a check failed (warnings alone exit 0)."""
     folder = project_dir(project)
     store = find_store(folder)
     config, config_check = _check_config(store)
@@ -99,11 +100,16 @@ def doctor(project: ProjectOpt = None) -> None:
         ("distillation cost", lambda: [_check_costs(store, config)]),
     ):
         checks += _guarded(name, probe)
-    for check in checks:
-        typer.echo(check.render())
     failed = sum(c.status == "fail" for c in checks)
     warned = sum(c.status == "warn" for c in checks)
-    typer.echo(f"{failed} failed, {warned} warning(s), {len(checks) - failed - warned} ok")
+    ok = len(checks) - failed - warned
+    if fmt is OutputFormat.json:
+        summary = {"failed": failed, "warnings": warned, "ok": ok}
+        report = {"checks": [asdict(c) for c in checks], **summary}
+        typer.echo(json.dumps(report, ensure_ascii=False, indent=2))
+    else:
+        typer.echo("\n".join(c.render() for c in checks))
+        typer.echo(f"{failed} failed, {warned} warning(s), {ok} ok")
     if failed:
         raise typer.Exit(1)
 
