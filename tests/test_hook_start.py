@@ -12,7 +12,7 @@ from pathlib import Path
 from test_hook_start_support import add_session, make_project, write_index, write_note
 
 from vaultkit.base.store import Store
-from vaultkit.continuity.startup import compose
+from vaultkit.continuity.startup import compose, recent_summaries
 from vaultkit.hooks.session_start import run
 from vaultkit.session import jobs
 
@@ -109,6 +109,21 @@ def test_date_comes_from_frontmatter_not_mtime(tmp_path: Path) -> None:
     text = context(project)
     assert "### Latest session summary" in text
     assert text.index("NEW") < text.index("2026-11-20 09:00 · Old")
+
+
+def test_two_sessions_in_one_minute_the_later_second_is_the_latest(tmp_path: Path) -> None:
+    """Switching agents can end two sessions in the same minute: the frontmatter date's
+    seconds decide, not the session id's order in the note names."""
+    project = make_project(tmp_path / "p")
+    add_session(project, 29, "0900", "ffff1111", "Earlier", summary="EARLIER\n")
+    add_session(project, 29, "0900", "0000aaaa", "Later", summary="LATER\n")
+    for note in (project / "sessions" / "summary").glob("*Later.md"):
+        note.write_text(note.read_text("utf-8").replace("T09:00:00", "T09:00:41"), "utf-8")
+    text = context(project)
+    latest = text.split("### Latest session summary", 1)[1]
+    assert latest.index("LATER") < latest.index("2026-11-29 09:00 · Earlier")
+    [newest] = recent_summaries(Store(project / "sessions"), 1)  # MCP latest_handoff's pick
+    assert newest.name.endswith("_Later.md")
 
 
 def test_running_worker_and_stale_summary_warnings(tmp_path: Path) -> None:

@@ -45,7 +45,7 @@ class Summary(Record):
     """One summary file as seen from its name and the head of its frontmatter."""
 
     path: str
-    key: str  # sortable date key: frontmatter date digits, else the name's stamp
+    key: str  # sortable date key: frontmatter date digits (to the second), else the name's stamp
     meta: Meta
     head: str
 
@@ -175,8 +175,10 @@ def _backfill(
 
 
 def _date_key(meta: Meta, name: str) -> str:
-    digits = "".join(_DIGITS.findall(meta_str(meta, "date")))[:12]
-    if len(digits) == 12:
+    """``YYYYMMDDHHMM[SS]`` from the frontmatter date (its seconds order two sessions of one
+    minute, as when the user switches agents), else the name's stamp."""
+    digits = "".join(_DIGITS.findall(meta_str(meta, "date")))[:14]
+    if len(digits) in (12, 14):
         return digits
     return _name_key(name)
 
@@ -197,14 +199,19 @@ def _read_head(path: str, limit: int) -> str:
 
 
 def note_files(folder: str, limit: int | None = None) -> list[str]:
-    """``*.md`` files directly in ``folder`` (not INDEX.md), newest name stamp first."""
+    """``*.md`` files directly in ``folder`` (not INDEX.md), newest name stamp first; past
+    ``limit`` only those of the last one's minute (names order a minute by session id, so
+    which of them is newer only the frontmatter says)."""
     try:
         with os.scandir(folder) as found:
             names = [e.name for e in found if e.name.endswith(".md") and e.is_file()]
     except OSError:
         return []
     keyed = sorted(((_name_key(n), n) for n in names if n.lower() != "index.md"), reverse=True)
-    return [os.path.join(folder, n) for _, n in keyed[:limit]]
+    end = len(keyed) if limit is None else max(0, limit)
+    while 0 < end < len(keyed) and keyed[end][0] == keyed[end - 1][0]:
+        end += 1
+    return [os.path.join(folder, n) for _, n in keyed[:end]]
 
 
 def recent_summaries(store: Store, limit: int = CANDIDATES) -> list[Summary]:
@@ -215,7 +222,7 @@ def recent_summaries(store: Store, limit: int = CANDIDATES) -> list[Summary]:
         meta, _ = read_meta(head)
         found.append(Summary(path, _date_key(meta, os.path.basename(path)), meta, head))
     found.sort(key=lambda s: (s.key, s.name), reverse=True)
-    return found
+    return found[: max(0, limit)]
 
 
 def choose(summaries: list[Summary], branch: str) -> Summary | None:
