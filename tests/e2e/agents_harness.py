@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from conftest import in_ci, require_program
 
-from .harness import REPO, git_project
+from .harness import DUMMY_KEY, QUIET_ENV, REPO, Sandbox, git_project
 from .mock_openai import provider_toml
 
 INSTALL_AGENTS = REPO / "tests" / "e2e" / "install_agents.sh"
@@ -209,3 +209,42 @@ class GeminiSandbox(_Sandbox):
         """``gemini --skip-trust -m MODEL ARGS… -p PROMPT`` in ``cwd``; waits for it to exit."""
         argv = (str(self.binary), "--skip-trust", "-m", self.MODEL, *args, "-p", prompt)
         return self.run_argv(argv, cwd, extra_env)
+
+
+class SharedHome:
+    """Claude Code, Codex CLI and Gemini CLI in one HOME (``~/.claude``, ``~/.codex``,
+    ``~/.gemini``), each pointed at its own mock. Every CLI runs with the variables of all
+    three, so a hook of one agent sees the same world as the others; its proxy is its own mock."""
+
+    def __init__(self, claude: Sandbox, codex: CodexSandbox, gemini: GeminiSandbox) -> None:
+        assert claude.home == codex.home == gemini.home, "one HOME for the three CLIs"
+        self.claude, self.codex, self.gemini = claude, codex, gemini
+        self.home = claude.home
+
+    def variables(self) -> dict[str, str]:
+        """What each CLI needs, for all three (no proxies: those stay the running CLI's)."""
+        return {
+            **QUIET_ENV,
+            "CLAUDE_CONFIG_DIR": str(self.claude.config_dir),
+            "ANTHROPIC_BASE_URL": self.claude.mock.url,
+            "ANTHROPIC_API_KEY": DUMMY_KEY,
+            "CODEX_HOME": str(self.codex.codex_home),
+            "OPENAI_API_KEY": CODEX_KEY,
+            "TMPDIR": str(self.codex.tmp),
+            "GOOGLE_GEMINI_BASE_URL": self.gemini.mock_url,
+            "GEMINI_API_KEY": GEMINI_KEY,
+        }
+
+    def env(self) -> dict[str, str]:
+        """The environment of a plain command (``vaultkit …``) in this HOME."""
+        return self.codex.env(self.variables())
+
+
+def bypassing_codex(folder: Path, binary: Path) -> Path:
+    """A ``codex`` that runs the real one with hook trust bypassed (the subcommand stays first),
+    for a distillation child: then only vaultkit's own guard keeps it from running hooks."""
+    wrapper = folder / "codex-bypassing-trust"
+    run = f'exec "{binary}" "$sub" --dangerously-bypass-hook-trust "$@"'
+    wrapper.write_text(f'#!/bin/sh\nsub="$1"; shift\n{run}\n', encoding="utf-8")
+    wrapper.chmod(0o755)
+    return wrapper

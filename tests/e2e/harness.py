@@ -69,12 +69,14 @@ def encode_project_dir(cwd: Path) -> str:
 class Sandbox:
     """One isolated Claude Code world: HOME, config dir, mock API and projects."""
 
-    def __init__(self, root: Path, claude: Path, mock: MockAPI) -> None:
+    def __init__(
+        self, root: Path, claude: Path, mock: MockAPI, config_dir: Path | None = None
+    ) -> None:
         self.root = root
         self.claude = claude
         self.mock = mock
         self.home = root / "home"
-        self.config_dir = root / "claude-config"
+        self.config_dir = config_dir or root / "claude-config"
         for folder in (self.home, self.config_dir):
             folder.mkdir(parents=True, exist_ok=True)
 
