@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from array import array
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple
+from functools import partial
+from itertools import islice
+from operator import eq
+from typing import Literal, NamedTuple, overload
 
 LinkKind = Literal["wikilink", "embed", "markdown", "frontmatter"]
 Severity = Literal["error", "warning", "info"]
@@ -36,6 +40,157 @@ class Link(NamedTuple):
     @property
     def is_self(self) -> bool:
         return self.target == ""
+
+
+_KINDS: tuple[LinkKind, ...] = ("wikilink", "embed", "markdown", "frontmatter")
+_FLAGS = {(kind, embed): 2 * n + embed for n, kind in enumerate(_KINDS) for embed in (0, 1)}
+_make_link = partial(tuple.__new__, Link)  # Link(*fields) at C speed, from a tuple of fields
+_BATCH = 20_000  # links turned into columns at a time
+PACK_MIN_LINKS = 50_000  # a cached note with this many links is read back packed
+
+
+class PackedLinks(Sequence[Link]):
+    """A note's links in parallel compact arrays, each :class:`Link` made when it is read.
+
+    What a note with a million links keeps instead of a million tuples (about 21 bytes a link
+    against 144): one str per distinct name, indices into them, the lines and columns as
+    machine integers and a byte for kind and embed. It reads like the tuple of the same links
+    and equals it (and hashes like it); build it with :class:`LinkPacker`.
+    """
+
+    __slots__ = ("_col", "_display", "_flags", "_line", "_names", "_subpath", "_target")
+
+    def __init__(self, names: tuple[str | None, ...], columns: Sequence[array[int]]) -> None:
+        self._names = names
+        self._target, self._subpath, self._display, self._line, self._col = columns[:5]
+        self._flags = bytes(columns[5])
+
+    @property
+    def names(self) -> tuple[str | None, ...]:
+        """Every distinct target, subpath and display of the links (None for no display)."""
+        return self._names
+
+    @property
+    def target_ids(self) -> array[int]:
+        """For each link, the index of its target in :attr:`names`."""
+        return self._target
+
+    def __len__(self) -> int:
+        return len(self._line)
+
+    def __iter__(self) -> Iterator[Link]:
+        names = self._names.__getitem__
+        flags = self._flags
+        fields = zip(
+            map(_KINDS.__getitem__, map((2).__rfloordiv__, flags)),
+            map(names, self._target),
+            map(names, self._subpath),
+            map(names, self._display),
+            self._line,
+            self._col,
+            map(bool, map((1).__and__, flags)),
+            strict=True,
+        )
+        return map(_make_link, fields)
+
+    @overload
+    def __getitem__(self, index: int) -> Link: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Link, ...]: ...
+    def __getitem__(self, index: int | slice) -> Link | tuple[Link, ...]:
+        if isinstance(index, slice):
+            return tuple(self)[index]
+        i = range(len(self))[index]  # IndexError and negative indices as a tuple has them
+        names, flag = self._names, self._flags[i]
+        return Link(
+            _KINDS[flag // 2],
+            names[self._target[i]],  # type: ignore[arg-type]  # a target is never None
+            names[self._subpath[i]],  # type: ignore[arg-type]
+            names[self._display[i]],
+            self._line[i],
+            self._col[i],
+            bool(flag & 1),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (PackedLinks, tuple)):
+            return len(self) == len(other) and all(map(eq, self, other))
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"PackedLinks({len(self)} links: {tuple(islice(self, 3))!r}...)"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (PackedLinks.from_columns, self.columns())
+
+    def columns(self) -> tuple[tuple[str | None, ...], tuple[bytes, ...]]:
+        """The names and each column's machine bytes (what the note cache stores)."""
+        columns = (self._target, self._subpath, self._display, self._line, self._col)
+        return self._names, (*(column.tobytes() for column in columns), self._flags)
+
+    @staticmethod
+    def from_columns(names: tuple[str | None, ...], blobs: Sequence[bytes]) -> PackedLinks:
+        """The links :meth:`columns` gave; ValueError for columns that do not fit together."""
+        columns = [array("I") for _ in range(5)]
+        for column, blob in zip(columns, blobs[:5], strict=True):
+            column.frombytes(blob)
+        flags = blobs[5]
+        if {len(column) for column in columns} != {len(flags)}:
+            raise ValueError("packed link columns of different lengths")
+        if flags and len(names) <= max(max(column) for column in columns[:3]):
+            raise ValueError("a packed link names no known name")
+        if any(flag >= 2 * len(_KINDS) for flag in set(flags)):
+            raise ValueError("a packed link of no known kind")
+        return PackedLinks(names, (*columns, array("B", flags)))
+
+
+class LinkPacker:
+    """Collects links batch by batch (each batch walked at C speed) into :class:`PackedLinks`."""
+
+    __slots__ = ("_columns", "_ids")
+
+    def __init__(self) -> None:
+        self._ids: dict[str | None, int] = {}
+        self._columns = (*(array("I") for _ in range(5)), array("B"))
+
+    def __len__(self) -> int:
+        return len(self._columns[3])
+
+    def last(self) -> tuple[int, int] | None:
+        """The line and column of the last link added, or None."""
+        lines, cols = self._columns[3], self._columns[4]
+        return (lines[-1], cols[-1]) if lines else None
+
+    def add(self, links: Iterable[Link]) -> None:
+        found = iter(links)
+        while batch := list(islice(found, _BATCH)):
+            self._add(batch)
+
+    def _add(self, batch: list[Link]) -> None:
+        kinds, targets, subpaths, displays, lines, cols, embeds = zip(*batch, strict=True)
+        ids = self._ids
+        for column in (targets, subpaths, displays):
+            for name in set(column).difference(ids):
+                ids[name] = len(ids)
+        out = self._columns
+        for n, column in enumerate((targets, subpaths, displays)):
+            out[n].extend(map(ids.__getitem__, column))
+        out[3].extend(lines)
+        out[4].extend(cols)
+        out[5].extend(map(_FLAGS.__getitem__, zip(kinds, map(int, embeds), strict=True)))
+
+    def packed(self) -> PackedLinks:
+        return PackedLinks(tuple(self._ids), self._columns)
+
+
+def pack_links(links: Iterable[Link]) -> PackedLinks:
+    """``links`` as :class:`PackedLinks` (read a batch at a time: the iterable may be lazy)."""
+    packer = LinkPacker()
+    packer.add(links)
+    return packer.packed()
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +231,7 @@ class Note:
 
     path: str
     frontmatter: Mapping[str, object] = field(default_factory=dict)
-    links: tuple[Link, ...] = ()
+    links: Sequence[Link] = ()  # a tuple, or PackedLinks for a very long note
     headings: tuple[Heading, ...] = ()
     block_ids: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 
+from vaultkit.vault import model
 from vaultkit.vault.model import Finding, Heading, Link, LinkKind, Note, Severity
 
 PARALLEL_MIN_FILES = 300  # below this a pool costs more than it saves (see benchmarks/README)
@@ -56,7 +57,7 @@ FindingRow = tuple[str, int, int, str, Severity, str]
 Record = tuple[
     str,
     dict[str, object],
-    tuple[LinkRow, ...],
+    tuple[LinkRow, ...] | dict[str, object],  # a dict for packed links (see _link_rows)
     tuple[tuple[str, int, int], ...],
     tuple[str, ...],
     tuple[str, ...],
@@ -72,7 +73,7 @@ def note_record(note: Note) -> Record:
     return (
         note.path,
         dict(note.frontmatter),
-        tuple([(*x,) for x in note.links]),  # a Link is a named tuple: a plain copy for marshal
+        _link_rows(note.links),
         tuple((h.text, h.level, h.line) for h in note.headings),
         note.block_ids,
         note.tags,
@@ -83,13 +84,33 @@ def note_record(note: Note) -> Record:
     )
 
 
+def _link_rows(links: Sequence[Link]) -> tuple[LinkRow, ...] | dict[str, object]:
+    """A note's links for marshal: a plain tuple each (a Link is a named tuple), or packed
+    links as their columns, which marshal stores as they are."""
+    if isinstance(links, model.PackedLinks):
+        names, columns = links.columns()
+        return {"names": names, "columns": columns}
+    return tuple([(*x,) for x in links])
+
+
+def _links(rows: Sequence[LinkRow] | dict[str, object]) -> Sequence[Link]:
+    """A record's links: packed as stored, or packed for a note with very many of them."""
+    if isinstance(rows, dict):
+        names, columns = rows.get("names"), rows.get("columns")
+        if not isinstance(names, tuple) or not isinstance(columns, tuple):
+            raise ValueError("a packed links record without its names and columns")
+        return model.PackedLinks.from_columns(names, columns)
+    links = map(Link._make, rows)
+    return model.pack_links(links) if len(rows) >= model.PACK_MIN_LINKS else tuple(links)
+
+
 def note_from_record(record: Record) -> Note:
     """The Note that :func:`note_record` was made from (raises on a malformed record)."""
     path, front, links, heads, blocks, tags, aliases, finds, body_line, first = record
     return Note(
         path,
         front,
-        tuple(map(Link._make, links)),
+        _links(links),
         tuple([Heading(*x) for x in heads]),
         blocks,
         tags,

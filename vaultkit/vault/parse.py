@@ -18,7 +18,17 @@ from markdown_it.token import Token as MdToken
 from yaml.constructor import SafeConstructor
 
 from vaultkit.vault.fastparse import ROW_META, Segment, body_plan, simple_yaml, windows
-from vaultkit.vault.model import Finding, Heading, Link, LinkKind, Note, Severity
+from vaultkit.vault.model import (
+    Finding,
+    Heading,
+    Link,
+    LinkKind,
+    LinkPacker,
+    Note,
+    PackedLinks,
+    Severity,
+    pack_links,
+)
 from vaultkit.vault.wikilink import get_parser, split_wikilink
 
 BOM = "\ufeff"
@@ -679,10 +689,15 @@ def _walk_plan(body: _Body, lines: Sequence[str], plan: Sequence[Segment]) -> No
                     body.inline(token, level)
 
 
-def _walk_windows(body: _Body, lines: list[str], bounds: Sequence[int]) -> None:
+def _walk_windows(
+    body: _Body, lines: list[str], bounds: Sequence[int], front: list[Link]
+) -> PackedLinks:
     """Plan and walk a very long body one window at a time (see ``fastparse.windows``); a
-    walked window's lines are let go (each window starts afresh: none is read again), so the
-    note's lines and its links are not all held at once."""
+    walked window's lines are let go (each window starts afresh: none is read again) and its
+    links are packed, so neither the note's lines nor its links as tuples are all held at
+    once. Returns the links of ``front`` (the frontmatter's) and the body, in order."""
+    packer = LinkPacker()
+    in_order = _pack(packer, front)
     for low, high in itertools.pairwise(bounds):
         plan = body_plan(lines, low, high)
         if plan is None:  # windows() found no reference definition in the whole body
@@ -690,6 +705,19 @@ def _walk_windows(body: _Body, lines: list[str], bounds: Sequence[int]) -> None:
         _walk_plan(body, lines, plan)
         del plan
         lines[low:high] = itertools.repeat("", high - low)
+        in_order = _pack(packer, body.links) and in_order
+        body.links.clear()
+    packed = packer.packed()
+    # a batch put in order and not before the last one: the same as one sort of them all
+    return packed if in_order else pack_links(sorted(packed, key=lambda x: (x.line, x.col)))
+
+
+def _pack(packer: LinkPacker, links: list[Link]) -> bool:
+    """Add ``links`` to ``packer`` in order; False if they start before its last link."""
+    batch = _ordered(links)
+    last = packer.last()
+    packer.add(batch)
+    return not (batch and last and (batch[0].line, batch[0].col) < last)
 
 
 def _ordered(links: list[Link]) -> list[Link]:
@@ -717,20 +745,22 @@ def _parse(path: str, data: bytes, mode: str = "auto") -> Note | None:
     body = _Body(path, _Locator(lines))
     bounds = windows(lines, front.lines) if mode == "auto" else None
     plan = None if mode == "slow" or bounds else body_plan(lines, front.lines)
+    links: Sequence[Link] = ()
     if bounds:
-        _walk_windows(body, lines, bounds)
+        links = _walk_windows(body, lines, bounds, front.links)
     elif plan is None or (len(plan) == 1 and plan[0][2] is None):
         if mode == "fast":
             return None
         body.walk(get_parser().parse(_body_source(lines, front.lines), {}))
     else:
         _walk_plan(body, lines, plan)
-    links = _ordered([*front.links, *body.links] if front.links else body.links)
+    if not bounds:
+        links = tuple(_ordered([*front.links, *body.links] if front.links else body.links))
     findings = sorted([*read_findings, *front.findings, *body.findings], key=Finding.sort_key)
     return Note(
         path=path,
         frontmatter=front.data,
-        links=tuple(links),
+        links=links,
         headings=tuple(body.headings),
         block_ids=tuple(dict.fromkeys(body.block_ids)),
         tags=_normalise_tags([*_frontmatter_tags(front.data), *body.tags]),
