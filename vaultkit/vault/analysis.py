@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from vaultkit.vault.resolve import link_ends
+
 if TYPE_CHECKING:
     from vaultkit.vault.resolve import ResolvedLink
     from vaultkit.vault.value import Vault
@@ -20,9 +22,9 @@ def is_root_index(path: str) -> bool:
 def _linked_from_others(vault: Vault) -> set[str]:
     """Files with an incoming link from another note that is not the root ``INDEX.md``."""
     linked: set[str] = set()
-    for item in vault.links:
-        target = item.resolution.path
-        if target is not None and target != item.source and not is_root_index(item.source):
+    for source, resolution in link_ends(vault.links):
+        target = resolution.path
+        if target is not None and target != source and not is_root_index(source):
             linked.add(target)
     return linked
 
@@ -30,9 +32,9 @@ def _linked_from_others(vault: Vault) -> set[str]:
 def _linking_out(vault: Vault) -> set[str]:
     """Notes with at least one resolved link to another file."""
     return {
-        item.source
-        for item in vault.links
-        if item.resolution.path is not None and item.resolution.path != item.source
+        source
+        for source, resolution in link_ends(vault.links)
+        if resolution.path is not None and resolution.path != source
     }
 
 

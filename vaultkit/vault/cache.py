@@ -105,7 +105,7 @@ class Parts:
     notes: list[Note]
     unreadable: list[Finding]
     index: FileIndex
-    links: tuple[ResolvedLink, ...]
+    links: Sequence[ResolvedLink]
 
 
 def cache_path(root: Path, state_dir: Path | None = None) -> Path:
@@ -349,7 +349,7 @@ def _index(files: Sequence[str], notes: Sequence[Note]) -> FileIndex:
 
 def _resolve_cached(
     store: NoteCache, files: Sequence[str], loaded: Loaded, index: FileIndex
-) -> tuple[ResolvedLink, ...]:
+) -> Sequence[ResolvedLink]:
     expected, old_blob, rows = store.link_snapshot()
     state = link_state(files, loaded.notes)
     blob = state.blob()

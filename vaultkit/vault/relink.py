@@ -13,8 +13,16 @@ import marshal
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from vaultkit.vault.model import NOTE_SUFFIX, Link, Note
-from vaultkit.vault.resolve import FileIndex, Memo, Resolution, ResolvedLink, match_key
+from vaultkit.vault.model import NOTE_SUFFIX, Link, Note, PackedLinks
+from vaultkit.vault.resolve import (
+    FileIndex,
+    LazyLinks,
+    Memo,
+    Resolution,
+    ResolvedLink,
+    joined,
+    match_key,
+)
 
 ResolutionRow = tuple[str | None, tuple[str, ...], tuple[str, ...], bool]
 _DOT_SEGMENTS = frozenset({".", ".."})
@@ -106,7 +114,7 @@ class Relinked:
     """Every resolved link in note then link order, and the rows to store (note path ->
     marshalled resolutions) for notes whose resolutions were computed in this run."""
 
-    links: tuple[ResolvedLink, ...]
+    links: Sequence[ResolvedLink]
     rows: dict[str, bytes] = field(default_factory=dict)
     resolved: int = 0  # links resolved in this run (the rest came from the cache)
 
@@ -161,6 +169,26 @@ def _note_links(
     return out, computed
 
 
+def _packed_links(
+    source: str,
+    links: PackedLinks,
+    previous: Sequence[ResolutionRow] | None,
+    change: Affected,
+    resolver: _Resolver,
+) -> tuple[LazyLinks, tuple[ResolutionRow, ...] | None]:
+    """A packed note's resolved links and its rows to store (None: unchanged). Resolved afresh,
+    each distinct target is resolved once and each distinct row made once (marshal stores a
+    shared row once)."""
+    if previous is not None:
+        note = Note(source, links=links)
+        resolutions, computed = _note_links(note, previous, change, resolver)
+        lazy = LazyLinks(source, links, resolutions, range(len(resolutions)))
+        return lazy, tuple(map(resolution_row, resolutions)) if computed else None
+    lazy = resolver.memo.resolve_packed(source, links)
+    table = [None if r is None else resolution_row(r) for r in lazy.table]
+    return lazy, tuple(map(table.__getitem__, lazy.picks))  # type: ignore[arg-type]
+
+
 def relink(
     index: FileIndex, notes: Sequence[Note], cached: Mapping[str, bytes], change: Affected
 ) -> Relinked:
@@ -168,13 +196,18 @@ def relink(
     content) for every link ``change`` does not touch."""
     resolver = _Resolver(index)
     links: list[ResolvedLink] = []
+    parts: list[tuple[ResolvedLink, ...] | LazyLinks] = []
     rows: dict[str, bytes] = {}
     for note in notes:
         previous = _decode_rows(cached.get(note.path), len(note.links))
-        resolutions, computed = _note_links(note, previous, change, resolver)
-        links.extend(map(ResolvedLink, [note.path] * len(note.links), note.links, resolutions))
-        if computed:
-            fresh = tuple(map(resolution_row, resolutions))
-            if fresh != previous:
-                rows[note.path] = marshal.dumps(fresh)
-    return Relinked(tuple(links), rows, resolver.count)
+        if isinstance(note.links, PackedLinks):
+            lazy, fresh = _packed_links(note.path, note.links, previous, change, resolver)
+            parts += (tuple(links), lazy)
+            links = []
+        else:
+            resolutions, computed = _note_links(note, previous, change, resolver)
+            links.extend(map(ResolvedLink, [note.path] * len(note.links), note.links, resolutions))
+            fresh = tuple(map(resolution_row, resolutions)) if computed else None
+        if fresh is not None and fresh != previous:
+            rows[note.path] = marshal.dumps(fresh)
+    return Relinked(joined([*parts, tuple(links)]), rows, resolver.count)

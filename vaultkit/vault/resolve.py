@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Mapping
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from functools import partial
+from itertools import accumulate, chain, repeat
+from typing import NamedTuple, overload
 
-from vaultkit.vault.model import NOTE_SUFFIX, Link, Note
+from vaultkit.vault.model import NOTE_SUFFIX, Link, Note, PackedLinks
 
 _SEP = "/"
 
@@ -164,6 +167,95 @@ class ResolvedLink(NamedTuple):
     resolution: Resolution
 
 
+_make_resolved = partial(tuple.__new__, ResolvedLink)  # ResolvedLink(*fields) at C speed
+
+
+@dataclass(frozen=True, slots=True)
+class LazyLinks:
+    """The resolved links of one note with :class:`~vaultkit.vault.model.PackedLinks`, each
+    :class:`ResolvedLink` made when it is read: link ``i`` resolved to ``table[picks[i]]``."""
+
+    source: str
+    links: PackedLinks
+    table: Sequence[Resolution | None]
+    picks: Sequence[int]
+
+    def __len__(self) -> int:
+        return len(self.links)
+
+    def __iter__(self) -> Iterator[ResolvedLink]:
+        resolutions = map(self.table.__getitem__, self.picks)
+        fields = zip(repeat(self.source), self.links, resolutions)
+        return map(_make_resolved, fields)
+
+    def ends(self) -> Iterator[tuple[str, Resolution | None]]:
+        """Each link's source and resolution, without making the links."""
+        return zip(repeat(self.source), map(self.table.__getitem__, self.picks))
+
+    def at(self, i: int) -> ResolvedLink:
+        resolution = self.table[self.picks[i]]
+        assert resolution is not None  # every picked entry was resolved
+        return ResolvedLink(self.source, self.links[i], resolution)
+
+
+class ResolvedLinks(Sequence[ResolvedLink]):
+    """Every resolved link of a vault, in note then link order, when some note's links are
+    packed: runs of :class:`ResolvedLink` tuples and :class:`LazyLinks`, read as one sequence
+    (equal to the tuple of the same links). A vault without a packed note has a plain tuple."""
+
+    __slots__ = ("_ends", "_parts")
+
+    def __init__(self, parts: Sequence[tuple[ResolvedLink, ...] | LazyLinks]) -> None:
+        self._parts = tuple(part for part in parts if len(part))
+        self._ends = tuple(accumulate(map(len, self._parts)))
+
+    @property
+    def parts(self) -> tuple[tuple[ResolvedLink, ...] | LazyLinks, ...]:
+        return self._parts
+
+    def __len__(self) -> int:
+        return self._ends[-1] if self._ends else 0
+
+    def __iter__(self) -> Iterator[ResolvedLink]:
+        return chain.from_iterable(self._parts)
+
+    @overload
+    def __getitem__(self, index: int) -> ResolvedLink: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[ResolvedLink, ...]: ...
+    def __getitem__(self, index: int | slice) -> ResolvedLink | tuple[ResolvedLink, ...]:
+        if isinstance(index, slice):
+            return tuple(self)[index]
+        i = range(len(self))[index]
+        n = bisect_right(self._ends, i)
+        part, offset = self._parts[n], i - (self._ends[n - 1] if n else 0)
+        return part[offset] if isinstance(part, tuple) else part.at(offset)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (ResolvedLinks, tuple)):
+            return len(self) == len(other) and all(map(_equal, self, other))
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"ResolvedLinks({len(self)} links in {len(self._parts)} parts)"
+
+
+def link_ends(links: Sequence[ResolvedLink]) -> Iterator[tuple[str, Resolution]]:
+    """``(item.source, item.resolution)`` of each of ``links``: for packed notes' links without
+    making each :class:`ResolvedLink` (what a rule that never reads the link itself needs)."""
+    if not isinstance(links, ResolvedLinks):
+        return ((item.source, item.resolution) for item in links)
+    runs = (part.ends() if isinstance(part, LazyLinks) else link_ends(part) for part in links.parts)
+    return chain.from_iterable(runs)  # type: ignore[arg-type]  # a picked entry is never None
+
+
+def _equal(a: object, b: object) -> bool:
+    return a == b
+
+
 def _normalise(segments: Iterable[str]) -> str | None:
     """Join segments, dropping ``.`` and empty ones and applying ``..``; None above the root."""
     out: list[str] = []
@@ -303,14 +395,42 @@ class Memo:
             self._by_folder[key] = found
         return found
 
+    def resolve_packed(self, source: str, links: PackedLinks) -> LazyLinks:
+        """Exactly ``resolve`` for each of ``links``, each distinct target resolved once."""
+        names, ids = links.names, links.target_ids
+        table: list[Resolution | None] = [None] * len(names)
+        used = set(ids)
+        for i in used:
+            target = names[i]
+            assert target is not None  # a target is always a str
+            table[i] = self.resolve(source, target)
+        self.count += len(ids) - len(used)
+        return LazyLinks(source, links, tuple(table), ids)
 
-def resolve_all(index: FileIndex, notes: Iterable[Note]) -> tuple[ResolvedLink, ...]:
+
+def joined(parts: list[tuple[ResolvedLink, ...] | LazyLinks]) -> Sequence[ResolvedLink]:
+    """One sequence of runs of resolved links: a tuple unless some run is lazy."""
+    if len(parts) == 1 and isinstance(parts[0], tuple):
+        return parts[0]
+    if all(isinstance(part, tuple) for part in parts):
+        return tuple(chain.from_iterable(parts))
+    return ResolvedLinks(parts)
+
+
+def resolve_all(index: FileIndex, notes: Iterable[Note]) -> Sequence[ResolvedLink]:
     """Resolve every link of every note, in note order and link order within a note (through
-    one :class:`Memo`)."""
+    one :class:`Memo`): a tuple, or :class:`ResolvedLinks` when some note's links are packed."""
     memo = Memo(index)
     out: list[ResolvedLink] = []
+    parts: list[tuple[ResolvedLink, ...] | LazyLinks] = []
     for note in notes:
         source = note.path
+        if isinstance(note.links, PackedLinks):
+            parts += (tuple(out), memo.resolve_packed(source, note.links))
+            out = []
+            continue
         resolve = memo.resolve
         out.extend(ResolvedLink(source, link, resolve(source, link.target)) for link in note.links)
-    return tuple(out)
+    if not parts:
+        return tuple(out)
+    return joined([*parts, tuple(out)])

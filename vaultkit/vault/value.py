@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,7 +22,7 @@ class Vault:
     notes: tuple[Note, ...]
     attachments: tuple[str, ...]
     index: FileIndex
-    links: tuple[ResolvedLink, ...]
+    links: Sequence[ResolvedLink]
     findings: tuple[Finding, ...]
     _by_path: Mapping[str, Note] = field(init=False, repr=False, compare=False)
 
