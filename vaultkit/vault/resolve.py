@@ -171,7 +171,7 @@ _make_resolved = partial(tuple.__new__, ResolvedLink)  # ResolvedLink(*fields) a
 
 
 @dataclass(frozen=True, slots=True)
-class LazyLinks:
+class LazyLinks(Sequence[ResolvedLink]):
     """The resolved links of one note with :class:`~vaultkit.vault.model.PackedLinks`, each
     :class:`ResolvedLink` made when it is read: link ``i`` resolved to ``table[picks[i]]``."""
 
@@ -196,6 +196,15 @@ class LazyLinks:
         resolution = self.table[self.picks[i]]
         assert resolution is not None  # every picked entry was resolved
         return ResolvedLink(self.source, self.links[i], resolution)
+
+    @overload
+    def __getitem__(self, index: int) -> ResolvedLink: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[ResolvedLink, ...]: ...
+    def __getitem__(self, index: int | slice) -> ResolvedLink | tuple[ResolvedLink, ...]:
+        if isinstance(index, slice):
+            return tuple(self)[index]
+        return self.at(range(len(self))[index])
 
 
 class ResolvedLinks(Sequence[ResolvedLink]):
@@ -250,6 +259,23 @@ def link_ends(links: Sequence[ResolvedLink]) -> Iterator[tuple[str, Resolution]]
         return ((item.source, item.resolution) for item in links)
     runs = (part.ends() if isinstance(part, LazyLinks) else link_ends(part) for part in links.parts)
     return chain.from_iterable(runs)  # type: ignore[arg-type]  # a picked entry is never None
+
+
+def by_source(links: Sequence[ResolvedLink]) -> dict[str, Sequence[ResolvedLink]]:
+    """Each source note's resolved links, in order (a packed note's stay made on access)."""
+    grouped: dict[str, Sequence[ResolvedLink]] = {}
+    lists: dict[str, list[ResolvedLink]] = {}
+    for part in links.parts if isinstance(links, ResolvedLinks) else (links,):
+        if isinstance(part, LazyLinks):
+            grouped[part.source] = part  # a note's links are all packed, or none are
+            continue
+        for item in part:
+            found = lists.get(item.source)
+            if found is None:
+                found = lists[item.source] = []
+                grouped[item.source] = found
+            found.append(item)
+    return grouped
 
 
 def _equal(a: object, b: object) -> bool:

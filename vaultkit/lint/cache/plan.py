@@ -29,7 +29,14 @@ from vaultkit.vault.load import Vault
 from vaultkit.vault.model import Finding, Heading, Note
 from vaultkit.vault.parallel import note_from_record
 from vaultkit.vault.relink import Affected, LinkState, affected
-from vaultkit.vault.resolve import FileIndex, ResolvedLink, build_file_index, match_key, resolve_all
+from vaultkit.vault.resolve import (
+    FileIndex,
+    ResolvedLink,
+    build_file_index,
+    by_source,
+    match_key,
+    resolve_all,
+)
 
 FULL_FRACTION = 0.25  # more dirty notes than this: the full path is as fast and simpler
 
@@ -282,7 +289,7 @@ def _written_aliases(store: LintStore, delta: Delta, keys: set[str]) -> dict[str
 
 def resolve_subset(
     store: LintStore, delta: Delta, notes: Mapping[str, Note]
-) -> tuple[FileIndex, list[ResolvedLink]]:
+) -> tuple[FileIndex, Sequence[ResolvedLink]]:
     """The links of ``notes`` resolved against an index of only the files they could match
     (the same resolutions as the whole vault's index gives); the candidates come from the
     stored file names and aliases, corrected by this run's changes."""
@@ -304,8 +311,7 @@ def resolve_subset(
     subset.update(p for p in delta.added_files if name_key(p) in wanted)
     subset |= extra
     index = build_file_index(subset, {p: written[p] for p in subset if p in written})
-    links = list(resolve_all(index, [notes[path] for path in sorted(notes)]))
-    return index, links
+    return index, resolve_all(index, [notes[path] for path in sorted(notes)])
 
 
 def _stub(path: str, data: NoteData) -> Note | None:
@@ -331,7 +337,7 @@ def _partial_vault(inputs: Inputs, delta: Delta, notes: Mapping[str, Note]) -> V
         tuple(sorted(everything, key=lambda n: n.path)),
         (),
         index,
-        tuple(links),
+        links,
         tuple(f for n in notes.values() for f in n.findings),
     )
 
@@ -363,14 +369,12 @@ def relint(inputs: Inputs) -> Relinted | Full:
     notes.update({p: n for p, n in changed.items() if n is not None})
     vault = _partial_vault(inputs, delta, notes)
     local = _local_findings(inputs, vault, dirty, delta.reread.errors)
-    by_source: dict[str, list[ResolvedLink]] = {}
-    for item in vault.links:
-        by_source.setdefault(item.source, []).append(item)
+    grouped = by_source(vault.links)
     limit = inputs.config.index.description_max if inputs.meta.indexed else None
     rows: dict[str, NoteRow | None] = dict.fromkeys(delta.removed)
     for path in sorted(dirty):
         note = notes.get(path)
-        data = note_data(path, note, by_source.get(path, ()), local.get(path, ()), limit)
+        data = note_data(path, note, grouped.get(path, ()), local.get(path, ()), limit)
         digest = delta.reread.digests.get(path) or (old[path].digest if path in old else b"")
         rows[path] = NoteRow(digest if note is not None else b"", data)
     return Relinted(delta, old, rows)

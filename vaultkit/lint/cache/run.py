@@ -55,7 +55,7 @@ from vaultkit.vault import parallel
 from vaultkit.vault.index import INDEX_NAME
 from vaultkit.vault.load import load_vault
 from vaultkit.vault.model import Finding
-from vaultkit.vault.resolve import ResolvedLink
+from vaultkit.vault.resolve import by_source
 
 Progress = Callable[[int, int], None]
 Notice = Callable[[str], None]
@@ -234,9 +234,7 @@ def _note_rows(
     again next run)."""
     vault, indexed = ctx.vault, ctx.vault.note(INDEX_NAME) is not None
     tracked = target.config.index.description_max if indexed else None  # no INDEX.md: no entries
-    links: dict[str, list[ResolvedLink]] = {}
-    for item in vault.links:
-        links.setdefault(item.source, []).append(item)
+    links = by_source(vault.links)
     local: dict[str, list[Finding]] = {}
     for f in findings:
         if f.code not in GLOBAL_CODES:
