@@ -226,7 +226,8 @@ class Note:
 
     ``frontmatter`` is the parsed YAML mapping (empty when absent or invalid; invalidity is
     reported in ``findings``). ``body_line`` is the 1-based line where the body starts in the
-    original file, so that positions stay right after frontmatter.
+    original file, so that positions stay right after frontmatter. ``links`` is a tuple, or
+    :class:`PackedLinks` (equal to the tuple) for a body walked window by window.
     """
 
     path: str

@@ -15,7 +15,9 @@ class Vault:
     """Everything known about one vault folder. Paths are vault-relative POSIX strings.
 
     ``notes`` are sorted by path; ``links`` holds every link of every note, resolved, in note
-    then line order; ``findings`` are the parse findings of all notes plus unreadable files.
+    then line order (a tuple, or :class:`~vaultkit.vault.resolve.ResolvedLinks` when some note's
+    links are packed: the same links, made on access); ``findings`` are the parse findings of
+    all notes plus unreadable files.
     """
 
     root: Path
