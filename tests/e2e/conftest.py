@@ -1,4 +1,4 @@
-"""Fixtures for the end-to-end suite: the pinned Claude Code CLI, the mock API and sandboxes."""
+"""Fixtures for the end-to-end suite: the pinned agent CLIs, their API mocks and sandboxes."""
 
 from __future__ import annotations
 
@@ -9,7 +9,10 @@ from pathlib import Path
 import pytest
 from conftest import in_ci, require_program
 
+from .agents_harness import agent_binary
 from .harness import INSTALL_SCRIPT, Sandbox
+from .mock_gemini import MockGemini
+from .mock_openai import MockOpenAI
 from .mockapi import MockAPI
 
 # Fixtures that install a pinned agent CLI from npm on first use.
@@ -58,3 +61,29 @@ def sandbox(tmp_path: Path, claude_bin: Path, mock_api: MockAPI) -> Sandbox:
     """Temporary HOME, CLAUDE_CONFIG_DIR and projects wired to ``mock_api``."""
     require_program("git")  # the sandbox's projects are git repositories
     return Sandbox(tmp_path, claude_bin, mock_api)
+
+
+@pytest.fixture(scope="session")
+def codex_bin() -> Path:
+    """The pinned ``codex`` binary, installed into ``.cache/`` on first use."""
+    return agent_binary("codex")
+
+
+@pytest.fixture(scope="session")
+def gemini_bin() -> Path:
+    """The pinned ``gemini`` entry point, installed into ``.cache/`` on first use."""
+    return agent_binary("gemini")
+
+
+@pytest.fixture
+def openai() -> Iterator[MockOpenAI]:
+    """A fresh mock of the OpenAI Responses API (Codex CLI's) on 127.0.0.1."""
+    with MockOpenAI() as server:
+        yield server
+
+
+@pytest.fixture
+def google() -> Iterator[MockGemini]:
+    """A fresh mock of the Gemini API (Gemini CLI's) on 127.0.0.1."""
+    with MockGemini() as server:
+        yield server

@@ -29,7 +29,7 @@ from vaultkit.agents import codex, gemini, hookmerge
 from vaultkit.base.store import Store
 from vaultkit.session import finished, jobs, runlock
 
-from .agents_harness import CodexSandbox, GeminiSandbox, agent_binary, hook_groups
+from .agents_harness import CodexSandbox, GeminiSandbox, hook_groups
 from .mock_gemini import MockGemini, user_texts
 from .mock_openai import MockOpenAI
 from .pipeline import frontmatter, wait_distilled
@@ -85,17 +85,6 @@ def queued(store: Store) -> list[jobs.Job]:
 
 
 # --- Codex -------------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def codex_bin() -> Path:
-    return agent_binary("codex")
-
-
-@pytest.fixture
-def openai() -> Iterator[MockOpenAI]:
-    with MockOpenAI() as server:
-        yield server
 
 
 def codex_box(tmp_path: Path, binary: Path, url: str, flag: bool) -> CodexSandbox:
@@ -181,17 +170,6 @@ def test_a_codex_session_without_session_end_is_backfilled(
 
 
 # --- Gemini ------------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def gemini_bin() -> Path:
-    return agent_binary("gemini")
-
-
-@pytest.fixture
-def google() -> Iterator[MockGemini]:
-    with MockGemini() as server:
-        yield server
 
 
 def gemini_box(tmp_path: Path, binary: Path, url: str, flag: bool) -> GeminiSandbox:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,7 +19,7 @@ from conftest import require_program
 
 from vaultkit.agents import codex, hookmerge
 
-from .agents_harness import CodexSandbox, GeminiSandbox, agent_binary
+from .agents_harness import CodexSandbox, GeminiSandbox
 from .mock_gemini import MockGemini
 from .mock_openai import MockOpenAI
 
@@ -47,28 +46,6 @@ def vk(
 def log_of(project: Path) -> str:
     log = project / "sessions" / ".vaultkit" / "vaultkit.log"
     return log.read_text(encoding="utf-8") if log.is_file() else ""
-
-
-@pytest.fixture(scope="session")
-def codex_bin() -> Path:
-    return agent_binary("codex")
-
-
-@pytest.fixture(scope="session")
-def gemini_bin() -> Path:
-    return agent_binary("gemini")
-
-
-@pytest.fixture
-def openai() -> Iterator[MockOpenAI]:
-    with MockOpenAI() as server:
-        yield server
-
-
-@pytest.fixture
-def gemini_mock() -> Iterator[MockGemini]:
-    with MockGemini() as server:
-        yield server
 
 
 def test_codex_runs_the_hooks_vaultkit_installed(
@@ -104,10 +81,10 @@ def test_codex_runs_the_hooks_vaultkit_installed(
 
 
 def test_gemini_runs_the_hooks_vaultkit_installed_and_uninstall_restores_settings(
-    tmp_path: Path, gemini_bin: Path, gemini_mock: MockGemini
+    tmp_path: Path, gemini_bin: Path, google: MockGemini
 ) -> None:
     require_program("git")
-    box = GeminiSandbox(tmp_path, gemini_bin, gemini_mock.url)
+    box = GeminiSandbox(tmp_path, gemini_bin, google.url)
     settings = box.gemini_dir / "settings.json"
     before = settings.read_bytes()
     project = box.project()
@@ -126,9 +103,9 @@ def test_gemini_runs_the_hooks_vaultkit_installed_and_uninstall_restores_setting
     assert chats
     log = log_of(project)
     assert "SessionEnd" in log and any(p.stem[-8:] in log for p in chats), log
-    assert gemini_mock.of_kind("outside") == []
+    assert google.of_kind("outside") == []
     # The MCP server registered beside the hooks started: its tools reach the model request.
-    tools = gemini_mock.of_kind("agent")[0].body["tools"]
+    tools = google.of_kind("agent")[0].body["tools"]
     names = {d["name"] for group in tools for d in group["functionDeclarations"]}
     assert {"mcp_vaultkit_search", "mcp_vaultkit_latest_handoff"} <= names
 

@@ -16,7 +16,6 @@ import json
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,6 @@ from conftest import require_program
 from .agents_harness import (
     CodexSandbox,
     GeminiSandbox,
-    agent_binary,
     hook_groups,
     recorder_command,
 )
@@ -110,28 +108,6 @@ def assert_notes(outcome: Any, backend: str) -> None:
     assert outcome["tokens"] == [12, 7], "the usage the CLI reported (the mock's)"
     assert "ANSWER-9K1" in Path(outcome["summary"]).read_text(encoding="utf-8")
     assert "[[Importer]]" in Path(outcome["wiki"]).read_text(encoding="utf-8")
-
-
-@pytest.fixture(scope="session")
-def codex_bin() -> Path:
-    return agent_binary("codex")
-
-
-@pytest.fixture(scope="session")
-def gemini_bin() -> Path:
-    return agent_binary("gemini")
-
-
-@pytest.fixture
-def openai() -> Iterator[MockOpenAI]:
-    with MockOpenAI() as server:
-        yield server
-
-
-@pytest.fixture
-def google() -> Iterator[MockGemini]:
-    with MockGemini() as server:
-        yield server
 
 
 def bypassing(tmp_path: Path, binary: Path) -> Path:

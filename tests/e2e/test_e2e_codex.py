@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from conftest import require_program
 
-from .agents_harness import CodexSandbox, agent_binary, hook_groups, recorder_command
+from .agents_harness import CodexSandbox, hook_groups, recorder_command
 from .mock_openai import FunctionCall, MockOpenAI, Text, input_texts
 
 pytestmark = pytest.mark.e2e
@@ -38,11 +38,6 @@ def _fixture(name: str) -> dict[str, object]:
 
 def _record_kinds(path: Path) -> set[str]:
     return {json.loads(line)["type"] for line in path.read_text("utf-8").splitlines()}
-
-
-@pytest.fixture(scope="session")
-def codex_bin() -> Path:
-    return agent_binary("codex")
 
 
 @pytest.fixture

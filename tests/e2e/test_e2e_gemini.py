@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from conftest import require_program
 
-from .agents_harness import GeminiSandbox, agent_binary, hook_groups, recorder_command
+from .agents_harness import GeminiSandbox, hook_groups, recorder_command
 from .mock_gemini import MockGemini, user_texts
 
 pytestmark = pytest.mark.e2e
@@ -34,11 +34,6 @@ def _fixture(name: str) -> dict[str, object]:
     value = json.loads((FIXTURES / "hooks" / "gemini" / name).read_text(encoding="utf-8"))
     assert isinstance(value, dict)
     return value
-
-
-@pytest.fixture(scope="session")
-def gemini_bin() -> Path:
-    return agent_binary("gemini")
 
 
 @pytest.fixture

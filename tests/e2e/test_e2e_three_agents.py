@@ -17,7 +17,6 @@ import json
 import re
 import subprocess
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -30,7 +29,6 @@ from .agents_harness import (
     CodexSandbox,
     GeminiSandbox,
     SharedHome,
-    agent_binary,
     bypassing_codex,
     hook_groups,
     read_dumps,
@@ -68,28 +66,6 @@ def answer(agent: str, marker: str) -> str:
         f"## Done\n- {marker}\n\n## Next steps\n- continue the parser",
         f"The parser streams now ({agent}). See [[Streaming Parser]].",
     ).text
-
-
-@pytest.fixture(scope="module")
-def codex_bin() -> Path:
-    return agent_binary("codex")
-
-
-@pytest.fixture(scope="module")
-def gemini_bin() -> Path:
-    return agent_binary("gemini")
-
-
-@pytest.fixture
-def openai() -> Iterator[MockOpenAI]:
-    with MockOpenAI() as server:
-        yield server
-
-
-@pytest.fixture
-def google() -> Iterator[MockGemini]:
-    with MockGemini() as server:
-        yield server
 
 
 @pytest.fixture
