@@ -13,6 +13,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from vaultkit.cli import quickwords
 from vaultkit.cli.common import resolve_vault
 from vaultkit.errors import VaultkitError
 
@@ -34,23 +35,13 @@ OPTIONS: dict[str, str] = {"--format": "fmt", "-f": "fmt", "--output": "output",
 
 def read_quick(argv: list[str]) -> GraphArgs | None:
     """The options of ``vaultkit graph ARGV…`` when every word is plain and valid; else None."""
-    vault: Path | None = None
-    values: dict[str, str] = {}
-    words = iter(argv)
-    for word in words:
-        name, eq, attached = word.partition("=") if word.startswith("--") else (word, "", "")
-        field = OPTIONS.get(name)
-        if field is None:
-            if word.startswith("-") or vault is not None:
-                return None  # --help, an unknown option, "--", a second folder: typer's call
-            vault = Path(word)
-            continue
-        value = attached if eq else next(words, "")
-        if not value or value.startswith("-") or field in values:
-            return None
-        if field == "fmt" and value not in FORMATS:
-            return None
-        values[field] = value
+    words = quickwords.split(argv, OPTIONS, OPTIONS.values(), most=1)
+    if words is None:
+        return None
+    values = dict(words.values)
+    if len(values) < len(words.values) or values.get("fmt", "json") not in FORMATS:
+        return None  # an option given twice, an unknown format: typer's call
+    vault = Path(words.positional[0]) if words.positional else None
     output = values.get("output")
     return GraphArgs(vault, values.get("fmt", "json"), None if output is None else Path(output))
 

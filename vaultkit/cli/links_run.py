@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from vaultkit.cli import quickwords
 from vaultkit.cli.common import resolve_vault
 from vaultkit.errors import VaultkitError
 from vaultkit.vault import analysis
@@ -48,26 +49,14 @@ class LinksArgs:
 
 def read_quick(argv: list[str]) -> LinksArgs | None:
     """The options of ``vaultkit links ARGV…`` when every word is plain and valid; else None."""
-    positional: list[str] = []
-    flags: set[str] = set()
-    fmt: str | None = None
-    words = iter(argv)
-    for word in words:
-        name, eq, attached = word.partition("=") if word.startswith("--") else (word, "", "")
-        field = OPTIONS.get(name)
-        if field is None:
-            if word.startswith("-") or len(positional) == 2:
-                return None  # --help, an unknown option, "--", a third argument: typer's call
-            positional.append(word)
-        elif field != "fmt":
-            if eq:
-                return None
-            flags.add(field)
-        else:
-            value = attached if eq else next(words, "")
-            if value not in FORMATS or fmt is not None:
-                return None
-            fmt = value
+    words = quickwords.split(argv, OPTIONS, ("fmt",), most=2)
+    if words is None or len(words.values) > 1:
+        return None  # typer's call, as is a second --format
+    fmt = words.values[0][1] if words.values else None
+    if fmt is not None and fmt not in FORMATS:
+        return None
+    positional = words.positional
+    flags = {field for field, _ in words.flags}
     if not positional or not positional[0].strip():
         return None  # a missing or empty NOTE: typer's usage error
     vault = Path(positional[1]) if len(positional) > 1 else None

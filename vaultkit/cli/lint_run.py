@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from vaultkit.cli import quickwords
 from vaultkit.cli.common import display_root, resolve_vault
 from vaultkit.cli.progress import progress_for
 
@@ -63,35 +64,25 @@ VALUED = frozenset({"fmt", "select", "ignore", "files_from"})
 
 def read_quick(argv: list[str]) -> LintArgs | None:
     """The options of ``vaultkit lint ARGV…`` when every word is a plain, valid form; else None."""
-    vault: Path | None = None
+    words = quickwords.split(argv, OPTIONS, VALUED, most=1)
+    if words is None:
+        return None
     fmt = "text"
     files_from: str | None = None
     codes: dict[str, list[str]] = {"select": [], "ignore": []}
-    flags: set[str] = set()
-    words = iter(argv)
-    for word in words:
-        name, eq, attached = word.partition("=") if word.startswith("--") else (word, "", "")
-        field = OPTIONS.get(name)
-        if field is None:
-            if word.startswith("-") or vault is not None:
-                return None  # --help, an unknown option, "--", a second path: typer's call
-            vault = Path(word)
-        elif field not in VALUED:
-            if eq:
+    for field, value in words.values:
+        if field == "fmt":
+            if value not in FORMATS:
                 return None
-            flags.add(field)
+            fmt = value
+        elif field == "files_from":
+            if files_from is not None:
+                return None
+            files_from = value
         else:
-            value = attached if eq else next(words, "")
-            if not value or value.startswith("-") or (field == "fmt" and value not in FORMATS):
-                return None
-            if field == "fmt":
-                fmt = value
-            elif field == "files_from":
-                if files_from is not None:
-                    return None
-                files_from = value
-            else:
-                codes[field].append(value)
+            codes[field].append(value)
+    flags = {field for field, _ in words.flags}
+    vault = Path(words.positional[0]) if words.positional else None
     return LintArgs(
         paths=() if vault is None else (vault,),
         files_from=files_from,

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
+from vaultkit.cli import quickwords
 from vaultkit.cli.progress import progress_for
 from vaultkit.errors import VaultkitError
 
@@ -74,30 +75,20 @@ def _valid(field: str, value: str) -> bool:
 
 def read_quick(argv: list[str]) -> SearchArgs | None:
     """The options of ``vaultkit search ARGV…`` when every word is plain and valid; else None."""
-    positional: list[str] = []
+    words = quickwords.split(argv, OPTIONS, VALUED, most=2)
+    if words is None:
+        return None
     single: dict[str, str] = {}
     many: dict[str, list[str]] = {"kind": [], "tag": []}
-    flags: dict[str, bool] = {}
-    words = iter(argv)
-    for word in words:
-        name, eq, attached = word.partition("=") if word.startswith("--") else (word, "", "")
-        field = OPTIONS.get(name)
-        if field is None:
-            if word.startswith("-") or len(positional) == 2:
-                return None  # --help, an unknown option, "--", a third argument: typer's call
-            positional.append(word)
-        elif field not in VALUED:
-            if eq:
-                return None
-            flags[field] = name != "--no-refresh"
+    for field, value in words.values:
+        if not _valid(field, value) or field in single:
+            return None
+        if field in REPEATABLE:
+            many[field].append(value)
         else:
-            value = attached if eq else next(words, "")
-            if not _valid(field, value) or field in single:
-                return None
-            if field in REPEATABLE:
-                many[field].append(value)
-            else:
-                single[field] = value
+            single[field] = value
+    flags = {field: name != "--no-refresh" for field, name in words.flags}
+    positional = words.positional
     return _args(positional, single, many, flags)
 
 

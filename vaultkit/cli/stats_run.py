@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from vaultkit.cli import quickwords
 from vaultkit.cli.common import resolve_vault
 
 if TYPE_CHECKING:
@@ -33,20 +34,13 @@ class StatsArgs:
 
 def read_quick(argv: list[str]) -> StatsArgs | None:
     """The options of ``vaultkit stats ARGV…`` when every word is plain and valid; else None."""
-    vault: Path | None = None
-    fmt: str | None = None
-    words = iter(argv)
-    for word in words:
-        name, eq, attached = word.partition("=") if word.startswith("--") else (word, "", "")
-        if name not in OPTIONS:
-            if word.startswith("-") or vault is not None:
-                return None  # --help, an unknown option, "--", a second folder: typer's call
-            vault = Path(word)
-            continue
-        value = attached if eq else next(words, "")
-        if value not in FORMATS or fmt is not None:
-            return None
-        fmt = value
+    words = quickwords.split(argv, OPTIONS, OPTIONS.values(), most=1)
+    if words is None or len(words.values) > 1:
+        return None  # typer's call, as is a second --format
+    fmt = words.values[0][1] if words.values else None
+    if fmt is not None and fmt not in FORMATS:
+        return None
+    vault = Path(words.positional[0]) if words.positional else None
     return StatsArgs(vault, fmt or "text")
 
 
