@@ -99,3 +99,16 @@ def one_line(text: str, limit: int = 200) -> str:
     """``text`` flattened to one line of at most ``limit`` characters."""
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def cut_blocks(text: str, opening: str, closing: str) -> str:
+    """``text`` without every ``opening…closing`` block, in one linear pass (``str.find``); an
+    unclosed block drops the rest of the text."""
+    parts: list[str] = []
+    pos = 0
+    while (start := text.find(opening, pos)) >= 0:
+        parts.append(text[pos:start])
+        end = text.find(closing, start)
+        pos = len(text) if end < 0 else end + len(closing)
+    parts.append(text[pos:])
+    return "".join(parts)

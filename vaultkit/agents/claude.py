@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 
-from vaultkit.agents.adapter import ASSISTANT, META, TOOL, USER, Entry, one_line
+from vaultkit.agents.adapter import ASSISTANT, META, TOOL, USER, Entry, cut_blocks, one_line
 from vaultkit.agents.jsonlines import decode, iter_lines
 
 TYPE_CHECKING = False
@@ -54,17 +54,9 @@ def strip_harness(text: str) -> str:
     Linear: each block is cut with ``str.find``; an unclosed tag drops the rest of the text.
     """
     for tag in HARNESS_TAGS:
-        opening, closing = f"<{tag}>", f"</{tag}>"
-        if opening not in text:
-            continue
-        parts: list[str] = []
-        pos = 0
-        while (start := text.find(opening, pos)) >= 0:
-            parts.append(text[pos:start])
-            end = text.find(closing, start)
-            pos = len(text) if end < 0 else end + len(closing)
-        parts.append(text[pos:])
-        text = "".join(parts)
+        opening = f"<{tag}>"
+        if opening in text:
+            text = cut_blocks(text, opening, f"</{tag}>")
     text = text.strip()
     return "" if text.startswith("Caveat:") and _CAVEAT in text[:200] else text
 

@@ -15,7 +15,16 @@ import shlex
 from collections import OrderedDict
 
 from vaultkit.agents import hookmerge
-from vaultkit.agents.adapter import ASSISTANT, JSON_ONLY, TOOL, USER, Agent, Entry, one_line
+from vaultkit.agents.adapter import (
+    ASSISTANT,
+    JSON_ONLY,
+    TOOL,
+    USER,
+    Agent,
+    Entry,
+    cut_blocks,
+    one_line,
+)
 from vaultkit.agents.jsonlines import Tally, iter_objects
 
 TYPE_CHECKING = False
@@ -156,15 +165,7 @@ def _text(content: object) -> str:
 
 def _strip_block(text: str, tags: tuple[str, str]) -> str:
     """``text`` without every ``<tag>…</tag>`` block (an unclosed one drops the rest)."""
-    opening, closing = tags
-    parts: list[str] = []
-    pos = 0
-    while (start := text.find(opening, pos)) >= 0:
-        parts.append(text[pos:start])
-        end = text.find(closing, start)
-        pos = len(text) if end < 0 else end + len(closing)
-    parts.append(text[pos:])
-    return "".join(parts).strip()
+    return cut_blocks(text, *tags).strip()
 
 
 def _tool(call: dict[str, Any]) -> Entry:
