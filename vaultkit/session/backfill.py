@@ -137,14 +137,15 @@ def missed_transcripts(
     session_id: str,
     now: float,
     env: Mapping[str, str] | None = None,
+    *,
+    busy: set[str],
 ) -> list[jobs.Job]:
     """Finished Claude Code transcripts of this project, other than the current one, never
-    distilled."""
+    distilled (``busy``: :func:`_busy_ids`, read once per plan)."""
     if not transcript_path:
         return []
     current = {_stem(transcript_path), session_id}
     env = env or {}
-    busy = _busy_ids(store)
     undistilled: dict[str, tuple[str, float]] = {}
     for path, mtime in _candidates(os.path.dirname(transcript_path) or ".", current, now):
         sid = _stem(path)
@@ -168,11 +169,12 @@ def missed_elsewhere(
     session_id: str,
     now: float,
     env: Mapping[str, str] | None = None,
+    *,
+    busy: set[str],
 ) -> list[jobs.Job]:
     """Finished Codex rollouts and Gemini chat files of this project, other than the current
     session's, never distilled (one job per session id, the newest file's)."""
     env = env or {}
-    busy = _busy_ids(store)
     current = os.path.realpath(transcript_path) if transcript_path else ""
     seen = agentscan.found(store, env, now, MAX_AGE_SECONDS)
     fresh = [
@@ -213,8 +215,9 @@ def plan(
     (its transcript's folder is searched only for Claude Code). ``env`` decides where a
     transcript's ``cwd`` has its store (``VAULTKIT_HOME``) and where the agents keep theirs."""
     claude = transcript_path if agent == "claude" else ""
-    missed = missed_transcripts(store, claude, session_id, now, env)
-    missed += missed_elsewhere(store, transcript_path, session_id, now, env)
+    busy = _busy_ids(store)  # the queue, failed and forgotten jobs and live workers, read once
+    missed = missed_transcripts(store, claude, session_id, now, env, busy=busy)
+    missed += missed_elsewhere(store, transcript_path, session_id, now, env, busy=busy)
     return Plan(
         orphaned=tuple(orphaned_jobs(store, max_attempts, now)),
         missed=tuple(missed[:MAX_PER_START]),
