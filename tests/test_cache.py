@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from vaultkit.base import sqlitedb
 from vaultkit.vault import cache, parallel
 from vaultkit.vault.load import Vault, load_vault
 
@@ -255,6 +256,40 @@ def test_a_store_wiki_keeps_its_cache_in_the_store_state_folder(tmp_path: Path) 
     load_vault(wiki, cache=True)
     assert (tmp_path / "sessions" / ".vaultkit" / cache.CACHE_NAME).is_file()
     assert not (wiki / ".vaultkit").exists()
+
+
+_LOCKER = """
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("BEGIN IMMEDIATE")
+print("locked", flush=True)
+sys.stdin.read()
+"""
+
+
+def test_a_cache_locked_by_another_process_is_skipped_not_a_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _vault(tmp_path / "v")
+    expected = load_vault(root, cache=False)
+    load_vault(root, cache=True)  # the cache file exists
+    (root / "Home.md").write_text("# Home\n[[Plan]] [[New]]\n", encoding="utf-8")
+    expected = load_vault(root, cache=False)
+    monkeypatch.setattr(sqlitedb, "BUSY_TIMEOUT_S", 0.2)
+    locker = subprocess.Popen(
+        [sys.executable, "-c", _LOCKER, str(cache.cache_path(root))],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert locker.stdout is not None and locker.stdout.readline() == "locked\n"
+        _same(expected, load_vault(root, cache=True))  # BEGIN IMMEDIATE fails: nothing saved
+    finally:
+        locker.communicate("", timeout=30)
+    log = "".join(p.read_text() for p in (root / ".vaultkit").glob("*.log"))
+    assert "not updated" in log and "locked" in log
+    _same(expected, load_vault(root, cache=True))  # and the next run saves it
 
 
 def test_an_unwritable_state_folder_means_no_cache_not_an_error(tmp_path: Path) -> None:

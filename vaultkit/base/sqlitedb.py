@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from vaultkit.base.log import append_log
@@ -97,16 +97,21 @@ def open_database(
         return None
 
 
-@contextlib.contextmanager
 def write_transaction(
-    conn: sqlite3.Connection, path: Path, label: str, broken: Callable[[sqlite3.Error], None]
-) -> Iterator[None]:
-    """One write transaction, committed when the block ends. :class:`Superseded` rolls it back
-    quietly; a busy or locked database is rolled back and logged (a cache is only an
-    accelerator); any other SQLite error goes to ``broken`` (which rebuilds the file)."""
+    conn: sqlite3.Connection,
+    path: Path,
+    label: str,
+    broken: Callable[[sqlite3.Error], None],
+    work: Callable[[], None],
+) -> None:
+    """Run ``work`` in one write transaction and commit it. :class:`Superseded` rolls it back
+    quietly; a busy or locked database (also when the transaction cannot even begin, because
+    another process holds the lock past the busy timeout) is rolled back and logged, and
+    ``work`` may not have run (a cache is only an accelerator); any other SQLite error goes to
+    ``broken`` (which rebuilds the file)."""
     try:
         conn.execute("BEGIN IMMEDIATE")
-        yield
+        work()
         conn.execute("COMMIT")
     except Superseded:
         with contextlib.suppress(sqlite3.Error):

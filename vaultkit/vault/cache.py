@@ -175,9 +175,12 @@ class NoteCache:
         gone = [(path,) for path in removed]
         if not values and not gone:
             return
-        with self._writing():
+
+        def work() -> None:
             self.conn.executemany(_INSERT_NOTE, values)
             self.conn.executemany("DELETE FROM notes WHERE path = ?", gone)
+
+        self._write(work)
 
     def link_snapshot(self) -> tuple[str | None, bytes | None, dict[str, tuple[bytes, bytes]]]:
         """The stored link state (digest, blob) and every note's resolutions (digest, blob),
@@ -205,7 +208,8 @@ class NoteCache:
     ) -> None:
         """Store resolutions computed against ``state``. When another run changed the stored
         state since ``expected`` was read, every stored resolution is dropped instead."""
-        with self._writing():
+
+        def work() -> None:
             found = self.conn.execute(
                 "SELECT value FROM meta WHERE key = 'link_state_digest'"
             ).fetchone()
@@ -222,8 +226,10 @@ class NoteCache:
                         [("link_state_digest", state[0]), ("link_state", state[1])],
                     )
 
-    def _writing(self) -> contextlib.AbstractContextManager[None]:
-        return write_transaction(self.conn, self.path, "cache", self._broken)
+        self._write(work)
+
+    def _write(self, work: Callable[[], None]) -> None:
+        write_transaction(self.conn, self.path, "cache", self._broken, work)
 
     def _broken(self, exc: sqlite3.Error) -> None:
         log_beside(self.path, f"cache: {self.path} is unreadable ({exc}); rebuilt")

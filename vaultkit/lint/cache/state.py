@@ -297,11 +297,14 @@ class LintStore:
     def write(self, expected: object, update: Update) -> None:
         """Apply ``update`` when the stored generation is still ``expected``; a busy database
         is left as it is (logged), a broken one is deleted."""
-        with write_transaction(self.conn, self.path, "lint cache", self._broken):
+
+        def work() -> None:
             current = self.conn.execute("SELECT value FROM meta WHERE key='generation'").fetchone()
             if (current[0] if current else None) != expected:
                 raise Superseded
             update.apply(self.conn, 0 if not isinstance(expected, int) else expected + 1)
+
+        write_transaction(self.conn, self.path, "lint cache", self._broken, work)
 
     def _broken(self, exc: sqlite3.Error) -> None:
         self.log(f"is unreadable ({exc}); rebuilt")
