@@ -21,7 +21,8 @@ from vaultkit.vault.fastparse import (
     inline_blocks,
     simple_yaml,
 )
-from vaultkit.vault.parse import _Loader, _parse_frontmatter, parse_note, parse_note_with
+from vaultkit.vault.parse import _parse_frontmatter, parse_note, parse_note_with
+from vaultkit.vault.yamlfront import _Loader
 
 REPO = Path(__file__).resolve().parent.parent
 SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])

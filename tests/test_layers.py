@@ -15,6 +15,7 @@ HEAVY: dict[str, tuple[str, ...]] = {
     "mcp": ("vaultkit.mcp.server",),
     "pydantic": ("vaultkit.mcp.server",),
     "markdown_it": ("vaultkit.vault.wikilink", "vaultkit.vault.parse"),
+    "yaml": ("vaultkit.vault.yamlfront", "vaultkit.session.notes"),
 }
 
 # The layers, bottom to top: each package may import only the packages listed for it (and
@@ -43,7 +44,9 @@ LAYERS: dict[str, frozenset[str]] = {
 CORE = (
     "vaultkit.vault.model",
     "vaultkit.vault.fastparse",
+    "vaultkit.vault.wikisyntax",
     "vaultkit.vault.wikilink",
+    "vaultkit.vault.yamlfront",
     "vaultkit.vault.parse",
     "vaultkit.vault.resolve",
     "vaultkit.vault.relink",

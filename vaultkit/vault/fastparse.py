@@ -31,14 +31,14 @@ from datetime import date
 from functools import partial
 from typing import Any, NamedTuple
 
-from vaultkit.vault.wikilink import (
+from vaultkit.vault.wikisyntax import (
     COMMENT,
     FOOTNOTE,
     MATH,
     MathScan,
     comment_left_open,
-    link_href,
     md_trim,
+    plain_href,
     split_wikilink,
     wikilink_meta,
 )
@@ -862,7 +862,13 @@ def _destination(src: str, open_paren: int) -> tuple[str | None, int] | None:
     match = _DEST.match(src, open_paren + 1)
     if match is None or src[match.end() : match.end() + 1] != ")":
         return None
-    return link_href(match.group()), match.end() + 1
+    destination = match.group()
+    href = plain_href(destination)
+    if href is None:
+        from vaultkit.vault.wikilink import link_href  # markdown-it, for what it must decide
+
+        href = link_href(destination)
+    return href, match.end() + 1
 
 
 Found = tuple[tuple[Piece, ...], int]  # pieces a rule pushed (none: literal text), next pos

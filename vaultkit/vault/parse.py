@@ -4,18 +4,12 @@ from __future__ import annotations
 
 import bisect
 import itertools
-import math
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import unquote
-
-import yaml
-from markdown_it.token import Token as MdToken
-from yaml.constructor import SafeConstructor
 
 from vaultkit.vault.fastparse import ROW_META, Segment, body_plan, simple_yaml, windows
 from vaultkit.vault.model import (
@@ -29,7 +23,10 @@ from vaultkit.vault.model import (
     Severity,
     pack_links,
 )
-from vaultkit.vault.wikilink import get_parser, split_wikilink
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token as MdToken
 
 BOM = "\ufeff"
 FENCE = "---"
@@ -45,13 +42,8 @@ _WATCHED = frozenset({"text", "wikilink", "wikilink_error", "link_open", "image"
 _EMPHASIS = re.compile(r"~~|==|(?<!\w)[*_]+(?=\S)|(?<=\S)[*_]+(?!\w)")
 _NEWLINE = re.compile("\n")
 _BREAKS = frozenset({"softbreak", "hardbreak"})
-_VALUE_START = re.compile(r"\s*(?:(?:-\s+)+|[^\s\"'#-][^:]*:\s+)")  # "key: " or "- "
-_QUOTED = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^']|'')*'")
-_FLOW_OR_QUOTE = frozenset("[{\"'")
-_NOT_PLAIN = frozenset("&*!|>%@`#")
 _SAMPLE = 8192  # how much of a file the binary test looks at
 _NOT_CONTROL = bytes(b for b in range(256) if (b >= 0x20 and b != 0x7F) or b in b"\t\n\r\f\x1b")
-_BaseLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class Token(Protocol):
@@ -130,54 +122,6 @@ def _decode(path: str, data: bytes) -> _Text:
 # --------------------------------------------------------------------------- frontmatter
 
 
-def _construct_timestamp(loader: yaml.SafeLoader, node: yaml.Node) -> object:
-    """Dates become ISO strings; an impossible date stays the text that was written."""
-    if not isinstance(node, yaml.ScalarNode):
-        return None
-    try:
-        value = SafeConstructor.construct_yaml_timestamp(loader, node)
-    except ValueError:
-        return node.value
-    return value.isoformat() if isinstance(value, date | datetime) else str(node.value)
-
-
-def _construct_binary(loader: yaml.SafeLoader, node: yaml.Node) -> object:
-    return node.value if isinstance(node, yaml.ScalarNode) else None
-
-
-# The base class is picked at run time (libyaml's CSafeLoader when PyYAML was built with it),
-# which mypy cannot follow; both candidates are SafeLoader-compatible.
-class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
-    """Safe YAML loading whose results are JSON-friendly (no dates, no bytes)."""
-
-
-_Loader.add_constructor("tag:yaml.org,2002:timestamp", _construct_timestamp)
-_Loader.add_constructor("tag:yaml.org,2002:binary", _construct_binary)
-
-
-def _jsonable(value: object, memo: dict[int, object]) -> object:
-    """Copy YAML data into str-keyed dicts, lists and scalars (shared nodes stay shared)."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)  # .nan / .inf have no JSON spelling
-    if value is None or isinstance(value, str | bool | int | float):
-        return value
-    if id(value) in memo:
-        return memo[id(value)]
-    if isinstance(value, Mapping):
-        out: dict[str, object] = {}
-        memo[id(value)] = out
-        for key, item in value.items():
-            out[key if isinstance(key, str) else str(key)] = _jsonable(item, memo)
-        return out
-    if isinstance(value, list | tuple | set | frozenset):
-        items: list[object] = []
-        memo[id(value)] = items
-        source = sorted(value, key=str) if isinstance(value, set | frozenset) else value
-        items.extend(_jsonable(item, memo) for item in source)
-        return items
-    return str(value)
-
-
 @dataclass(slots=True)
 class _Frontmatter:
     """What the frontmatter block yields. ``lines`` counts the fence lines too."""
@@ -195,27 +139,6 @@ def _closing_fence(lines: Sequence[str]) -> int:
     return -1
 
 
-def _yaml_error(path: str, exc: Exception) -> Finding:
-    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-    line = getattr(mark, "line", None)
-    column = getattr(mark, "column", None)
-    lines = str(exc).splitlines()
-    problem = getattr(exc, "problem", None) or (lines[0] if lines else type(exc).__name__)
-    if isinstance(line, int) and isinstance(column, int):
-        return _finding(path, line + 2, column + 1, "VK201", f"invalid YAML frontmatter: {problem}")
-    return _finding(path, 2, 1, "VK201", f"invalid YAML frontmatter: {problem}")
-
-
-def _load_yaml(text: str) -> tuple[yaml.Node | None, object]:
-    loader = _Loader(text)
-    try:
-        node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
-    finally:
-        loader.dispose()
-    return node, data
-
-
 def _parse_frontmatter(path: str, lines: Sequence[str], fast: bool = True) -> _Frontmatter:
     if not lines or lines[0].rstrip() != FENCE:
         return _Frontmatter()
@@ -229,129 +152,11 @@ def _parse_frontmatter(path: str, lines: Sequence[str], fast: bool = True) -> _F
     if simple is not None:
         result.data = simple  # plain strings only: no "[[", so no frontmatter links
         return result
-    try:
-        node, data = _load_yaml("\n".join(body) + "\n")
-    except Exception as exc:  # any YAML failure is a finding, never a crash
-        result.findings.append(_yaml_error(path, exc))
-        result.links = list(_fallback_links(body))
-        return result
-    if data is None:
-        return result
-    if not isinstance(data, Mapping):
-        result.findings.append(_finding(path, 2, 1, "VK201", "frontmatter is not a mapping"))
-        return result
-    try:
-        converted = _jsonable(data, {})
-    except RecursionError:
-        result.findings.append(_finding(path, 2, 1, "VK201", "frontmatter is nested too deeply"))
-        return result
-    result.data = converted if isinstance(converted, dict) else {}
-    if node is not None:
-        result.links = list(_frontmatter_links(node, body))
+    from vaultkit.vault import yamlfront  # PyYAML: only frontmatter the lean reader declines
+
+    read = yamlfront.read_frontmatter(path, body)
+    result.data, result.links, result.findings = read.data, read.links, read.findings
     return result
-
-
-def _value_scalars(node: yaml.Node) -> Iterator[yaml.ScalarNode]:
-    """Every scalar that is a value (not a key) in the YAML tree, each node once."""
-    seen: set[int] = set()
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if id(current) in seen:
-            continue
-        seen.add(id(current))
-        if isinstance(current, yaml.ScalarNode):
-            yield current
-        elif isinstance(current, yaml.MappingNode):
-            stack.extend(value for _key, value in reversed(current.value))
-        elif isinstance(current, yaml.SequenceNode):
-            stack.extend(reversed(current.value))
-
-
-def _wikilinks_in(text: str) -> Iterator[tuple[int, str, bool]]:
-    """``(offset, inner, embed)`` for each well-formed ``[[inner]]`` in a plain string."""
-    start = text.find("[[")
-    while start >= 0:
-        close = text.find("]]", start + 2)
-        if close < 0:
-            return
-        inner = text[start + 2 : close]
-        if "[[" in inner or "\n" in inner:
-            start = text.find("[[", start + 2)
-            continue
-        embed = start > 0 and text[start - 1] == "!"
-        yield (start - 1 if embed else start), inner, embed
-        start = text.find("[[", close + 2)
-
-
-def _raw_positions(node: yaml.ScalarNode, body: Sequence[str]) -> list[tuple[int, int]]:
-    """0-based (line, col) of each ``[[`` in the scalar's source text within the YAML."""
-    first, last = node.start_mark.line, node.end_mark.line
-    found: list[tuple[int, int]] = []
-    for line in range(first, min(last, len(body) - 1) + 1):
-        text = body[line]
-        lo = node.start_mark.column if line == first else 0
-        hi = node.end_mark.column if line == last else len(text)
-        col = text.find("[[", lo, hi)
-        while col >= 0:
-            found.append((line, col))
-            col = text.find("[[", col + 2, hi)
-    return found
-
-
-def _frontmatter_links(root: yaml.Node, body: Sequence[str]) -> Iterator[Link]:
-    for node in _value_scalars(root):
-        if node.tag != "tag:yaml.org,2002:str" or "[[" not in node.value:
-            continue
-        found = list(_wikilinks_in(node.value))
-        raw = _raw_positions(node, body)
-        exact = len(raw) == len(found)  # escapes in quoted YAML can hide a "[[" from the source
-        for index, (_offset, inner, embed) in enumerate(found):
-            parts = split_wikilink(inner)
-            if parts is None:
-                continue
-            line, col = raw[index] if exact else (node.start_mark.line, node.start_mark.column)
-            if embed and exact and col > 0:
-                col -= 1
-            yield Link(
-                "frontmatter", parts.target, parts.subpath, parts.display, line + 2, col + 1, embed
-            )
-
-
-def _fallback_links(body: Sequence[str]) -> Iterator[Link]:
-    """The frontmatter's links when PyYAML would not load it (VK201), as Obsidian still reads
-    them: from the YAML tree when it composes (``created: {{date}}`` is an unhashable key to
-    PyYAML, a fine mapping to Obsidian), else line by line from string values."""
-    try:
-        node = yaml.compose("\n".join(body) + "\n", Loader=_Loader)
-    except (yaml.YAMLError, RecursionError):
-        node = None
-    if node is not None:
-        yield from _frontmatter_links(node, body)
-        return
-    for index, line in enumerate(body):
-        for start, end in _string_values(line):
-            for offset, inner, embed in _wikilinks_in(line[start:end]):
-                parts = split_wikilink(inner)
-                if parts is not None:
-                    target, subpath, display = parts
-                    col = start + offset + 1
-                    yield Link("frontmatter", target, subpath, display, index + 2, col, embed)
-
-
-def _string_values(line: str) -> Iterator[tuple[int, int]]:
-    """Spans of the YAML strings on one frontmatter line: each quoted string (in flow lists
-    too), or the value of ``key: value`` / ``- value`` when it is a plain scalar (an unquoted
-    ``[[x]]`` is a nested list in YAML, not a string)."""
-    match = _VALUE_START.match(line)
-    start = match.end() if match else 0
-    value = line[start:]
-    if value[:1] in _FLOW_OR_QUOTE:
-        for quoted in _QUOTED.finditer(line, start):
-            yield quoted.start() + 1, quoted.end() - 1
-    elif value[:1] not in _NOT_PLAIN:
-        comment = value.find(" #")
-        yield start, start + comment if comment >= 0 else len(line)
 
 
 # --------------------------------------------------------------------------- tags and aliases
@@ -665,10 +470,18 @@ def _body_source(lines: Sequence[str], skip: int) -> str:
     return "\n" * skip + "\n".join(lines[skip:])
 
 
+def _markdown_it() -> MarkdownIt:
+    """The markdown-it parser, imported on the first region the fast path leaves to it: a vault
+    the fast path reads whole never loads markdown-it."""
+    from vaultkit.vault.wikilink import get_parser
+
+    return get_parser()
+
+
 def _region_tokens(lines: Sequence[str], low: int, high: int) -> list[MdToken]:
     """markdown-it's tokens for ``lines[low:high]``, their line maps moved to file lines
     (the same tokens as with the lines before ``low`` blanked, without scanning them)."""
-    tokens = get_parser().parse("\n".join(lines[low:high]), {})
+    tokens = _markdown_it().parse("\n".join(lines[low:high]), {})
     if low:
         for token in tokens:
             if token.map is not None:
@@ -751,7 +564,7 @@ def _parse(path: str, data: bytes, mode: str = "auto") -> Note | None:
     elif plan is None or (len(plan) == 1 and plan[0][2] is None):
         if mode == "fast":
             return None
-        body.walk(get_parser().parse(_body_source(lines, front.lines), {}))
+        body.walk(_markdown_it().parse(_body_source(lines, front.lines), {}))
     else:
         _walk_plan(body, lines, plan)
     if not bounds:

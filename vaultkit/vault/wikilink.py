@@ -31,10 +31,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from markdown_it import MarkdownIt
-from markdown_it.common.utils import mdTrim, unescapeAll
+from markdown_it.common.utils import unescapeAll
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_block import lheading as _md_lheading
 from markdown_it.rules_block import paragraph as _md_paragraph
@@ -42,6 +42,31 @@ from markdown_it.rules_block import table as _md_table
 from markdown_it.rules_inline import StateInline
 from markdown_it.rules_inline import image as _md_image
 from markdown_it.rules_inline import link as _md_link
+
+from vaultkit.vault.wikisyntax import (
+    COMMENT,
+    FOOTNOTE,
+    MATH,
+    Finder,
+    MathScan,
+    WikiParts,
+    comment_left_open,
+    md_trim,
+    split_wikilink,
+    wikilink_meta,
+)
+
+__all__ = [
+    "BLOCK_RULES",
+    "INLINE_RULES",
+    "WikiParts",
+    "comment_left_open",
+    "get_parser",
+    "link_href",
+    "make_parser",
+    "md_trim",
+    "split_wikilink",
+]
 
 BLOCK_RULES = (
     "code",
@@ -66,117 +91,11 @@ INLINE_RULES = (
     "autolink",
     "html_inline",
 )
-COMMENT = "%%"
 _SCAN_KEY = "vaultkit_wikilink_scan"
 _PLAIN_RUN = re.compile(r"[^\n!\[\]\\`<%$]+")
 _BRACKET_RUN = re.compile(r"[!\[]+")
-FOOTNOTE = re.compile(r"\[\^([^\]\s]+)\]:")  # "[^label]:" opening a footnote definition
-_MATH_CLOSER = re.compile(r"(?<=[^\s\\])\$")
-MATH = "$$"
-_CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.DOTALL)
 
 InlineRule = Callable[[StateInline, bool], bool]
-
-
-class WikiParts(NamedTuple):
-    """The pieces of a wikilink's inner text: ``target#subpath|display``."""
-
-    target: str
-    subpath: str
-    display: str | None
-
-
-_new_parts = tuple.__new__  # WikiParts without the Python-level __new__ (a hot path)
-
-
-def wikilink_meta(parts: WikiParts, embed: bool, pos: int) -> dict[str, Any]:
-    """The ``meta`` of a ``wikilink`` token (see the module docstring)."""
-    return {
-        "target": parts.target,
-        "subpath": parts.subpath,
-        "display": parts.display,
-        "embed": embed,
-        "pos": pos,
-    }
-
-
-def split_wikilink(inner: str) -> WikiParts | None:
-    """Split the text between ``[[`` and ``]]``; ``None`` when it names nothing.
-
-    The first ``|`` separates the display text; ``\\|`` (an escaped pipe, as written inside
-    tables) is a separator too. The first ``#`` starts the subpath. Whitespace is trimmed.
-    """
-    display: str | None = None
-    head = inner
-    bar = inner.find("|")
-    if bar >= 0:
-        head = inner[: bar - 1] if bar > 0 and inner[bar - 1] == "\\" else inner[:bar]
-        display = inner[bar + 1 :].strip()
-    target, _, subpath = head.partition("#")
-    target, subpath = target.strip(), subpath.strip()
-    if not target and not subpath:
-        return None
-    return _new_parts(WikiParts, (target, subpath, display))
-
-
-@dataclass(slots=True)
-class _Finder:
-    """``src.find(needle, pos)`` remembered: queries with rising ``pos`` cost linear time."""
-
-    src: str
-    needle: str
-    start: int = -1
-    found: int = -1
-
-    def at(self, pos: int) -> int:
-        valid = self.start >= 0 and self.start <= pos and (self.found < 0 or pos <= self.found)
-        if not valid:
-            self.start, self.found = pos, self.src.find(self.needle, pos)
-        return self.found
-
-
-@dataclass(slots=True)
-class _Search:
-    """``pattern.search(src, pos)``'s start remembered, like :class:`_Finder`."""
-
-    src: str
-    pattern: re.Pattern[str]
-    start: int = -1
-    found: int = -1
-
-    def at(self, pos: int) -> int:
-        valid = self.start >= 0 and self.start <= pos and (self.found < 0 or pos <= self.found)
-        if not valid:
-            match = self.pattern.search(self.src, pos)
-            self.start, self.found = pos, match.start() if match else -1
-        return self.found
-
-
-@dataclass(slots=True)
-class MathScan:
-    """Obsidian's inline math in one inline source: ``$$…$$``, or ``$…$`` whose opening
-    ``$`` is not followed by whitespace and whose closing ``$`` is not preceded by whitespace
-    (nor escaped). Shared by the inline rule and the fast path; linear over a whole source."""
-
-    src: str
-    pairs: _Finder
-    closers: _Search
-
-    @classmethod
-    def build(cls, src: str) -> MathScan:
-        return cls(src, _Finder(src, MATH), _Search(src, _MATH_CLOSER))
-
-    def end(self, pos: int) -> int:
-        """Where the math opened by the ``$`` at ``pos`` ends; -1 when it opens none."""
-        src = self.src
-        if src.startswith(MATH, pos):
-            close = self.pairs.at(pos + 2)
-            return close + 2 if close >= 0 else -1
-        following = src[pos + 1 : pos + 2]
-        if not following or following.isspace():
-            return -1
-        close = self.closers.at(pos + 2)
-        return close + 1 if close >= 0 else -1
 
 
 @dataclass(slots=True)
@@ -184,18 +103,16 @@ class _Scan:
     """Finders for ``[[``, ``]]`` and newlines in one inline source, plus reported lines."""
 
     src: str
-    opens: _Finder
-    closes: _Finder
-    newlines: _Finder
-    brackets: _Finder
+    opens: Finder
+    closes: Finder
+    newlines: Finder
+    brackets: Finder
     reported: set[int] = field(default_factory=set)
     math: MathScan | None = None
 
     @classmethod
     def build(cls, src: str) -> _Scan:
-        return cls(
-            src, _Finder(src, "[["), _Finder(src, "]]"), _Finder(src, "\n"), _Finder(src, "]")
-        )
+        return cls(src, Finder(src, "[["), Finder(src, "]]"), Finder(src, "\n"), Finder(src, "]"))
 
     def line_end(self, pos: int) -> int:
         found = self.newlines.at(pos)
@@ -351,13 +268,6 @@ def with_position(rule: InlineRule, kind: str) -> InlineRule:
     return positioned
 
 
-def comment_left_open(text: str) -> bool:
-    """True when ``text`` has an odd number of ``%%`` outside code spans."""
-    if COMMENT not in text:
-        return False
-    return _CODE_SPAN.sub("", text).count(COMMENT) % 2 == 1
-
-
 def _line_text(state: StateBlock, line: int) -> str:
     return state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
 
@@ -442,10 +352,10 @@ def table_rule(state: StateBlock, start_line: int, end_line: int, silent: bool) 
             line += 1
             continue  # the delimiter row
         row = state.push("inline", "", 0)
-        row.content, after = mdTrim(_line_text(state, line)), line + 1
+        row.content, after = md_trim(_line_text(state, line)), line + 1
         if comment_left_open(row.content):  # the comment runs on to its closing "%%"
             after = _comment_end(state, after)
-            row.content = mdTrim(state.getLines(line, after, state.blkIndent, False))
+            row.content = md_trim(state.getLines(line, after, state.blkIndent, False))
         row.map = [line, after]
         row.meta["vk_row"] = True
         line = after
@@ -559,11 +469,6 @@ def make_parser() -> MarkdownIt:
 
 
 _PARSER: MarkdownIt | None = None
-
-
-def md_trim(text: str) -> str:
-    """markdown-it's trim of block content (its whitespace set, not ``str.strip``'s)."""
-    return mdTrim(text)
 
 
 def link_href(destination: str) -> str | None:
