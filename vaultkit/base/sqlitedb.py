@@ -7,11 +7,11 @@ A cache database only makes a run faster: a corrupt or foreign file is deleted a
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import sqlite3
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from vaultkit.base.blake import blake2b
 from vaultkit.base.log import append_log
 from vaultkit.base.statedir import ensure_folder
 
@@ -34,7 +34,7 @@ def source_digest(values: object, modules: Iterable[str]) -> str:
     """A short digest of ``repr(values)`` and the source of the named vaultkit modules (paths
     below ``vaultkit/``): what a cache's stored results depend on besides its inputs (a change
     empties the cache)."""
-    digest = hashlib.blake2b(digest_size=12)
+    digest = blake2b(digest_size=12)
     digest.update(repr(values).encode())
     for name in modules:
         digest.update((_PACKAGE / name).read_bytes())  # a missing module is a bug: let it raise

@@ -18,7 +18,6 @@ raise: the cache can only make a load faster, never make it fail.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import importlib.util
 import marshal
 import os
@@ -31,6 +30,7 @@ from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
+from vaultkit.base.blake import blake2b
 from vaultkit.base.gcpause import gc_paused
 from vaultkit.base.sqlitedb import (
     delete_database,
@@ -122,7 +122,7 @@ def _library_version(name: str) -> str:
     if spec is None or spec.origin is None:
         return "?"
     with open(spec.origin, "rb") as handle:
-        return hashlib.blake2b(handle.read(), digest_size=8).hexdigest()
+        return blake2b(handle.read(), digest_size=8).hexdigest()
 
 
 @cache
@@ -359,7 +359,7 @@ def _resolve_cached(
     expected, old_blob, rows = store.link_snapshot()
     state = link_state(files, loaded.notes)
     blob = state.blob()
-    digest = hashlib.blake2b(blob, digest_size=16).hexdigest()
+    digest = blake2b(blob, digest_size=16).hexdigest()
     old = None if old_blob is None else LinkState.from_blob(old_blob)
     change = affected(old, state) if digest != expected or old is None else Affected()
     valid = {path: row[1] for path, row in rows.items() if loaded.digests.get(path) == row[0]}

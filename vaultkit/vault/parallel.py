@@ -8,18 +8,20 @@ cross process boundaries cheaply (marshal, not pickled objects).
 from __future__ import annotations
 
 import gc
-import hashlib
 import marshal
 import os
+import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 
+from vaultkit.base.blake import blake2b
 from vaultkit.vault import model
 from vaultkit.vault.model import Finding, Heading, Link, LinkKind, Note, Severity
 
 PARALLEL_MIN_FILES = 300  # below this a pool costs more than it saves (see benchmarks/README)
+SPLIT_MIN_FILES = 100  # from here to the pool's threshold one forked child parses half
 CHUNK_FILES = 250  # at most; smaller batches keep every worker busy on small loads
 DIGEST_SIZE = 16
 
@@ -49,7 +51,7 @@ class Parsed:
 
 def digest_of(data: bytes) -> bytes:
     """The content hash the cache compares when size or mtime disagree."""
-    return hashlib.blake2b(data, digest_size=DIGEST_SIZE).digest()
+    return blake2b(data, digest_size=DIGEST_SIZE).digest()
 
 
 LinkRow = tuple[LinkKind, str, str, str | None, int, int, bool]
@@ -163,7 +165,7 @@ def parse_all(root: str, paths: Sequence[str], progress: Progress | None = None)
     """Every note at ``paths`` parsed (no digest, no cache record), in order. In this process
     the note is kept as parsed: a record's copy and its marshalled bytes would hold a huge
     note's links two more times over."""
-    if workers_for(len(paths)) > 1:
+    if workers_for(len(paths)) > 1 or splits(len(paths)):
         for parsed in read_all(root, [(p, None) for p in paths], progress):
             if parsed.error is not None or parsed.record is None:
                 yield parsed.path, None, parsed.error or "unknown error"
@@ -179,10 +181,15 @@ def parse_all(root: str, paths: Sequence[str], progress: Progress | None = None)
 ParsedRow = tuple[str, int, int, int, int, bytes, bytes | None, str | None]
 
 
-def _read_chunk(root: str, jobs: Sequence[Job]) -> bytes:
+def read_chunk(root: str, jobs: Sequence[Job]) -> bytes:
     """A worker's results as one marshalled list of plain rows: pickling slotted dataclasses
     costs both sides several times more than marshal does."""
     gc.enable()  # a forked worker inherits the parent's paused collector; parsing needs it
+    return marshal.dumps(chunk_rows(root, jobs))
+
+
+def chunk_rows(root: str, jobs: Sequence[Job]) -> list[ParsedRow]:
+    """:func:`read_one` of each job as a plain row (what :func:`unpack_chunk` turns back)."""
     rows: list[ParsedRow] = []
     for job in jobs:
         got = read_one(root, job)
@@ -198,11 +205,15 @@ def _read_chunk(root: str, jobs: Sequence[Job]) -> bytes:
                 got.error,
             )
         )
-    return marshal.dumps(rows)
+    return rows
 
 
-def _unpack_chunk(blob: bytes) -> list[Parsed]:
+def unpack_chunk(blob: bytes) -> list[Parsed]:
     rows: list[ParsedRow] = marshal.loads(blob)
+    return unpack_rows(rows)
+
+
+def unpack_rows(rows: Sequence[ParsedRow]) -> list[Parsed]:
     return [Parsed(*row) for row in rows]
 
 
@@ -214,14 +225,33 @@ def _chunk_size(jobs: int, workers: int) -> int:
     return max(10, min(CHUNK_FILES, jobs // (workers * 4)))
 
 
+def _cores() -> int:
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def _may_fork() -> bool:
+    """Forking copies only the calling thread: beside other threads (``vaultkit watch``) the
+    child could inherit a lock some other thread held."""
+    return threading.active_count() == 1
+
+
 def workers_for(count: int) -> int:
     """Processes worth starting for ``count`` files: 1 below the threshold, else the cores."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    if count < PARALLEL_MIN_FILES or not cores or cores < 2:
+    cores = _cores()
+    if count < PARALLEL_MIN_FILES or cores < 2 or not _may_fork():
         return 1
-    if threading.active_count() > 1:
-        return 1  # forking beside other threads (``vaultkit watch``) could copy a held lock
     return cores
+
+
+def splits(count: int) -> bool:
+    """True when ``count`` files are worth sharing with one forked child (``splitread``):
+    too few for a pool, enough that a fork (about a millisecond) costs less than half the parse.
+    Linux only: elsewhere (macOS) a fork without exec is not safe with every system library."""
+    if not SPLIT_MIN_FILES <= count < PARALLEL_MIN_FILES or not sys.platform.startswith("linux"):
+        return False
+    return _cores() >= 2 and _may_fork()
 
 
 def read_all(
@@ -230,6 +260,11 @@ def read_all(
     """Results for every job, in job order; a process pool when ``workers`` (default: by count)
     is more than one. ``progress(done, len(jobs))`` is called as results arrive."""
     count = workers if workers is not None else workers_for(len(jobs))
+    if workers is None and count <= 1 and splits(len(jobs)):
+        from vaultkit.vault.splitread import split_read
+
+        yield from split_read(root, jobs, progress)
+        return
     if count <= 1:
         for done, job in enumerate(jobs, start=1):
             yield read_one(root, job)
@@ -242,8 +277,8 @@ def read_all(
     with ProcessPoolExecutor(max_workers=count) as pool:
         # map() lets go of each chunk's results once yielded: the parent never holds them all
         chunks = _chunks(jobs, _chunk_size(len(jobs), count))
-        for blob in pool.map(_read_chunk, repeat(root), chunks):
-            rows = _unpack_chunk(blob)
+        for blob in pool.map(read_chunk, repeat(root), chunks):
+            rows = unpack_chunk(blob)
             yield from rows
             done += len(rows)
             if progress is not None:

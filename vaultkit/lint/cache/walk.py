@@ -9,7 +9,6 @@ fields where they are read.
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import os
 import time
@@ -17,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from vaultkit.base.blake import blake2b
 from vaultkit.vault.cache import RACY_NS  # a note changed this close to a run may change unseen
 from vaultkit.vault.load import list_vault_files
 from vaultkit.vault.model import NOTE_SUFFIX
@@ -99,7 +99,7 @@ def by_folder(stats: Stats) -> dict[str, Stats]:
 
 
 def _digest(data: bytes) -> bytes:
-    return hashlib.blake2b(data, digest_size=16).digest()
+    return blake2b(data, digest_size=16).digest()
 
 
 def folder_digests(groups: Mapping[str, Stats]) -> dict[str, bytes]:
