@@ -475,6 +475,18 @@ def test_callouts_html_and_breaks_take_the_fast_path_and_match(text: str) -> Non
     assert _check("n.md", text.encode("utf-8"))
 
 
+def test_nesting_past_markdown_its_limit_goes_to_markdown_it() -> None:
+    """markdown-it (maxNesting 20) drops the blocks of a list nested ten deep or quotes
+    nested twenty deep: the fast path leaves such nesting to it, and the results match."""
+    deep_list = "".join("  " * depth + f"- item [[l{depth}]]\n" for depth in range(14))
+    deep_quote = "".join("> " * depth + f"q [[q{depth}]]\n" for depth in range(1, 25))
+    for text in (deep_list, deep_quote, "> - " * 8 + "x [[x]]\n"):
+        assert inline_blocks(text.split("\n"), 0) is None
+        _check("n.md", text.encode("utf-8"))
+    slow = parse_note_with("n.md", deep_list.encode("utf-8"), fast=False)
+    assert slow is not None and len(slow.links) < 14  # markdown-it did drop some
+
+
 TAG_PIECES = ["<", "</", "a", "B1", "-", " ", "\n", "\t", "\xa0", "=", "'", '"', "x", "/", ">"]
 TAG_PIECES += [":", "_", ".", "`", "<", "\x00", "é", "ſ", "href", "  "]
 

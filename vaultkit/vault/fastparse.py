@@ -488,6 +488,13 @@ def quote_blocks(
     over the quote's end)."""
     if depth >= MAX_QUOTE_DEPTH:
         return None
+    simple = _quote_paragraph(lines, kinds, start, line_max)
+    if simple is not None:  # the common callout: one paragraph, no need to scan it as blocks
+        content_text, after = simple
+        children = inline_children(content_text)
+        if children is None:
+            return None
+        return [(0, Piece("inline", content_text, children=children, map=[start, after]))], after
     quote = _quote_lines(lines, kinds, start, line_max)
     if quote is None:
         return None
@@ -498,12 +505,32 @@ def quote_blocks(
     blocks, stop = scan_blocks(content, inner_kinds, 0, len(content), depth + 1)
     if stop != len(content) or not _lazy_lines_continue(blocks, inner_kinds, lazy):
         return None
-    moved = [(level, token._replace(map=_moved(token.map, start))) for level, token in blocks]
-    return moved, end
+    for _level, token in blocks:
+        if token.map is not None:  # each block's own list, just made: moved to file lines
+            token.map[0] += start
+            token.map[1] += start
+    return blocks, end
 
 
-def _moved(span: list[int] | None, offset: int) -> list[int] | None:
-    return None if span is None else [span[0] + offset, span[1] + offset]
+def _quote_paragraph(
+    lines: Sequence[str], kinds: Sequence[int | None], start: int, line_max: int
+) -> tuple[str, int] | None:
+    """(content, next line) of a blockquote that is one plain paragraph: every line is ``> ``
+    then text that :func:`_classify` calls a paragraph's, and a blank line or the body's end
+    follows. ``None`` for any other quote (:func:`quote_blocks` then scans it as blocks)."""
+    end = start
+    while end < line_max and lines[end].startswith("> "):
+        end += 1
+    if end < line_max and kinds[end] != BLANK:
+        return None  # a lazy continuation line, or a block right after the quote
+    body = [line[2:] for line in lines[start:end]]
+    for text in body:
+        if text[:1] in ("", " ", "\t") or _classify(text) != TEXT:
+            return None
+    content = md_trim("\n".join(body))
+    if not _starts_paragraph(body[0]) and _REFERENCE.search(content):
+        return None  # maybe a link reference definition inside the quote
+    return None if comment_left_open(content) else (content, end)
 
 
 def _lazy_lines_continue(
