@@ -4,8 +4,9 @@ Usage: ``.venv/bin/python -m benchmarks.bench_traits [--notes 300] [--runs 5] [-
 For each trait of ``benchmarks.generate.TRAITS`` (callouts, tables, nested lists, HTML, footnotes,
 math) it writes notes whose sections are that trait half the time, then parses every note's bytes
 in this process with :func:`vaultkit.vault.parse.parse_note` (no file reading, no resolution) and
-reports the median CPU per note of ``--runs`` passes, the ratio to plain notes (target: within 2x)
-and the share of body lines the fast path modelled. ``--vault`` adds a real vault's notes.
+reports the median CPU per note of ``--runs`` passes, the ratio to plain notes (target: within 2x),
+the share of body lines the fast path modelled and the count of regions left to markdown-it.
+``--vault`` adds a real vault's notes.
 """
 
 from __future__ import annotations
@@ -34,17 +35,20 @@ def trait_notes(trait: str, notes: int, seed: int = generate.DEFAULT_SEED) -> li
     return [text.encode() for text in texts]
 
 
-def fast_share(datas: Sequence[bytes]) -> float:
-    """The share of body lines that the fast path models (the rest go to markdown-it)."""
-    fast = total = 0
+def fast_share(datas: Sequence[bytes]) -> tuple[float, int]:
+    """The share of body lines that the fast path models (the rest go to markdown-it), and
+    how many regions (or whole bodies) go to markdown-it."""
+    fast = total = regions = 0
     for data in datas:
         lines = data.decode().split("\n")
         start = lines.index("---", 1) + 1 if lines[0] == "---" else 0
         plan = body_plan(lines, start)
         total += len(lines) - start
+        regions += plan is None
         for low, high, blocks in plan or ():
             fast += high - low if blocks is not None else 0
-    return fast / total if total else 0.0
+            regions += blocks is None
+    return (fast / total if total else 0.0), regions
 
 
 def cpu_per_note(datas: Sequence[bytes], runs: int) -> float:
@@ -76,11 +80,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     sets |= {f"vault {path.name}": vault_notes(path) for path in args.vault}
     cpu_per_note(sets["plain"], 1)  # warm the imports and the parser
     base = cpu_per_note(sets["plain"], args.runs)
-    print(f"{'notes':<16} {'CPU/note':>10} {'vs plain':>9} {'fast lines':>11}")
+    print(f"{'notes':<16} {'CPU/note':>10} {'vs plain':>9} {'fast lines':>11} {'md regions':>10}")
     for name, datas in sets.items():
         cost = base if name == "plain" else cpu_per_note(datas, args.runs)
+        share, regions = fast_share(datas)
         print(
-            f"{name:<16} {cost * 1000:8.3f} ms {cost / base:8.2f}x {fast_share(datas):10.0%}"
+            f"{name:<16} {cost * 1000:8.3f} ms {cost / base:8.2f}x {share:10.0%} {regions:10d}"
             + ("" if name.startswith("vault") or cost / base <= TARGET_RATIO else "  over 2x")
         )
     return 0

@@ -9,6 +9,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from markdown_it.common.html_blocks import block_names
+from markdown_it.common.html_re import HTML_TAG_RE
 from markdown_it.rules_block.table import escapedSplit
 from markdown_it.rules_inline.escape import _ESCAPED
 
@@ -16,12 +17,16 @@ from benchmarks.generate import write_vault
 from vaultkit.vault.fastparse import (
     ESCAPABLE,
     HTML_BLOCK_NAMES,
+    TAG,
+    TEXT,
+    _classify,
     body_plan,
     escaped_split,
     inline_blocks,
     simple_yaml,
 )
 from vaultkit.vault.parse import _parse_frontmatter, parse_note, parse_note_with
+from vaultkit.vault.wikilink import get_parser
 from vaultkit.vault.yamlfront import _Loader
 
 REPO = Path(__file__).resolve().parent.parent
@@ -84,6 +89,14 @@ INLINE = [
     "!", "]", "[", "<", "&amp;", "*em*", "_u_", "~", "|", ":", "-", "==", "~~",
     "$x$", "$[[m]]$", "$5", "$ a $", "a$", "$$x$$", "$$", "$a\\$b$", "$`c`$", "`$`", "\\$x$",
     "[^1]", "[^n]:", "^[n [[a]]]", "\x00", "\x07", "\x1b[0m", "|[[a|b]]|",
+    "<%", "%>", "<% tp.date %>", "<%[[a]]%>", "<b>", "</b>", "<br>", "<br/>", "<p/>", "<b",
+    "<span class='x'>", '<a href="x.md">', "<a b=>", "<1>", "< b>", "<-", "<<b>", "<a:b c>",
+    "[t](<a b.md>)", "[t](<>)", "[t](<a>b>)", "[t](<#h>)", "[t](a&amp;b.md)", "[t](a&b.md)",
+    "[t](a&#41;.md)", "[t](<a&amp;b>)",
+]  # fmt: skip
+ANGLES = [  # "<" the fast path leaves to markdown-it, and near misses of what it models
+    "<http://a.b>", "<x@y.z>", "<!-- c -->", "<?p?>", "<![CDATA[x]]>", "<!X>", "[<b>](x.md)",
+    "[t](<a\\>b>)", "[t](< a >)", "<a\nb='c'>", "<a\tb>", "<http://a\n>", "<a@b c>", "<%@x.y>",
 ]  # fmt: skip
 inline_text = st.lists(st.sampled_from(WORDS + INLINE), max_size=8).map(" ".join) | st.lists(
     st.sampled_from(WORDS + INLINE), max_size=8
@@ -119,6 +132,7 @@ ITEM_LINES += [
     "  > q",
 ]
 ITEM_LINES += ["  # h", "  ```", "  %% c", "  - [ ] task [[k]]", "  ---", "  | a |", "lazy [[l]]"]
+ITEM_LINES += ["# after [[h]]", "```", "> q [[q]]", "  - - x", "  - <% t %>"]
 LIST_INDENTS = ["", "", " ", "  ", "   ", "    ", "     ", "      ", "\t", "\t\t", " \t", "\t "]
 LIST_MARKERS = ["- ", "- ", "* ", "+ ", "1. ", "1. ", "2. ", "10. ", "1) ", "-  ", "- [ ] ", "-"]
 LIST_TEXTS = ["x", "[^1]: f", "# h", "> q", "```", "$$", "<div>", "---", "%% c", "[a]: b", ""]
@@ -136,6 +150,36 @@ QUOTES += [
     ["> a", " > b"],
 ]
 QUOTES += [["> a", "> 1. b"], ["> a  ", "> b\\"], ["> [!x]", "> ```"], ["> a", "> $$", "> b $$"]]
+QUOTES += [
+    ["> [!tip]- T", ">", "> b [[b]]", "> ", "> c"],
+    ["> [!note] T", "> - i [[i]]", ">   - j", "> - k"],
+    ["> [!info]", "> 1. a", "> 2. b", ">", "> after"],
+    ["> [!q] Q", "> > [!todo] A [[t]]", "> > more", "> back"],
+    ["> a", "lazy ^block-id"],
+    ["> a", "lazy", "> b", "lazy two [[z]]"],
+    ["> - a", "lazy"],
+    ["> ```md", "> [[in fence]]", "> ```", "> after [[f]]"],
+    ["> ```", "> x", "lazy"],
+    ["> | h |", "> |-|", "> | [[r|s]] |"],
+    ["> a", "# heading after"],
+    ["> a", "- list after"],
+    ["> a", "2. list after"],
+    ["> a", "***"],
+    ["> a", "```"],
+    [">", "lazy after empty"],
+    [">a", ">b", ">"],
+    ["> a", ">\tb"],
+    ["> a", "> \tb"],
+    ["> a", "  > b"],
+    [">  a", ">   b", ">    code"],
+    ["> <% x %>", "> <b>y</b>"],
+    ["> [^1]: f", "> b"],
+    ["> a", "> [^1]: f"],
+    ["> <div>", "> x", ">", "> y"],
+    ["> > > > deep"],
+    ["> # h", "> a", "> - b", ">     c"],
+    ["a", "> b"],
+]
 HTML_BLOCKS = [["<!-- [[a]] -->"], ["<!--", "[[b]]", "", "-->"], ["<!-- x", "[[c]]"], ["<!-->"]]
 HTML_BLOCKS += [["<div>", "[[d]]"], ['<div align="c">', "  <img src=x>", "</div>"], ["</div>"]]
 HTML_BLOCKS += [["<details>", "<summary>s</summary>"], ["<DIV>x"], ["<divx>"], ["<div/>"]]
@@ -207,6 +251,22 @@ def lines(draw: st.DrawFn) -> list[str]:
         if draw(st.booleans()):
             return [*draw(st.sampled_from(QUOTES)), "> " + text]
         return [draw(st.sampled_from(["> q", "    code", "  x", "\tx", "<div>", "a | b", "|-|"]))]
+    if kind == 11 and draw(st.booleans()):
+        starts = [
+            "<% ",
+            "<b>",
+            "<u>x</u> ",
+            "<span a='b'>",
+            "<%",
+            "< ",
+            "<=",
+            "<1",
+            " ",
+            "  ",
+            "   ",
+        ]
+        angle = draw(st.sampled_from(["", *ANGLES]))
+        return [draw(st.sampled_from(starts)) + text + angle]
     if kind == 12:
         head = draw(st.sampled_from([*TABLE_HEADS, "| " + text + " |"]))
         rows = draw(st.lists(st.sampled_from([*TABLE_ROWS, "|" + text, "| a |" + text])))
@@ -287,16 +347,25 @@ def test_random_text_matches(text: str) -> None:
 
 def test_fast_path_declines_what_it_does_not_model() -> None:
     declined = [
-        ">quote",
-        "> - x",
-        "> a\nb",
+        ">\tquote",
+        "> a\n> 2. x",
+        "> # a\nb",
         "> [a]: b",
         "> a\n> ---",
-        "> > a",
+        "> > > > a",
+        "> a\n\t> b",
+        "> a\n[^1]: b",
         "    code",
         "a\n---",
-        "<b>x</b>",
+        "<b>",
+        "<b>x</b>\n<b>",
         "<pre>",
+        "<% a\n<!-- b",
+        "a <http://x.y>",
+        "a <x@y.z>",
+        "a <!-- c -->",
+        "- a\n- - b",
+        "- a\n\n  ```\n  code\n  ```",
         " <div>",
         " a | b\n--|--",
         "1.  x",
@@ -307,7 +376,7 @@ def test_fast_path_declines_what_it_does_not_model() -> None:
         "[a\\]]: b",
         "[a",
     ]
-    declined += ["a | b\n--|--\nglued", "a | b\n |--|--", "a\nb | c\n--|--"]
+    declined += ["a | b\n--|--\n[^1]: x", "a | b\n |--|--", "a\nb | c\n--|--", "| a |\n|-|\n---"]
     declined += ["- a\n  2. b", "- a\n      b", "- a\n lazy", "- a\n\n      code", "- a\n\t  b"]
     declined += ["[^1]: x\nlazy", "[^1]: - x", "[^1]:", "- a\n  > q", "- a\n  ---"]
     for body in [*declined, "$$\nx", " $$\nx\n$$", "a\n$$\n[[m]]\n$$"]:
@@ -377,6 +446,74 @@ def test_list_grammar_matches_and_often_takes_the_fast_path() -> None:
 
     check()
     assert seen["fast"] >= 0.1 * seen["all"], seen
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "> [!note] Title [[a]]\n> first\n>\n> second [[b]] #t\n> \n> third ^q\n\nafter\n",
+        "> [!tip]- Steps\n> - one [[x]]\n>   - nested\n> - two\n>\n> 1. first\n> 2. second\n",
+        "> [!question] Nested?\n> > [!todo] Yes [[y]]\n> > inner\n>\n> outer [[o]]\n",
+        "> [!abstract] Regions\n> text [[r]]\nlazy continuation ^regions-id\n\nnext\n",
+        "> [!example]\n> ```md\n> [[not a link]]\n> ```\n> after [[f]]\n",
+        "> a | b\n> --|--\n> | [[c|d]] | e |\n\n> x\n# heading ends it [[h]]\n",
+        "text [[p]]\n> quote interrupts [[q]]\n- list after quote\n",
+        "> quote\n***\n---\n- - -\n\n___\n",
+        "Made <% tp.date.now('YYYY-MM-DD') %> from [[{{date}} 0]].\n",
+        "<% tp.file.title %> [[t]]\n<%* tR += x %>\n\n<u>under</u> [[u]] <br> <b>x</b>\n",
+        "a <span class='flair'>Team</span> [[s]]<br>\nline three<br>\n",
+        "[Lockdown](<https://a.b/c d>) and [n](<My Note.md>) [x](a.md?a=1&b=2) [[w]]\n",
+        "| Op | Description |\n|-|-|\n| `a` | x<p/>Example: [[e]]<br> |\nglued row [[g]]\n## H\n",
+        " indented paragraph [[i]]\n\n   three spaces ![[img.png]]\n",
+        "1. Enable it [[x]]\n2. Then\n## Next heading [[n]]\n- a\n```\ncode\n```\n",
+    ],
+)
+def test_callouts_html_and_breaks_take_the_fast_path_and_match(text: str) -> None:
+    """Issue 11's real-vault constructs the fast path models: callouts with paragraphs,
+    lists, nested quotes, a lazy block id line and fences; inline HTML and Templater ``<%``;
+    ``<dest>`` links, glued table rows, thematic breaks, indented paragraphs."""
+    assert inline_blocks(text.split("\n"), 0) is not None, text
+    assert _check("n.md", text.encode("utf-8"))
+
+
+def test_nesting_past_markdown_its_limit_goes_to_markdown_it() -> None:
+    """markdown-it (maxNesting 20) drops the blocks of a list nested ten deep or quotes
+    nested twenty deep: the fast path leaves such nesting to it, and the results match."""
+    deep_list = "".join("  " * depth + f"- item [[l{depth}]]\n" for depth in range(14))
+    deep_quote = "".join("> " * depth + f"q [[q{depth}]]\n" for depth in range(1, 25))
+    for text in (deep_list, deep_quote, "> - " * 8 + "x [[x]]\n"):
+        assert inline_blocks(text.split("\n"), 0) is None
+        _check("n.md", text.encode("utf-8"))
+    slow = parse_note_with("n.md", deep_list.encode("utf-8"), fast=False)
+    assert slow is not None and len(slow.links) < 14  # markdown-it did drop some
+
+
+TAG_PIECES = ["<", "</", "a", "B1", "-", " ", "\n", "\t", "\xa0", "=", "'", '"', "x", "/", ">"]
+TAG_PIECES += [":", "_", ".", "`", "<", "\x00", "é", "ſ", "href", "  "]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(TAG_PIECES), max_size=14).map("".join))
+def test_tag_regex_is_markdown_its_open_and_close_tags(text: str) -> None:
+    """fastparse.TAG matches the open and closing tags markdown-it's HTML_TAG_RE matches."""
+    src = "<" + text
+    ours = TAG.match(src)
+    theirs = HTML_TAG_RE.match(src) if src[1:2] == "/" or src[1:2].isalpha() else None
+    if src[1:2] in ("!", "?"):
+        return
+    assert (ours and ours.group()) == (theirs and theirs.group()), src
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.sampled_from([*TAG_PIECES, "%", "div", "script", "!--", "?", "!X"]), max_size=10)
+)
+def test_lines_read_as_text_open_no_html_block(pieces: list[str]) -> None:
+    """A line starting with ``<`` that the fast path calls paragraph text (``<% x %>``,
+    ``<u>x</u> y``) is a paragraph to markdown-it, never an HTML block."""
+    line = ("<" + "".join(pieces)).split("\n")[0]
+    if _classify(line) == TEXT:
+        assert get_parser().parse(line)[0].type == "paragraph_open", line
 
 
 def test_html_block_names_are_markdown_its() -> None:
@@ -457,17 +594,19 @@ MODELLED = [
     "para [[a]] #t", "# Heading [[h]]", "## H2 ^no", "- bullet [[b]]\n- two #x", "Text `c` ^id",
     "```\ncode [[z]]\n```", "Line one\nline two ^id", "see [t](x.md) and [x] and [foo bar]",
     "~~~\n\n# not [[h]]\n\n~~~", "````\n```\n\n# h\n````", "text %%c%% [[v]]",
+    "> [!note] Title\n> text [[a]]\n>\n> - more #q", "> quote\nlazy [[l]]", "---", "***",
+    "  indented [[x]]", "Text <b>x</b> <% t %> [[t]]", "<%* x %>\n> q [[q]]\n# h",
 ]  # fmt: skip
 FOREIGN = [  # blocks markdown-it must parse, which end at the next blank line
-    "| a | b |\n|---|---|\n| [[x]] | y \\| z |", "> [!note] Title\n> text [[a]]\n> more #q",
-    "> [!note]\n> - item [[i]]\n> ```\n> code", "> quote\nlazy [[l]]", "- [ ] task [[k]]",
+    "| a | b |\n|---|---|\n| [[x]] | y \\| z |", "> [!note] Title\n> text [[a]]\n> 2. more #q",
+    "> [!note]\n> - item [[i]]\n> ```\n> code", "> quote\n lazy [[l]]", "- [ ] task [[k]]",
     "1. one [[a]]\n2. two\n   - nested [[b]]", "- a\n  - b [[c]]\n- d", "    code [[x]]\n    more",
-    "<div>\n[[x]]\n</div>", "<div>\n```\n</div>", "Title [[a]]\n===", "Sub\n---", "---", "***",
-    "> ```\n> [[a]]", "1. x\n   ```\n\n   [[y]]\n   ```", "- a\n\n  continued [[b]]",
+    "<div>\n[[x]]\n</div>", "<div>\n```\n</div>", "Title [[a]]\n===", "Sub\n---", "  ---", "  ***",
+    ">\t```\n> [[a]]", "1. x\n   ```\n\n   [[y]]\n   ```", "- a\n\n  continued [[b]]",
     "- a\n\nafter [[c]]", "  indented para [[x]]", "``` a`b\n# h\n```", "- ```\n```\n\n# h",
-    "\t```\n\n# h\n```", "Text <b>x</b> [[t]]", "<https://a.b> [[u]]", "> q\n\n> r [[r]]",
-    "| a | b |\n|---|---|\n| [[N|al]] | ![[i.png|9]] | [[extra]] |\nglued [[g]]",
-    "a | b\n-|-\n`[[c]]` | [[d\\|e]]", "> | q |\n> |---|\n> | [[bq|x]] |", "$$\nx [[m]]\n$$",
+    "\t```\n\n# h\n```", "Text <!-- c --> [[t]]", "<https://a.b> [[u]]", "> q\n\n>\tr [[r]]",
+    "| a | b |\n|---|---|\n| [[N|al]] | ![[i.png|9]] | [[extra]] |\n glued [[g]]",
+    "a | b\n-|-\n`[[c]]` | [[d\\|e]]", "> | q |\n> |---|\n> | [[bq|x]] |\n>\tx", "$$\nx [[m]]\n$$",
     "text\n$$\n[[i]]\n$$", "$$ [[o]] $$", "- $$\n  [[l]]\n  $$", "[^1]: see [[o]]\n[^2]: x",
 ]  # fmt: skip
 RUNNING = [  # blocks that can run on over blank lines, or define references for the whole note
@@ -527,8 +666,9 @@ def test_mixed_notes_match_markdown_it_and_often_mix() -> None:
     ("text", "expected"),
     [
         ("a\n\n> [!note] q\n> r [[x]]\n\nb\n", [(0, 6, 3)]),  # a one-paragraph callout is fast
-        ("a\n\n> q\nlazy\n\nb\n", [(0, 2, 1), (2, 5, None), (5, 6, 1)]),  # a lazy line
-        ("a\n\n>q\n\nb\n", [(0, 2, 1), (2, 4, None), (4, 5, 1)]),
+        ("a\n\n> q\nlazy\n\nb\n", [(0, 6, 3)]),  # a lazy line continues the quote's paragraph
+        ("a\n\n> # q\nlazy\n\nb\n", [(0, 2, 1), (2, 5, None), (5, 6, 1)]),  # markdown-it drops it
+        ("a\n\n>\tq\n\nb\n", [(0, 2, 1), (2, 4, None), (4, 5, 1)]),
         ("a\n\n1. x\n2. y\n\n# h\n", [(0, 6, 4)]),  # one-level ordered items are fast
         ("a\n\n1.  x\n2. y\n\n# h\n", [(0, 2, 1), (2, 5, None), (5, 6, 1)]),
         ("a\nb\n- x\n  - y\n\nc\n", [(0, 6, 4)]),  # a nested list is fast
@@ -536,30 +676,31 @@ def test_mixed_notes_match_markdown_it_and_often_mix() -> None:
         ("a\n\n[^1]: x\n\n    y\n\nc\n", [(0, 6, None), (6, 7, 1)]),  # y: in the footnote
         ("a\n\n- x\n\n  more\n\nc\n", [(0, 7, 4)]),  # a second paragraph in the item
         ("a\n\n- x\n\n      code\n\nc\n", [(0, 2, 1), (2, 6, None), (6, 7, 1)]),  # code in it
-        ("- x\n\n>q\n\nb\n", [(0, 2, 1), (2, 4, None), (4, 5, 1)]),  # the list is surely over
+        ("- x\n\n>\tq\n\nb\n", [(0, 2, 1), (2, 4, None), (4, 5, 1)]),  # the list is surely over
         ("- x\n\n1. y\n\nb\n", [(0, 5, 3)]),  # a new list of the other kind
         ("- x\n\n1.  y\n\nb\n", [(0, 4, None), (4, 5, 1)]),  # a list marker: maybe not over
         ("a\nb\n---\n\nc\n", [(0, 4, None), (4, 5, 1)]),  # a setext heading
-        ("a\n\n>q\n\n>r\n\nb\n", [(0, 2, 1), (2, 6, None), (6, 7, 1)]),  # regions merge
+        ("a\n\n>\tq\n\n>r\n\nb\n", [(0, 2, 1), (2, 6, None), (6, 7, 1)]),  # regions merge
         ("a\n\n[x]: y\n\nb\n", None),  # reference definitions are document-wide
         ("a\n\n> [x\\]]: y\n\n[x\\]]\n", None),
-        ("a [[b]]:\n\n>q\n", [(0, 2, 1), (2, 4, None)]),  # a wikilink before a colon
-        ("```\n\n>q\n\n```\n\nb\n", [(0, 7, 1)]),
+        ("a [[b]]:\n\n>\tq\n", [(0, 2, 1), (2, 4, None)]),  # a wikilink before a colon
+        ("```\n\n>\tq\n\n```\n\nb\n", [(0, 7, 1)]),
         ("a\n\n<!--\n\nb\n\n-->\n\nc\n", [(0, 9, 2)]),  # an HTML comment is skipped whole
-        ("a\n\n<!--\n\nb\n\n-->\n\n>q\n\nc\n", [(0, 8, 1), (8, 12, None)]),  # no cut after it
+        ("a\n\n<!--\n\nb\n\n-->\n\n>\tq\n\nc\n", [(0, 8, 1), (8, 12, None)]),  # no cut after it
         ("a\n\n<pre>\n\nb\n\n</pre>\n\nc\n", [(0, 2, 1), (2, 10, None)]),
-        ("- ```\n\n>q\n\nb\n", [(0, 4, None), (4, 5, 1)]),  # a fence in a list item ends with it
-        ("   ```\n\n>q\n\nb\n\n```\n\nc\n", [(0, 10, None)]),  # indented fence: no cuts after
-        ("a %%\n\n>q\n\nb %%\n\nc\n", [(0, 7, 2)]),  # the fast path models the comment
+        ("- ```\n\n>\tq\n\nb\n", [(0, 4, None), (4, 5, 1)]),  # a fence in a list item ends with it
+        ("   ```\n\n>\tq\n\nb\n\n```\n\nc\n", [(0, 10, None)]),  # indented fence: no cuts after
+        ("a %%\n\n>\tq\n\nb %%\n\nc\n", [(0, 7, 2)]),  # the fast path models the comment
         ("> a %%\n\n# h\n\n>q %%\n\nc\n", [(0, 8, None)]),  # no cut after an open "%%"
         (">a %% b %%\n\n# h\n", [(0, 2, None), (2, 3, 1)]),  # closed on its line: cut
         ("> a `%%\n\n# h\n", [(0, 4, None)]),  # a backtick: unsure
         ("a\n\n$$\n\n# h [[m]]\n\n$$\n\nb\n", [(0, 9, 2)]),  # a closed math block is skipped
-        ("a\n\n$$\n\n# h\n\n$$\n\n>q\n\nb\n", [(0, 8, 1), (8, 12, None)]),  # no cut after $$
+        ("a\n\n$$\n\n# h\n\n$$\n\n>\tq\n\nb\n", [(0, 8, 1), (8, 12, None)]),  # no cut after $$
         ("a\n\n$$\n\n# h [[m]]\n", [(0, 2, 1), (2, 6, None)]),  # unclosed: markdown-it
-        ("a $x$ and $$y$$\n\n>t\n>u\n\nb\n", [(0, 2, 1), (2, 5, None), (5, 6, 1)]),
+        ("a $x$ and $$y$$\n\n>\tt\n>u\n\nb\n", [(0, 2, 1), (2, 5, None), (5, 6, 1)]),
         ("a\n\n| t |\n|-|\n| r |\n\nb\n", [(0, 7, 4)]),  # a table: its two rows are fast
-        ("a\n\n| t |\n|-|\nglued\n\nb\n", [(0, 2, 1), (2, 6, None), (6, 7, 1)]),
+        ("a\n\n| t |\n|-|\nglued\n\nb\n", [(0, 7, 4)]),  # a paragraph line is a row
+        ("a\n\n| t |\n|-|\n> glued\n\nb\n", [(0, 2, 1), (2, 6, None), (6, 7, 1)]),
     ],
 )
 def test_body_plan_cuts(text: str, expected: list[tuple[int, int, int | None]] | None) -> None:
@@ -575,6 +716,7 @@ SOUP = [
     "%%", "a %%", "%% b %%", "`%%`", "a `", "` %%", "| a |", "|-|", "---", "===", "    code",
     "  para", "[[l]]:", "text <b>", "b ^id", "", "", "", "", " ", "$$", "$$ x $$", "x $$",
     "| [[a|b]] |", "|-|", "[^1]: [[f]]", "    [[g]]", "$x$ [[h]]", "a $$b", "> $$", "- $$",
+    ">", "> - [[i]]", "> > n", ">\tt", "<% t %>", "<b>", "<b> x", "***", " x [[j]]", "lazy",
     "1. $$ [[k]]", "  $$", "# h | [[x]]", "- b | c", "```a|b", "-|-", ":-:", "  |--",
 ]  # fmt: skip
 

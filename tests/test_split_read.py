@@ -1,5 +1,5 @@
-"""The reader shared with a forked child (``splitread.split_read``): the same results as one process,
-and nothing lost or left running when the child cannot start, fails, or is abandoned."""
+"""The reader shared with a forked child (``splitread.split_read``): the same results as one
+process, and nothing lost or left running when the child cannot start, fails, or is abandoned."""
 
 from __future__ import annotations
 

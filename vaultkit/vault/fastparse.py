@@ -2,19 +2,23 @@
 
 :func:`inline_blocks` reproduces, for a subset of Markdown, the ``inline`` tokens (and their
 children) that the markdown-it parser of :mod:`vaultkit.vault.wikilink` produces: ATX headings,
-paragraphs, ``-``/``*``/``+`` bullet and ``1.``/``1)`` ordered lists (one space after each
-marker; items nested at most three columns past their parent's content column, indented with
-spaces or tabs, and later paragraphs of an item: :func:`list_blocks`), fenced code, column-0
-``$$`` math blocks, HTML comments and block-tag HTML blocks (skipped: the walk reads nothing of
-them), column-0 GFM tables whose rows all start with ``|`` (one ``vk_row`` token a row line, as
-wikilink.table_rule makes), blockquotes and callouts that are one plain paragraph of ``> ``
-lines followed by a blank line, one-line footnote definitions, and inline code spans, escapes,
-wikilinks, embeds, simple ``[text](dest)`` links and images, inline ``$math$`` and
-``%%comments%%`` (including a paragraph extended over the lines of a comment it leaves open).
-Anything outside that subset (indented code, other blockquotes, other HTML, other tables,
-setext headings, thematic breaks, blocks inside list items, lazy continuation lines, indented
-``$$`` math blocks, link reference definitions, malformed wikilinks, unusual links...) makes it
-return ``None``, and the caller uses markdown-it. :func:`simple_yaml` does the same for
+paragraphs (their first line may be indented up to three spaces), thematic breaks,
+``-``/``*``/``+`` bullet and ``1.``/``1)`` ordered lists (one space after each marker; items
+nested at most three columns past their parent's content column and at most
+``MAX_LIST_DEPTH`` deep, indented with spaces or tabs, and later paragraphs of an item:
+:func:`list_blocks`), fenced code, column-0 ``$$`` math blocks, HTML comments and block-tag
+HTML blocks (skipped: the walk reads nothing of them), column-0 GFM tables whose rows start
+with ``|`` or are paragraph lines (one ``vk_row`` token a row line, as wikilink.table_rule
+makes), blockquotes and callouts whose ``>`` lines hold any of these blocks (nested quotes
+too, lazy lines that continue a paragraph: :func:`quote_blocks`), one-line footnote
+definitions, and inline code spans, escapes, wikilinks, embeds, simple ``[text](dest)`` and
+``[text](<dest>)`` links and images, open and closing HTML tags, a literal ``<`` (Templater's
+``<% ... %>``), inline ``$math$`` and ``%%comments%%`` (including a paragraph extended over the
+lines of a comment it leaves open).
+Anything outside that subset (indented code, other HTML, other tables, setext headings, blocks
+other than paragraphs inside list items, other lazy continuation lines, indented ``$$`` math
+blocks, link reference definitions, autolinks, malformed wikilinks, unusual links...) makes
+it return ``None``, and the caller uses markdown-it. :func:`simple_yaml` does the same for
 frontmatter made only of plain ``key: value`` strings, dates and lists of them.
 
 Every rule here mirrors a markdown-it-py (or PyYAML) rule; tests/test_fastparse.py proves the
@@ -51,7 +55,9 @@ _SPECIAL = re.compile(r"[\n!\[\]\\`<%$]")  # characters where an enabled inline 
 _WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]*)\]\]")
 _CODE = re.compile(r"`(?!`)([^`]*)`(?!`)")
 _LABEL_STOP = re.compile(r"[\[\]\\`<\n$]|!\[|%%")  # ends a label we can decide without markdown-it
-_DEST = re.compile(r"[^\s()<>\\&\x00-\x1f\x7f]+")
+_DEST = re.compile(r"[^\s()<>\\\x00-\x1f\x7f]+")  # link_href decodes "&" entities
+_POINTY_DEST = re.compile(r"<([^<>\\\n]*)>\)")  # "<dest>)", no escape or line break in it
+_CONTROL = re.compile(r"[\x00-\x20]")
 _HR = re.compile(r"([-*_])(?:[ \t]*\1){2,}[ \t]*")
 _UNDERLINE = re.compile(r"(?:=+|-+)[ \t]*")
 _ORDERED = re.compile(r"[0-9]+[.)]")
@@ -100,8 +106,10 @@ def _classify(line: str) -> int | None:
         return TEXT
     if not line.strip(" \t"):
         return BLANK
-    if first in " \t>|:<":
-        return None  # indentation, blockquote, table row, HTML
+    if first in " \t>|:":
+        return None  # indentation, blockquote, table row
+    if first == "<":
+        return TEXT if _opens_no_html_block(line) else None
     if first == "$" and line.startswith(MATH):
         return None  # maybe a math block
     if first == "[" and FOOTNOTE.match(line):
@@ -157,6 +165,15 @@ def _starts_at_one(line: str) -> bool:
 def _item_width(line: str, kind: int) -> int:
     """The content column of a one-space bullet or ordered item's first line."""
     return 2 if kind == BULLET else line.index(" ") + 1
+
+
+def _indented_text(line: str) -> bool:
+    """A paragraph's first line indented one to three spaces (no tab): at a block's start
+    markdown-it reads it as the paragraph the line's text would start at column 0."""
+    if line[:1] != " ":
+        return False
+    text = line.lstrip(" ")
+    return len(line) - len(text) <= 3 and _classify(text) == TEXT and _starts_paragraph(text)
 
 
 def _starts_paragraph(line: str) -> bool:
@@ -240,6 +257,8 @@ def _paragraph(
         kind = kinds[end]
         if kind == TEXT:
             end += 1
+        elif kind is None and lines[end][:1] == ">":
+            break  # a blockquote interrupts a paragraph
         elif kind is None or (kind == ORDERED and not _starts_at_one(lines[end])):
             return None  # only an ordered list starting at 1 interrupts a paragraph
         else:
@@ -307,10 +326,14 @@ def _delimiter_columns(line: str) -> int | None:
     return count
 
 
-def table_end(lines: Sequence[str], start: int, line_max: int) -> int | None:
+def table_end(
+    lines: Sequence[str], kinds: Sequence[int | None], start: int, line_max: int
+) -> int | None:
     """The line after a column-0 GFM table whose header is ``lines[start]``, when markdown-it
     surely makes exactly that table of it: every body row starts with ``|`` (no block rule
-    that ends a table starts with one) and a blank line or the body's end closes it.
+    that ends a table starts with one) or is a paragraph line by its ``kinds`` entry
+    (TEXT: it starts no block either, so it is a row too), and a blank line, the body's end,
+    or a column-0 heading or fence (blocks that end a table) closes it.
     ``None`` when unsure, or when markdown-it makes no table here."""
     header, delimiter = lines[start], lines[start + 1]
     if header[:1] in ("", " ", "\t") or "|" not in md_trim(header):
@@ -323,7 +346,13 @@ def table_end(lines: Sequence[str], start: int, line_max: int) -> int | None:
     while end < line_max:
         line = lines[end]
         if not line.startswith("|"):
-            return end if not md_trim(line) else None
+            if not md_trim(line):
+                return end
+            kind = kinds[end]
+            if kind in (HEADING, FENCE):
+                return end
+            if kind != TEXT:
+                return None
         autocompleted += count - len(_cells(line))
         if autocompleted > MAX_AUTOCOMPLETED_CELLS:
             return None
@@ -363,6 +392,22 @@ _HTML_TYPE_6 = re.compile(
 _HTML_TYPE_1 = re.compile(r"<(?a:(script|pre|style|textarea))(?=(\s|>|$))", re.IGNORECASE)
 
 
+# An open or closing tag as markdown-it's html_inline rule (and HTML block type 7) reads one
+_ATTRIBUTE = r"""\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^"'=<>`\x00-\x20]+|'[^']*'|"[^"]*"))?"""
+TAG = re.compile(rf"<[A-Za-z][A-Za-z0-9-]*(?:{_ATTRIBUTE})*\s*/?>|</[A-Za-z][A-Za-z0-9-]*\s*>")
+_TAG_LINE = re.compile(rf"(?:{TAG.pattern})\s*")  # HTML block type 7: a whole line
+
+
+def _opens_no_html_block(line: str) -> bool:
+    """True when a line starting with ``<`` opens no HTML block of any type: ``<`` is not
+    followed by ``!``, ``?``, ``/`` or an ASCII letter (``<%``, ``<=``), or it starts a tag
+    that is neither a type 1 or 6 name nor (type 7) a whole tag alone on the line."""
+    second = line[1:2]
+    if second != "/" and not (second.isascii() and second.isalpha()):
+        return second not in ("!", "?")
+    return not (_HTML_TYPE_1.match(line) or _HTML_TYPE_6.match(line) or _TAG_LINE.fullmatch(line))
+
+
 def html_end(lines: Sequence[str], start: int, line_max: int) -> int | None:
     """The line after a column-0 HTML block of type 2 (``<!--``, to the line holding ``-->``)
     or type 6 (a block tag, to the next blank line), as markdown-it's html_block rule ends
@@ -393,12 +438,86 @@ def math_end(lines: Sequence[str], start: int, line_max: int) -> int | None:
     return None
 
 
+MAX_QUOTE_DEPTH = 3  # quotes nested deeper go to markdown-it (its nesting limit drops blocks)
+_QUOTE_ENDS = (HEADING, FENCE, BULLET, ORDERED)  # non-quote lines that end a quote (terminators)
+
+
+def _quote_lines(
+    lines: Sequence[str], kinds: Sequence[int | None], start: int, line_max: int
+) -> tuple[list[str], list[int], int] | None:
+    """(the quote's content lines, which of them are lazy, the line after the quote) of the
+    blockquote (a callout too) whose first ``>`` line is ``start``, as markdown-it's
+    blockquote rule delimits it: ``>`` lines give their text after the marker and one
+    optional space; a blank line, any line after an empty ``>`` line, or a line starting a
+    block that ends a quote (heading, fence, list item, thematic break) ends it; a paragraph
+    line (``_classify``: TEXT) is a lazy continuation line, kept whole. ``None`` for what is
+    not modelled: a tab after the marker, indented ``>`` lines, other lines."""
+    content: list[str] = []
+    lazy: list[int] = []
+    index, empty = start, False
+    while index < line_max:
+        line = lines[index]
+        if line.startswith(">"):
+            text = line[2:] if line.startswith("> ") else line[1:]
+            stripped = text.lstrip(" ")
+            if stripped.startswith("\t"):
+                return None  # tab stops after a quote marker are not modelled
+            empty = not stripped.strip(" \t")
+            content.append(text)
+            index += 1
+            continue
+        kind = kinds[index]
+        if kind == BLANK or empty or kind in _QUOTE_ENDS or _HR.fullmatch(line):
+            break
+        if kind != TEXT:
+            return None
+        lazy.append(len(content))
+        content.append(line)
+        index += 1
+    return content, lazy, index
+
+
+def quote_blocks(
+    lines: Sequence[str], kinds: Sequence[int | None], start: int, line_max: int, depth: int
+) -> tuple[list[InlineBlock], int] | None:
+    """The inline tokens of the blockquote starting at ``start`` and the line after it: its
+    content lines are scanned as blocks of their own (:func:`scan_blocks`, nested quotes up to
+    ``MAX_QUOTE_DEPTH``), and every lazy line must continue a paragraph that a ``>`` line
+    opened (markdown-it drops a lazy line that would open a block). ``None`` when any of it
+    is not modelled, or it holds ``%%`` or ``$$`` (comments and math left open would run
+    over the quote's end)."""
+    if depth >= MAX_QUOTE_DEPTH:
+        return None
+    simple = _quote_paragraph(lines, kinds, start, line_max)
+    if simple is not None:  # the common callout: one paragraph, no need to scan it as blocks
+        content_text, after = simple
+        children = inline_children(content_text)
+        if children is None:
+            return None
+        return [(0, Piece("inline", content_text, children=children, map=[start, after]))], after
+    quote = _quote_lines(lines, kinds, start, line_max)
+    if quote is None:
+        return None
+    content, lazy, end = quote
+    if any(COMMENT in text or MATH in text for text in content):
+        return None
+    inner_kinds = block_kinds(content, 0, len(content))
+    blocks, stop = scan_blocks(content, inner_kinds, 0, len(content), depth + 1)
+    if stop != len(content) or not _lazy_lines_continue(blocks, inner_kinds, lazy):
+        return None
+    for _level, token in blocks:
+        if token.map is not None:  # each block's own list, just made: moved to file lines
+            token.map[0] += start
+            token.map[1] += start
+    return blocks, end
+
+
 def _quote_paragraph(
     lines: Sequence[str], kinds: Sequence[int | None], start: int, line_max: int
 ) -> tuple[str, int] | None:
-    """(content, next line) of a blockquote (a callout too) that is one plain paragraph:
-    every line is ``> `` then text that :func:`_classify` calls a paragraph's, and a blank
-    line or the body's end follows (no lazy continuation). ``None`` for any other quote."""
+    """(content, next line) of a blockquote that is one plain paragraph: every line is ``> ``
+    then text that :func:`_classify` calls a paragraph's, and a blank line or the body's end
+    follows. ``None`` for any other quote (:func:`quote_blocks` then scans it as blocks)."""
     end = start
     while end < line_max and lines[end].startswith("> "):
         end += 1
@@ -412,6 +531,27 @@ def _quote_paragraph(
     if not _starts_paragraph(body[0]) and _REFERENCE.search(content):
         return None  # maybe a link reference definition inside the quote
     return None if comment_left_open(content) else (content, end)
+
+
+def _lazy_lines_continue(
+    blocks: Sequence[InlineBlock], kinds: Sequence[int | None], lazy: Sequence[int]
+) -> bool:
+    """True when each lazy content line is inside a paragraph that starts on an earlier,
+    non-lazy line at the quote's own level (a paragraph line: not a list item's, a table
+    row, a heading or a footnote)."""
+    if not lazy:
+        return True
+    lazy_set = set(lazy)
+    spans = [
+        token.map
+        for level, token in blocks
+        if token.map and not level and token.meta is _NONE and kinds[token.map[0]] == TEXT
+    ]
+    for line in lazy:
+        owner = next((span for span in spans if span[0] <= line < span[1]), None)
+        if owner is None or owner[0] == line or owner[0] in lazy_set:
+            return False
+    return True
 
 
 # --------------------------------------------------------------------------- lists, footnotes
@@ -453,13 +593,15 @@ def _item_paragraph(
 
 
 _LIST_OVER: tuple[list[int], str] = ([], "")
+MAX_LIST_DEPTH = 6  # deeper lists go to markdown-it: past its nesting limit it drops blocks
 
 
 def _list_line(line: str, columns: list[int], blank: bool) -> tuple[list[int], str] | None:
     """What a non-blank line does to the open items (content ``columns``): (the columns
     after it, the text its paragraph starts with) when it starts an item or a paragraph in
     one; ``_LIST_OVER`` when it ends the list (a blank line, then less indentation than any
-    item's content); ``None`` when not modelled (a lazy line, indented code, mixed tabs...)."""
+    item's content, or a column-0 heading, fence or quote); ``None`` when not modelled (a
+    lazy line, indented code, mixed tabs...)."""
     chars, column = _indent(line)
     if "\t" in line[:chars] and line[:chars].strip("\t"):
         return None  # tabs mixed with spaces: tab stops inside containers are not modelled
@@ -473,6 +615,8 @@ def _list_line(line: str, columns: list[int], blank: bool) -> tuple[list[int], s
             return None  # an ordered list that does not start at 1 cannot interrupt a paragraph
         return [*columns[:depth], content], text[content - column :]
     if not blank:
+        if not chars and (text[0] == ">" or _classify(text) in (HEADING, FENCE)):
+            return _LIST_OVER  # it interrupts the paragraph, and no item holds column 0
         return None  # a lazy continuation line, or a block right after a paragraph
     if depth == 0:
         return _LIST_OVER
@@ -504,7 +648,7 @@ def list_blocks(
         if step is _LIST_OVER:
             break
         columns, text = step
-        if text[:1] in ("", " ", "\t"):
+        if text[:1] in ("", " ", "\t") or len(columns) > MAX_LIST_DEPTH:
             return None
         paragraph = _item_paragraph(lines, index, text, columns[-1], line_max)
         if paragraph is None:
@@ -543,12 +687,13 @@ def body_end(lines: Sequence[str]) -> int:
 
 
 def scan_blocks(
-    lines: Sequence[str], kinds: Sequence[int | None], index: int, line_max: int
+    lines: Sequence[str], kinds: Sequence[int | None], index: int, line_max: int, depth: int = 0
 ) -> tuple[list[InlineBlock], int]:
     """The inline tokens of the modelled blocks from ``index`` on, and where they stop:
     ``line_max`` when every block was modelled, else the first line of the block that was not.
 
     ``index`` must be a line where markdown-it starts a fresh top-level block (a cut).
+    ``depth``: how many blockquotes hold ``lines`` (see :func:`quote_blocks`).
     """
     found: list[InlineBlock] = []
     while index < line_max:
@@ -559,14 +704,14 @@ def scan_blocks(
         line = lines[index]
         level = 0
         if "|" in line and index + 1 < line_max and _DELIMITER_ROW.fullmatch(lines[index + 1]):
-            end = table_end(lines, index, line_max)  # the table rule comes first
+            end = table_end(lines, kinds, index, line_max)  # the table rule comes first
             rows = None if end is None else _table_rows(lines, index, end)
             if end is None or rows is None:
                 return found, index
             found += rows
             index = end
             continue
-        if kind == TEXT and _starts_paragraph(line):
+        if (kind == TEXT and _starts_paragraph(line)) or (kind is None and _indented_text(line)):
             paragraph = _paragraph(lines, kinds, index, line_max)
             if paragraph is None:
                 return found, index
@@ -589,11 +734,16 @@ def scan_blocks(
         elif kind == FENCE:
             index = _fence_end(lines, index, line_max)
             continue
-        elif line.startswith("> "):
-            quote = _quote_paragraph(lines, kinds, index, line_max)
+        elif line.startswith(">"):
+            quote = quote_blocks(lines, kinds, index, line_max, depth)
             if quote is None:
                 return found, index
-            content, after = quote
+            found += quote[0]
+            index = quote[1]
+            continue
+        elif _HR.fullmatch(line):
+            index += 1  # a thematic break: at a block's start it is no setext underline
+            continue
         elif line.startswith("<"):
             end = html_end(lines, index, line_max)  # an html_block: the walk reads none of it
             if end is None:
@@ -861,14 +1011,23 @@ def _destination(src: str, open_paren: int) -> tuple[str | None, int] | None:
     """(href or ``None`` when markdown-it rejects it, index after ``)``) of a plain ``(dest)``."""
     match = _DEST.match(src, open_paren + 1)
     if match is None or src[match.end() : match.end() + 1] != ")":
-        return None
-    destination = match.group()
+        pointy = _POINTY_DEST.match(src, open_paren + 1)
+        if pointy is None:
+            return None
+        href = _href(pointy.group(1))
+        return None if href is None else (href, pointy.end())
+    return _href(match.group()), match.end() + 1
+
+
+def _href(destination: str) -> str | None:
+    """The href markdown-it gives ``destination`` (None: it refuses it); markdown-it itself is
+    imported only for a destination :func:`plain_href` cannot decide."""
     href = plain_href(destination)
     if href is None:
-        from vaultkit.vault.wikilink import link_href  # markdown-it, for what it must decide
+        from vaultkit.vault.wikilink import link_href
 
         href = link_href(destination)
-    return href, match.end() + 1
+    return href
 
 
 Found = tuple[tuple[Piece, ...], int]  # pieces a rule pushed (none: literal text), next pos
@@ -929,6 +1088,29 @@ def _link(src: str, pos: int, image: bool) -> Found | None:
     if label:
         return (opening, _text(label), Piece("link_close")), end
     return (opening, Piece("link_close")), end
+
+
+def _angle(src: str, pos: int) -> Found | None:
+    """markdown-it's autolink, then html_inline rule at ``<``: an open or closing tag is an
+    ``html_inline`` token (the walk reads none), a ``<`` that starts neither is literal
+    (``<%``, ``<=``, ``< b``); ``None`` for what may be an autolink (a ``:`` or ``@`` and no
+    space or control character before the first ``>``), a comment or another ``<!``/``<?``."""
+    close = src.find(">", pos + 1)
+    if close >= 0:
+        inner = src[pos + 1 : close]
+        maybe = ("@" in inner or ":" in inner) and "<" not in inner
+        if maybe and not _CONTROL.search(inner.rstrip("\n")):
+            return None  # maybe an autolink: its text is the normalised URL
+    if pos + 2 >= len(src):
+        return (), pos + 1
+    second = src[pos + 1]
+    if second in "!?":
+        return None
+    if second == "/" or (second.isascii() and second.isalpha()):
+        tag = TAG.match(src, pos)
+        if tag is not None:
+            return (_make(("html_inline", tag.group(), _NONE, _NONE, None, None)),), tag.end()
+    return (), pos + 1
 
 
 def _comment(src: str, pos: int) -> Found:
@@ -1022,7 +1204,7 @@ def inline_children(src: str) -> list[Piece] | None:
         elif char == "\\":
             found = _escape(src, at)
         else:
-            return None  # "<": autolinks and inline HTML are not modelled
+            found = _angle(src, at)
         if found is None:
             return None
         pieces, pos = found
