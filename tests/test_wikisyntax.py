@@ -12,7 +12,16 @@ from markdown_it.common.utils import MD_TRIM_CHARS
 from vaultkit.vault.wikilink import link_href
 from vaultkit.vault.wikisyntax import md_trim, plain_href
 
-_DEST_CHARS = st.sampled_from([*"aZ09-._~/#%:?@!$&'()*+,;=\\éß", "%20", "%2F", "%zz", "//"])
+_DEST_CHARS = st.sampled_from(
+    [
+        *"aZ09-._~/#%:?@!$&'()*+,;=\\éßö日\u0301\u00a0\u2028\u3000\ufeff\x85",
+        "\U0001f600",
+        "\ud800",
+        "%20",
+        "%zz",
+        "//",
+    ]
+)
 
 
 @settings(max_examples=3000, deadline=None)
@@ -25,8 +34,10 @@ def test_a_plain_href_is_markdown_its(destination: str) -> None:
 def test_plain_hrefs_decide_the_common_destinations_and_leave_the_rest() -> None:
     for plain in ("Note.md", "Folder/My%20note.md#Part", "a/b-c_d~e.md", "../up.md", "#Heading"):
         assert plain_href(plain) == plain == link_href(plain)
-    for other in ("https://x.org", "//host/a", "a:b", "%zz", "Caf\u00e9.md", "a\\_b", "a&amp;b"):
+    for other in ("https://x.org", "//host/a", "a:b", "%zz", "a\\_b", "a&amp;b", "a\ud800b"):
         assert plain_href(other) is None
+    for name in ("Caf\u00e9.md", "Notes/sm\u00f6rg%C3%A5sbord.md", "\u65e5\u8a18/\U0001f600.md"):
+        assert plain_href(name) == link_href(name) != name
 
 
 @given(st.text(alphabet=MD_TRIM_CHARS + "ab\u200b\u2060", max_size=12))

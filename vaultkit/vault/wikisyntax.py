@@ -12,8 +12,14 @@ from typing import Any, NamedTuple
 # markdown-it's trim set: CommonMark whitespace, plus U+2000-U+200A and the two separators
 _MD_WHITESPACE = (0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20, 0xA0, 0x1680, 0x202F, 0x205F, 0x3000)
 MD_TRIM_CHARS = "".join(sorted(map(chr, {*_MD_WHITESPACE, *range(0x2000, 0x200B), 0x2028, 0x2029})))
-# A destination that is its own href: no scheme (no ":"), no host ("//"), no escapes or entities
-_PLAIN_DEST = re.compile(r"(?!//)(?:[A-Za-z0-9\-._~/#]|%[0-9A-Fa-f]{2})*")
+# A destination markdown-it's normalisation only percent-encodes: no scheme (no ":"), no host
+# ("//"), no escapes or entities; ASCII unreserved characters, "/", "#", valid "%XX" escapes and
+# any non-ASCII character but whitespace (which its parser trims), U+FEFF and lone surrogates,
+# encoded as its UTF-8 bytes with capital hex digits
+_PLAIN_DEST = re.compile(
+    r"(?!//)(?:[A-Za-z0-9\-._~/#]|%[0-9A-Fa-f]{2}|[^\x00-\x7f\ud800-\udfff\s\ufeff])*"
+)
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 
 COMMENT = "%%"
 FOOTNOTE = re.compile(r"\[\^([^\]\s]+)\]:")  # "[^label]:" opening a footnote definition
@@ -137,8 +143,14 @@ def md_trim(text: str) -> str:
 
 def plain_href(destination: str) -> str | None:
     """The ``href`` markdown-it gives ``destination`` when that is decidable without it: a
-    relative path of unreserved ASCII characters, ``/`` and ``#``, whose every ``%`` starts an
-    escape (``Folder/My%20note.md#Part``), is its own href. ``None``: ask markdown-it
-    (:func:`vaultkit.vault.wikilink.link_href`), as for a scheme, a host, ``\\`` escapes,
-    entities or non-ASCII text, which its normalisation rewrites or its validation may refuse."""
-    return destination if _PLAIN_DEST.fullmatch(destination) else None
+    relative path of unreserved ASCII characters, ``/``, ``#``, ``%XX`` escapes and non-ASCII
+    text (``Folder/My%20note.md#Part``, ``Café.md`` -> ``Caf%C3%A9.md``). ``None``: ask
+    markdown-it (:func:`vaultkit.vault.wikilink.link_href`), as for a scheme, a host, ``\\``
+    escapes or entities, which its normalisation rewrites or its validation may refuse."""
+    if not _PLAIN_DEST.fullmatch(destination):
+        return None
+    return destination if destination.isascii() else _NON_ASCII.sub(_escaped, destination)
+
+
+def _escaped(match: re.Match[str]) -> str:
+    return "".join(f"%{byte:02X}" for byte in match.group().encode("utf-8"))
