@@ -24,6 +24,7 @@ from vaultkit.vault.graph import (
     to_gexf,
     to_graphml,
     to_json,
+    vault_json,
 )
 from vaultkit.vault.load import Vault
 from vaultkit.vault.model import Heading, Link, Note
@@ -322,3 +323,88 @@ def test_a_target_outside_the_nodes_becomes_a_bare_node_as_add_edge_makes() -> N
     graph = build_graph(vault)
     assert graph.nodes["x.png"] == {}
     _assert_same_structure(graph, _public_api_graph(graph, vault))
+
+
+# Text a hand-written JSON layout could get wrong: quotes, backslashes, raw newlines and other
+# control characters, what the layout itself writes between objects and lists, non-ASCII, and
+# format placeholders ("%s", "{x}").
+_TRICKY = ['"', "\\", "\n", "\r", "\t", "\x01", "\x1f", "\x7f", "},\n      {", "],\n", "%s", "{x}"]
+_PIECES = [*_TRICKY, "a", "B", " ", "é", "한", "\u2028", "#", "|"]
+_TEXT = st.lists(st.sampled_from(_PIECES), max_size=4).map("".join)
+_NAME = _TEXT.filter(lambda t: t.strip() != "")
+
+
+@st.composite
+def _hostile_vaults(draw: st.DrawFn) -> Vault:
+    """Hand-built vaults with hostile names everywhere; links in any order (sources not
+    grouped), ghosts, alias ghosts, ambiguous links, bare nodes and unreadable notes."""
+    names = draw(st.lists(_NAME, min_size=1, max_size=5))
+    paths = sorted(
+        {f"{folder}{name}.md" for name in names for folder in ("", "d/")[: 1 + len(name) % 2]}
+    )
+    link = st.builds(
+        Link,
+        st.sampled_from(["wikilink", "markdown", "embed"]),
+        st.one_of(st.sampled_from(names), _TEXT),
+        subpath=_TEXT,
+        display=st.none() | _TEXT,
+        line=st.integers(1, 10**6),
+        col=st.integers(1, 999),
+    )
+    notes = [
+        Note(
+            path,
+            frontmatter=draw(
+                st.fixed_dictionaries({}, optional={"title": _TEXT, "quality": st.just("degraded")})
+            ),
+            links=tuple(draw(st.lists(link, max_size=6))),
+            tags=tuple(draw(st.lists(_NAME, max_size=3))),
+            aliases=tuple(draw(st.lists(_NAME, max_size=2))),
+        )
+        for path in paths
+    ]
+    kept = notes[: draw(st.integers(1, len(notes)))]  # the rest: indexed, failed to load
+    files = draw(st.lists(_NAME.map(lambda n: n + ".png"), max_size=3, unique=True))
+    index = build_file_index([*paths, *files], {n.path: n.aliases for n in kept})
+    links = draw(st.permutations(resolve_all(index, kept)))
+    shown = tuple(files[: draw(st.integers(0, len(files)))])  # the rest: bare nodes
+    return Vault(Path("/v"), tuple(kept), shown, index, links, ())
+
+
+@given(_hostile_vaults())
+def test_vault_json_equals_networkx_json_for_hostile_vaults(vault: Vault) -> None:
+    text = vault_json(vault)
+    assert text == to_json(build_graph(vault))
+    data = json.loads(text)
+    assert [n["id"] for n in data["nodes"]] == list(build_graph(vault).nodes)
+    assert len(data["edges"]) == len(vault.links)
+
+
+def test_vault_json_of_hostile_file_names_on_disk(tmp_path: Path) -> None:
+    from vaultkit.vault.load import load_vault
+
+    names = [
+        'q"uote',
+        "back\\slash",
+        "new\nline",
+        '},\n      {"kind": "x"',
+        "tab\tctl\x01",
+        "한글 é",
+    ]
+    for i, name in enumerate(names):
+        links = " ".join(f"[[{other}]]" for other in names if other != name)
+        title = name.encode("unicode_escape").decode()
+        front = f'---\ntitle: "{title}"\naliases: ["al {i}\\n]"]\n---\n'
+        (tmp_path / f"{name}.md").write_text(f"{front}{links} [[ghost {name}]] ![[{name}.png]]\n")
+    (tmp_path / f"{names[0]}.png").write_bytes(b"png")
+    vault = load_vault(tmp_path, cache=False)
+    assert len(vault.notes) == len(names)
+    text = vault_json(vault)
+    assert text == to_json(build_graph(vault))
+    data = json.loads(text)
+    notes = {n["id"]: n for n in data["nodes"] if n["kind"] == "note"}
+    assert sorted(notes) == sorted(f"{name}.md" for name in names)
+    assert all(n["title"] == n["name"] for n in notes.values())
+    assert notes["new\nline.md"]["aliases"] == ["al 2\n]"]
+    linked = {f"{name}.md" for name in names if "\n" not in name}  # a link holds no newline
+    assert {e["target"] for e in data["edges"]} >= linked

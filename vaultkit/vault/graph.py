@@ -99,15 +99,22 @@ def _named_attrs(kind: str, name: str) -> dict[str, Any]:
     return data.__dict__
 
 
-def _file_nodes(vault: Vault) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Notes in path order, attachments, then indexed notes that failed to load."""
+def _file_entries(vault: Vault) -> Iterator[tuple[str, str, Note | None]]:
+    """(path, kind, note) of every file node: notes in path order, attachments, then indexed
+    notes that failed to load (``note`` is None but for notes)."""
     for note in vault.notes:
-        yield note.path, _note_attrs(note)
+        yield note.path, "note", note
     for path in vault.attachments:
-        yield path, _named_attrs("attachment", _base(path))
+        yield path, "attachment", None
     for path in vault.index.notes:
         if vault.note(path) is None:  # indexed, but it failed to load
-            yield path, _named_attrs("unreadable", _base(path))
+            yield path, "unreadable", None
+
+
+def _file_nodes(vault: Vault) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Each file node's path and attribute dict, in :func:`_file_entries` order."""
+    for path, kind, note in _file_entries(vault):
+        yield path, _named_attrs(kind, _base(path)) if note is None else _note_attrs(note)
 
 
 class _Adjacency(Protocol):
@@ -295,71 +302,115 @@ def export(graph: VaultGraph, fmt: str) -> str:
     return EXPORTERS[fmt](graph)
 
 
-class _Plain:
-    """The three dicts of :class:`_Adjacency` without a networkx graph around them."""
-
-    def __init__(self) -> None:
-        self._node: dict[str, dict[str, Any]] = {}
-        self._succ: dict[str, dict[str, _EdgeKeys]] = {}
-        self._pred: dict[str, dict[str, _EdgeKeys]] = {}
-
-
-_encode = json.JSONEncoder(ensure_ascii=False).encode  # strings go through the C encoder
-# One object's fields as json.dumps(..., indent=2) lays them out at depth 3, written by the C
-# encoder: right for every object whose values are scalars or empty lists (no nesting).
-_FIELDS = json.JSONEncoder(ensure_ascii=False, separators=(",\n      ", ": ")).encode
+# The node-link JSON of a vault, written without networkx or a graph: each object is one
+# f-string laid out as ``json.dumps(..., indent=2)`` lays it out in a top-level list, each
+# string value encoded once by the encoder json.dumps itself uses for strings (ints as str()
+# writes them, True/False/None as true/false/null). A test compares it with :func:`to_json`.
+_encode = json.JSONEncoder(ensure_ascii=False).encode  # one str: json's own string encoder
+_BOOL = {True: "true", False: "false"}
 
 
-def _value(value: Any, indent: str) -> str:
-    """``value`` as ``json.dumps(..., indent=2)`` writes it nested at ``indent``."""
-    text = json.dumps(value, ensure_ascii=False, indent=2)
-    return text.replace("\n", "\n" + indent)
+class _Strings(dict[str | None, str]):
+    """Each distinct string's JSON text (None: ``null``), encoded the first time it is asked for:
+    an edge repeats its source, and targets, kinds and subpaths recur."""
+
+    def __missing__(self, key: str | None) -> str:
+        value = self[key] = "null" if key is None else _encode(key)
+        return value
 
 
-def _object(item: Mapping[str, Any], flat: bool) -> str:
-    """``item`` as one element of a top-level list of ``json.dumps(..., indent=2)``;
-    ``flat``: no value of it is a non-empty list."""
-    if flat:
-        return "    {\n      " + _FIELDS(item)[1:-1] + "\n    }"
-    fields = ",\n".join(
-        f"      {_encode(key)}: {_value(value, '      ')}" for key, value in item.items()
+def _list(texts: _Strings, items: Iterable[str]) -> str:
+    """A list of strings as a field value at depth 3 (``[]`` when empty, as json.dumps writes)."""
+    body = ",\n        ".join(map(texts.__getitem__, items))
+    return f"[\n        {body}\n      ]" if body else "[]"
+
+
+def _note_object(texts: _Strings, note: Note) -> str:
+    return (
+        f'    {{\n      "kind": "note",\n      "name": {texts[note.name]},\n'
+        f'      "title": {texts[note_title(note)]},\n      "tags": {_list(texts, note.tags)},\n'
+        f'      "aliases": {_list(texts, note.aliases)},\n'
+        f'      "degraded": {_BOOL[note.degraded]},\n      "id": {texts[note.path]}\n    }}'
     )
-    return "    {\n" + fields + "\n    }"
 
 
-# The only attributes _fill writes as lists (see _NoteData and _EdgeData).
-_NODE_LISTS = ("tags", "aliases")
+def _named_object(texts: _Strings, kind: str, name: str, path: str) -> str:
+    return (
+        f'    {{\n      "kind": "{kind}",\n      "name": {texts[name]},\n'
+        f'      "id": {texts[path]}\n    }}'
+    )
 
 
-def _node_items(plain: _Plain) -> Iterator[str]:
-    for node, attrs in plain._node.items():
-        flat = not any(attrs.get(name) for name in _NODE_LISTS)
-        yield _object({**attrs, "id": node}, flat)
+def _bare_object(texts: _Strings, path: str) -> str:
+    """A node ``add_edge`` makes for an end that is not in the vault (a hand-built Vault)."""
+    return f'    {{\n      "id": {texts[path]}\n    }}'
 
 
-def _edge_items(plain: _Plain) -> Iterator[str]:
-    for source, out in plain._succ.items():  # graph.edges(keys=True, data=True) order
-        for target, keys in out.items():
-            for key, attrs in keys.items():
-                item = {**attrs, "source": source, "target": target, "key": key}
-                yield _object(item, "alias_of" not in attrs)
+def _json_nodes(vault: Vault, texts: _Strings) -> dict[str, str]:
+    """Each file node's JSON object by path, in :func:`_file_nodes` order."""
+    nodes: dict[str, str] = {}
+    for path, kind, note in _file_entries(vault):
+        if path not in nodes:
+            if note is None:
+                nodes[path] = _named_object(texts, kind, _base(path), path)
+            else:
+                nodes[path] = _note_object(texts, note)
+    return nodes
 
 
-def _block(name: str, items: Iterator[str]) -> str:
+def _json_edges(vault: Vault, texts: _Strings, nodes: dict[str, str]) -> dict[str, list[str]]:
+    """Each source's edge objects in ``graph.edges(keys=True)`` order (by target in first-link
+    order, then key), adding ghost and bare nodes to ``nodes`` as :func:`_fill` adds them."""
+    ghost_keys: dict[str, str] = {}
+    groups: dict[str, dict[str, list[str]]] = {}
+    source: str | None = None
+    source_text = ""
+    out: dict[str, list[str]] = {}
+    for item in vault.links:
+        if item.source != source:  # links come grouped by note
+            source, source_text = item.source, texts[item.source]
+            if source not in nodes:
+                nodes[source] = _bare_object(texts, source)
+            out = groups.setdefault(source, {})
+        link, resolution = item.link, item.resolution
+        target = resolution.path
+        if target is None:
+            target = ghost_keys.get(link.target)
+            if target is None:
+                target = ghost_keys[link.target] = ghost_key(item)
+            if target not in nodes:
+                nodes[target] = _named_object(texts, "ghost", target, target)
+        elif target not in nodes:
+            nodes[target] = _bare_object(texts, target)
+        keys = out.get(target)
+        if keys is None:
+            keys = out[target] = []
+        ambiguous = "true" if resolution.candidates and resolution.ambiguous else "false"
+        fields = (
+            f'    {{\n      "kind": {texts[link.kind]},\n      "target": {texts[target]},\n'
+            f'      "subpath": {texts[link.subpath]},\n      "display": {texts[link.display]},\n'
+            f'      "line": {link.line},\n      "col": {link.col},\n      "ambiguous": {ambiguous}'
+        )
+        if resolution.alias_of:
+            fields += f',\n      "alias_of": {_list(texts, resolution.alias_of)}'
+        keys.append(f'{fields},\n      "source": {source_text},\n      "key": {len(keys)}\n    }}')
+    return {path: [edge for keys in out.values() for edge in keys] for path, out in groups.items()}
+
+
+def _block(name: str, items: list[str]) -> str:
     body = ",\n".join(items)
     return f'  "{name}": [\n{body}\n  ]' if body else f'  "{name}": []'
 
 
 def vault_json(vault: Vault) -> str:
-    """``to_json(build_graph(vault))``, byte for byte, without importing networkx: the node-link
-    data of the same one-pass fill, written field by field as ``json.dumps`` indents it."""
-    plain = _Plain()
-    with gc_paused():
-        _fill(plain, vault)
-        head = '{\n  "directed": true,\n  "multigraph": true,\n  "graph": {},\n'
-        nodes = _block("nodes", _node_items(plain))
-        edges = _block("edges", _edge_items(plain))
-    return f"{head}{nodes},\n{edges}\n}}\n"
+    """``to_json(build_graph(vault))``, byte for byte, without importing networkx or building the
+    graph: the nodes and edges :func:`_fill` makes, each written as one string."""
+    texts = _Strings()
+    nodes = _json_nodes(vault, texts)
+    groups = _json_edges(vault, texts, nodes)
+    edges = [edge for path in nodes if path in groups for edge in groups[path]]
+    head = '{\n  "directed": true,\n  "multigraph": true,\n  "graph": {},\n'
+    return f"{head}{_block('nodes', list(nodes.values()))},\n{_block('edges', edges)}\n}}\n"
 
 
 def export_vault(vault: Vault, fmt: str) -> str:
