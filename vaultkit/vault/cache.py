@@ -33,9 +33,11 @@ from typing import NamedTuple
 from vaultkit.base.blake import blake2b
 from vaultkit.base.gcpause import gc_paused
 from vaultkit.base.sqlitedb import (
+    build_database,
     delete_database,
     log_beside,
     open_database,
+    publish_database,
     reader,
     source_digest,
     write_transaction,
@@ -142,20 +144,34 @@ def unreadable_finding(path: str, reason: str) -> Finding:
 
 
 class NoteCache:
-    """An open cache database. Every method swallows SQLite errors (a cache never fails a run)."""
+    """An open cache database. Every method swallows SQLite errors (a cache never fails a run).
 
-    def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
+    A first run (no file yet) writes a private file, ``building``, that :meth:`close` links
+    into place complete (see :func:`vaultkit.base.sqlitedb.build_database`)."""
+
+    def __init__(self, path: Path, conn: sqlite3.Connection, building: Path | None = None) -> None:
         self.path = path
         self.conn = conn
+        self.building = building
+        self.broken = False
 
     @classmethod
     def open(cls, path: Path) -> NoteCache | None:
         """Open (creating, emptying or rebuilding as needed) the cache file at ``path``; None
         when the state folder cannot be written."""
+        if not path.exists():
+            built = build_database(path, lambda c: _ensure_schema(path, c))
+            if built is not None:
+                return cls(path, *built)
         conn = open_database(path, lambda c: _ensure_schema(path, c), "cache")
         return None if conn is None else cls(path, conn)
 
     def close(self) -> None:
+        """Close the database; a first run's file is published now (unless it broke)."""
+        building, self.building = self.building, None
+        if building is not None and not self.broken:
+            publish_database(self.conn, building, self.path, "cache")
+            return
         with contextlib.suppress(sqlite3.Error):
             self.conn.close()
 
@@ -229,11 +245,19 @@ class NoteCache:
         self._write(work)
 
     def _write(self, work: Callable[[], None]) -> None:
-        write_transaction(self.conn, self.path, "cache", self._broken, work)
+        if not self.broken:  # a broken store's connection is closed
+            write_transaction(self.conn, self.path, "cache", self._broken, work)
 
     def _broken(self, exc: sqlite3.Error) -> None:
+        if self.broken:  # the connection is closed: later calls fail the same way
+            return
+        building, self.broken = self.building, True
+        self.close()  # a broken build is not published
+        if building is not None:  # a private first-run file: nobody else has it
+            delete_database(building)
+            log_beside(self.path, f"cache: {self.path} not written ({exc})")
+            return
         log_beside(self.path, f"cache: {self.path} is unreadable ({exc}); rebuilt")
-        self.close()
         delete_database(self.path)
 
 
