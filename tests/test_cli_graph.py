@@ -160,3 +160,32 @@ def test_an_ambiguous_name_says_which_note_it_shows(capsys: pytest.CaptureFixtur
     code, out, err = run(capsys, "links", "projects/Plan", folders, "--incoming")
     assert (code, err) == (0, "")
     assert out.splitlines()[0] == "incoming to projects/Plan.md (2):"
+
+
+def test_graph_as_a_real_process_cold_then_warm_writes_the_json_and_closes_its_cache(
+    tmp_path: Path,
+) -> None:
+    from benchmarks.generate import write_vault
+    from vaultkit.vault.graph import export_vault
+    from vaultkit.vault.load import load_vault
+
+    root = write_vault(tmp_path / "v", 80, 5, profile="real")
+    expected = export_vault(load_vault(root, cache=False), "json")
+    for _ in ("cold", "warm"):  # the process freezes its collector before it exits
+        out = subprocess.run(
+            [sys.executable, "-m", "vaultkit", "graph", str(root)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert (out.returncode, out.stderr) == (0, "")
+        assert out.stdout == expected
+        assert sorted(p.name for p in (root / ".vaultkit").iterdir()) == [
+            ".gitignore",
+            "cache.sqlite",
+        ]
+    target = tmp_path / "out.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "vaultkit", "graph", str(root), "-o", str(target)], timeout=60
+    )
+    assert done.returncode == 0 and target.read_text(encoding="utf-8") == expected

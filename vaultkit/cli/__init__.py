@@ -23,7 +23,25 @@ def main(argv: list[str] | None = None) -> int:
     except VaultkitError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    return run_typer(args, prog) if code is None else code
+    if code is None:
+        return run_typer(args, prog)
+    if argv is None and args[:1] and args[0] in _FREEZE_AT_EXIT:
+        _freeze_at_exit()
+    return code
+
+
+# Quick commands that end the process holding a whole vault and no open resources.
+_FREEZE_AT_EXIT = frozenset({"graph"})
+
+
+def _freeze_at_exit() -> None:
+    """The console script ends next: move every object out of the collector's reach, so that
+    interpreter shutdown does not walk the loaded vault's objects once more (about 10 ms on a
+    200-note vault) before freeing them by reference count as usual. Only for commands that
+    leave no cycle whose finalizer must run (every file and database is closed by then)."""
+    import gc
+
+    gc.freeze()
 
 
 def run_typer(args: list[str], prog: str | None = None) -> int:
