@@ -1,7 +1,8 @@
 """Incremental SQLite cache of parsed notes: a warm load re-reads only files that changed.
 
 One database per vault, ``<state folder> / "cache.sqlite"`` (WAL, busy timeout, so
-concurrent runs are safe). Each row holds a note's path, size, mtime and ctime (ns), inode,
+concurrent runs are safe; a first run builds it privately and links it into place complete:
+:func:`vaultkit.base.sqlitedb.build_database`). Each row holds a note's path, size, mtime and ctime (ns), inode,
 blake2b digest and its marshalled record (see :mod:`vaultkit.vault.parallel`). A file whose
 stat matches its row on all four is not opened; when one differs the file is read and hashed,
 and parsed only if the hash differs. The ctime and the inode catch a rewrite that keeps size and
