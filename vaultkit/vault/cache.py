@@ -1,14 +1,15 @@
 """Incremental SQLite cache of parsed notes: a warm load re-reads only files that changed.
 
-One database per vault, ``<state folder> / "cache.sqlite"`` (WAL, busy timeout, so
-concurrent runs are safe; a first run builds it privately and links it into place complete:
-:func:`vaultkit.base.sqlitedb.build_database`). Each row holds a note's path, size, mtime and ctime (ns), inode,
-blake2b digest and its marshalled record (see :mod:`vaultkit.vault.parallel`). A file whose
-stat matches its row on all four is not opened; when one differs the file is read and hashed,
-and parsed only if the hash differs. The ctime and the inode catch a rewrite that keeps size and
-mtime (a tool that puts the mtime back, a file replaced by a copy), as the lint cache's walk does.
-A row written less than ``RACY_NS`` after its file's mtime is "racy" (the file may change again
-within the same timestamp) and is verified by hash on the next run.
+One database per vault, ``<state folder> / "cache.sqlite"`` (WAL, busy timeout, so concurrent
+runs are safe; a first run builds it privately and links it into place complete:
+:func:`vaultkit.base.sqlitedb.build_database`). Each row holds a note's path, size, mtime and
+ctime (ns), inode, blake2b digest and its marshalled record (see
+:mod:`vaultkit.vault.parallel`). A file whose stat matches its row on all four is not opened;
+when one differs the file is read and hashed, and parsed only if the hash differs. The ctime and
+the inode catch a rewrite that keeps size and mtime (a tool that puts the mtime back, a file
+replaced by a copy), as the lint cache's walk does. A row written less than ``RACY_NS`` after
+its file's mtime is "racy" (the file may change again within the same timestamp) and is verified
+by hash on the next run.
 
 The ``version`` row covers the schema, the parser's source code and the libraries it uses; a
 mismatch drops and recreates the tables (an older schema's file is migrated so, with its rows
