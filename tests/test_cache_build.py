@@ -4,6 +4,7 @@ failed or beaten by another run, it never leaves a wrong cache or stray files be
 from __future__ import annotations
 
 import errno
+import marshal
 import os
 import signal
 import sqlite3
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from vaultkit.base import sqlitedb
-from vaultkit.vault import cache
+from vaultkit.vault import cache, parallel
 from vaultkit.vault.load import Vault, load_vault
 
 
@@ -58,7 +59,7 @@ def test_a_first_run_publishes_one_complete_wal_database_and_nothing_else(tmp_pa
 _KILLED = """
 import os, signal, sys
 from pathlib import Path
-from vaultkit.vault import cache
+from vaultkit.vault import cache, parallel
 from vaultkit.vault.load import load_vault
 cache.SAVE_BATCH = 2  # rows are in the private file when the kill comes
 def progress(done, total):
@@ -143,3 +144,21 @@ def test_without_hard_links_the_build_is_copied_into_place(
     assert _state(root) == {".gitignore", cache.CACHE_NAME}
     assert set(cache.stored_rows(cache.cache_path(root))) == {n.path for n in plain.notes}
     _same(plain, load_vault(root, cache=True))
+
+
+def test_a_note_parsed_in_this_process_is_kept_as_parsed_and_stored_as_its_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _vault(tmp_path / "v")
+    plain = load_vault(root, cache=False)
+
+    def no_decode(blob: bytes) -> None:
+        raise AssertionError("a note parsed in this process was decoded back from its record")
+
+    monkeypatch.setattr(cache, "_decode", no_decode)
+    _same(plain, load_vault(root, cache=True))
+    monkeypatch.undo()
+    rows = cache.stored_rows(cache.cache_path(root), records=True)
+    for note in plain.notes:
+        assert parallel.note_from_record(marshal.loads(rows[note.path].record)) == note
+    _same(plain, load_vault(root, cache=True))  # warm: every note decoded from its record

@@ -425,7 +425,7 @@ def _load_cached(
             continue
         old = rows.get(parsed.path)
         record = parsed.record if parsed.record is not None else old.record if old else b""
-        note = _decode(record)
+        note = parsed.note if parsed.note is not None else _decode(record)  # no round trip
         if note is None:  # the cached record is damaged: parse the file here after all
             parsed = parallel.read_one(base, (parsed.path, None))
             record = parsed.record or b""

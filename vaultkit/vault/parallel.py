@@ -47,6 +47,7 @@ class Parsed:
     digest: bytes
     record: bytes | None
     error: str | None = None
+    note: Note | None = None  # the parsed note itself, when parsed in this process
 
 
 def digest_of(data: bytes) -> bytes:
@@ -145,8 +146,8 @@ def read_one(root: str, job: Job) -> Parsed:
     stat = (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
     if digest == known:
         return Parsed(path, *stat, digest, None)
-    record = marshal.dumps(note_record(parse_note(path, data)))
-    return Parsed(path, *stat, digest, record)
+    note = parse_note(path, data)
+    return Parsed(path, *stat, digest, marshal.dumps(note_record(note)), None, note)
 
 
 Read = tuple[str, Note | None, str | None]  # vault path, its note or None, why it was not read
