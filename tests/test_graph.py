@@ -380,6 +380,11 @@ def test_vault_json_equals_networkx_json_for_hostile_vaults(vault: Vault) -> Non
     assert len(data["edges"]) == len(vault.links)
 
 
+def test_vault_json_of_an_empty_vault_and_of_one_without_links() -> None:
+    for vault in (make_vault([]), make_vault([Note("a.md")], ("b.png",))):
+        assert vault_json(vault) == to_json(build_graph(vault))
+
+
 def test_vault_json_of_hostile_file_names_on_disk(tmp_path: Path) -> None:
     from vaultkit.vault.load import load_vault
 

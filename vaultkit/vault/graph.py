@@ -397,20 +397,28 @@ def _json_edges(vault: Vault, texts: _Strings, nodes: dict[str, str]) -> dict[st
     return {path: [edge for keys in out.values() for edge in keys] for path, out in groups.items()}
 
 
-def _block(name: str, items: list[str]) -> str:
-    body = ",\n".join(items)
-    return f'  "{name}": [\n{body}\n  ]' if body else f'  "{name}": []'
+def _block(name: str, items: list[str]) -> list[str]:
+    """``"name": [...]`` as list items whose ``",\n".join`` is the block (its opening and
+    closing folded into the first and last item)."""
+    if not items:
+        return [f'  "{name}": []']
+    items[0] = f'  "{name}": [\n{items[0]}'
+    items[-1] += "\n  ]"
+    return items
 
 
 def vault_json(vault: Vault) -> str:
     """``to_json(build_graph(vault))``, byte for byte, without importing networkx or building the
-    graph: the nodes and edges :func:`_fill` makes, each written as one string."""
+    graph: the nodes and edges :func:`_fill` makes, each written as one string, then joined in
+    one copy (a fresh process pays for every large string it allocates)."""
     texts = _Strings()
     nodes = _json_nodes(vault, texts)
     groups = _json_edges(vault, texts, nodes)
     edges = [edge for path in nodes if path in groups for edge in groups[path]]
-    head = '{\n  "directed": true,\n  "multigraph": true,\n  "graph": {},\n'
-    return f"{head}{_block('nodes', list(nodes.values()))},\n{_block('edges', edges)}\n}}\n"
+    items = [*_block("nodes", list(nodes.values())), *_block("edges", edges)]
+    items[0] = '{\n  "directed": true,\n  "multigraph": true,\n  "graph": {},\n' + items[0]
+    items[-1] += "\n}\n"
+    return ",\n".join(items)
 
 
 def export_vault(vault: Vault, fmt: str) -> str:
