@@ -170,6 +170,8 @@ def parse_all(root: str, paths: Sequence[str], progress: Progress | None = None)
         for parsed in read_all(root, [(p, None) for p in paths], progress):
             if parsed.error is not None or parsed.record is None:
                 yield parsed.path, None, parsed.error or "unknown error"
+            elif parsed.note is not None:  # parsed here (the parent's share of a split)
+                yield parsed.path, parsed.note, None
             else:
                 yield parsed.path, note_from_record(marshal.loads(parsed.record)), None
         return
