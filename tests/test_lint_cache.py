@@ -27,6 +27,7 @@ from vaultkit.base import store as store_module
 from vaultkit.base.config import load_config
 from vaultkit.base.store import config_file_for_vault, state_dir_for_vault
 from vaultkit.cli import main
+from vaultkit.errors import VaultkitError
 from vaultkit.lint.cache import merge, plan, run, state
 from vaultkit.lint.cache.run import LintResult, lint_cache_path, lint_vault
 from vaultkit.lint.context import LintContext
@@ -228,7 +229,10 @@ class Mutator:
         index = self.root / "INDEX.md"
         roll = self.rng.random()
         if roll < 0.4:
-            regenerate_index(self.root)
+            try:
+                regenerate_index(self.root)
+            except VaultkitError as exc:  # the binary mutation hit INDEX.md: refused, by design
+                assert "not UTF-8" in str(exc), exc
         elif roll < 0.6 and index.exists():
             index.unlink()
         elif index.exists():
