@@ -159,6 +159,19 @@ def _add_node(graph: _Adjacency, path: str, attrs: dict[str, Any]) -> None:
     graph._node[path], graph._succ[path], graph._pred[path] = attrs, {}, {}
 
 
+def _link_end(item: ResolvedLink, ghost_keys: dict[str, str]) -> tuple[str, bool]:
+    """The node a link ends at, and True when it is a ghost's: the resolved file, else one
+    node per ghost name (:func:`ghost_key`, worked out once per target as written; both
+    :func:`_fill` and the JSON writer share ``ghost_keys`` over one pass of the links)."""
+    target = item.resolution.path
+    if target is not None:
+        return target, False
+    key = ghost_keys.get(item.link.target)
+    if key is None:
+        key = ghost_keys[item.link.target] = ghost_key(item)
+    return key, True
+
+
 def _fill(graph: _Adjacency, vault: Vault) -> None:
     """Nodes in the order the exports list them, then one edge per link, in link order."""
     for path, attrs in _file_nodes(vault):
@@ -175,15 +188,9 @@ def _fill(graph: _Adjacency, vault: Vault) -> None:
                 _add_node(graph, source, {})
             out = succ[source]
         link, resolution = item.link, item.resolution
-        target = resolution.path
-        if target is None:
-            target = ghost_keys.get(link.target)
-            if target is None:
-                target = ghost_keys[link.target] = ghost_key(item)
-            if target not in pred:
-                _add_node(graph, target, _named_attrs("ghost", target))
-        elif target not in pred:  # only in a hand-built Vault: add_edge's bare node
-            _add_node(graph, target, {})
+        target, ghost = _link_end(item, ghost_keys)
+        if target not in pred:  # a ghost's first link, or (a hand-built Vault) a bare end
+            _add_node(graph, target, _named_attrs("ghost", target) if ghost else {})
         data = _EdgeData()
         data.kind = link.kind
         data.target = link.target
@@ -373,15 +380,12 @@ def _json_edges(vault: Vault, texts: _Strings, nodes: dict[str, str]) -> dict[st
                 nodes[source] = _bare_object(texts, source)
             out = groups.setdefault(source, {})
         link, resolution = item.link, item.resolution
-        target = resolution.path
-        if target is None:
-            target = ghost_keys.get(link.target)
-            if target is None:
-                target = ghost_keys[link.target] = ghost_key(item)
-            if target not in nodes:
+        target, ghost = _link_end(item, ghost_keys)
+        if target not in nodes:
+            if ghost:
                 nodes[target] = _named_object(texts, "ghost", target, target)
-        elif target not in nodes:
-            nodes[target] = _bare_object(texts, target)
+            else:
+                nodes[target] = _bare_object(texts, target)
         keys = out.get(target)
         if keys is None:
             keys = out[target] = []
