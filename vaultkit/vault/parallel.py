@@ -21,7 +21,7 @@ from vaultkit.vault import model
 from vaultkit.vault.model import Finding, Heading, Link, LinkKind, Note, Severity
 
 PARALLEL_MIN_FILES = 300  # below this a pool costs more than it saves (see benchmarks/README)
-SPLIT_MIN_FILES = 100  # from here to the pool's threshold one forked child parses half
+SPLIT_MIN_FILES = 100  # from here to the pool's threshold a forked child shares the parse
 CHUNK_FILES = 250  # at most; smaller batches keep every worker busy on small loads
 DIGEST_SIZE = 16
 
@@ -184,7 +184,7 @@ def parse_all(root: str, paths: Sequence[str], progress: Progress | None = None)
 ParsedRow = tuple[str, int, int, int, int, bytes, bytes | None, str | None]
 
 
-def read_chunk(root: str, jobs: Sequence[Job]) -> bytes:
+def _read_chunk(root: str, jobs: Sequence[Job]) -> bytes:
     """A worker's results as one marshalled list of plain rows: pickling slotted dataclasses
     costs both sides several times more than marshal does."""
     gc.enable()  # a forked worker inherits the parent's paused collector; parsing needs it
@@ -192,7 +192,7 @@ def read_chunk(root: str, jobs: Sequence[Job]) -> bytes:
 
 
 def chunk_rows(root: str, jobs: Sequence[Job]) -> list[ParsedRow]:
-    """:func:`read_one` of each job as a plain row (what :func:`unpack_chunk` turns back)."""
+    """:func:`read_one` of each job as a plain row (what :func:`unpack_rows` turns back)."""
     rows: list[ParsedRow] = []
     for job in jobs:
         got = read_one(root, job)
@@ -211,7 +211,7 @@ def chunk_rows(root: str, jobs: Sequence[Job]) -> list[ParsedRow]:
     return rows
 
 
-def unpack_chunk(blob: bytes) -> list[Parsed]:
+def _unpack_chunk(blob: bytes) -> list[Parsed]:
     rows: list[ParsedRow] = marshal.loads(blob)
     return unpack_rows(rows)
 
@@ -280,8 +280,8 @@ def read_all(
     with ProcessPoolExecutor(max_workers=count) as pool:
         # map() lets go of each chunk's results once yielded: the parent never holds them all
         chunks = _chunks(jobs, _chunk_size(len(jobs), count))
-        for blob in pool.map(read_chunk, repeat(root), chunks):
-            rows = unpack_chunk(blob)
+        for blob in pool.map(_read_chunk, repeat(root), chunks):
+            rows = _unpack_chunk(blob)
             yield from rows
             done += len(rows)
             if progress is not None:
