@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.bench_bignote import write_note
+from benchmarks.bench_bignote import PEAK, write_note
 from vaultkit.vault import fastparse
 from vaultkit.vault.parse import parse_note
 
@@ -98,19 +98,6 @@ def test_a_50_mb_note_lints_in_seconds_and_bounded_memory(tmp_path: Path) -> Non
     assert max(peak_kb, before) <= 300 * 1024, f"{peak_kb / 1024:.0f} MB"
 
 
-# `python -m vaultkit ARGS` that writes its own peak RSS (VmHWM) to argv[1] on the way out. The
-# child's getrusage peak would not do: Linux carries the forking process's peak into it.
-_PEAK = """
-import runpy, sys
-out, sys.argv = sys.argv[1], ["vaultkit", *sys.argv[2:]]
-try:
-    runpy.run_module("vaultkit", run_name="__main__", alter_sys=True)
-finally:
-    with open("/proc/self/status") as status, open(out, "w") as peak:
-        peak.write(next(line for line in status if line.startswith("VmHWM:")))
-"""
-
-
 @pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="reads /proc/self/status")
 @pytest.mark.timeout(300)
 def test_a_link_dense_note_holds_little_more_than_its_links(tmp_path: Path) -> None:
@@ -131,7 +118,7 @@ def test_a_link_dense_note_holds_little_more_than_its_links(tmp_path: Path) -> N
     del chunks
     (tmp_path / "Other.md").write_text("[[Big]]\n", encoding="utf-8")
     peak = tmp_path / "peak.txt"
-    command = [sys.executable, "-c", _PEAK, str(peak), "lint", "--no-cache", str(tmp_path)]
+    command = [sys.executable, "-c", PEAK, str(peak), "lint", "--no-cache", str(tmp_path)]
     out = subprocess.run(command, capture_output=True, text=True, timeout=240)
     assert out.returncode == 0, out.stderr
     assert out.stdout == "" and out.stderr.endswith("no findings in 2 notes\n")
@@ -147,7 +134,7 @@ def test_a_50_mb_note_with_a_link_on_every_line_lints_within_300_mb(tmp_path: Pa
     links = write_note(tmp_path / "vault", 50_000_000, dense=True)
     assert links > 1_500_000
     peak = tmp_path / "peak.txt"
-    command = [sys.executable, "-c", _PEAK, str(peak), "lint", "--no-cache", "vault"]
+    command = [sys.executable, "-c", PEAK, str(peak), "lint", "--no-cache", "vault"]
     out = subprocess.run(command, capture_output=True, text=True, timeout=240, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert out.stdout == "" and out.stderr.endswith("no findings in 2 notes\n")
