@@ -139,7 +139,7 @@ def fire(
 def wait_drained(store: Path, ids: list[str], timeout: float = 300) -> None:
     """Until every session has its done record and no queue runner holds the lock."""
     from vaultkit.base.store import Store
-    from vaultkit.session import jobs, runlock
+    from vaultkit.session.queue import jobs, runlock
 
     deadline = time.monotonic() + timeout
     sessions = Store(store)

@@ -104,7 +104,7 @@ def generate(path: Path, size_mb: int) -> int:
 
 
 def measure(path: Path, budget: int) -> dict[str, float]:
-    from vaultkit.session.transcript import condense
+    from vaultkit.session.transcripts.condense import condense
 
     start = time.perf_counter()
     digest = condense(path, budget)

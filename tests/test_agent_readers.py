@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from vaultkit.agents import claude, readers
 from vaultkit.agents.adapter import ASSISTANT, TOOL, USER, Entry
 from vaultkit.agents.jsonlines import Tally
-from vaultkit.session.transcript import condense
+from vaultkit.session.transcripts.condense import condense
 from vaultkit.vault.index import IndexEntry
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

@@ -21,13 +21,13 @@ from vaultkit.agents import gemini
 from vaultkit.base.config import Config, DistillConfig, parse_config
 from vaultkit.base.store import Store
 from vaultkit.errors import VaultkitError
-from vaultkit.session.backends import choose, run_backend
-from vaultkit.session.childrun import classify
-from vaultkit.session.codexcli import codex_answer, codex_argv
-from vaultkit.session.distill import InfraError, SessionInfo, distill_session
-from vaultkit.session.geminicli import error_object, gemini_answer, gemini_argv
-from vaultkit.session.jobs import pid_alive
-from vaultkit.session.notes import read_frontmatter
+from vaultkit.session.distill.backends import choose, run_backend
+from vaultkit.session.distill.childrun import classify
+from vaultkit.session.distill.codexcli import codex_answer, codex_argv
+from vaultkit.session.distill.geminicli import error_object, gemini_answer, gemini_argv
+from vaultkit.session.distill.pipeline import InfraError, SessionInfo, distill_session
+from vaultkit.session.notes.write import read_frontmatter
+from vaultkit.session.queue.jobs import pid_alive
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 GOOD = "@@@TITLE@@@\nLogin page\n@@@HANDOFF@@@\n## Done\n- login\n@@@WIKI@@@\nSee [[Auth]]\n"

@@ -13,7 +13,7 @@ from test_hook_start_support import add_session, make_project, transcript
 
 from vaultkit.base.store import Store, find_store
 from vaultkit.continuity.startup import compose
-from vaultkit.session import backfill, jobs, runlock
+from vaultkit.session.queue import backfill, jobs, runlock
 
 OLD = time.time() - 3600  # idle for an hour
 

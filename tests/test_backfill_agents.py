@@ -24,7 +24,7 @@ from test_worker_support import make_project
 
 from vaultkit.agents import adapter, codex, gemini
 from vaultkit.base.store import Store
-from vaultkit.session import agentscan, backfill, finished, jobs
+from vaultkit.session.queue import agentscan, backfill, finished, jobs
 
 TODAY = day_folder()
 

@@ -14,7 +14,7 @@ import pytest
 from test_hook_start_support import add_session, make_project
 
 from vaultkit.base.store import Store
-from vaultkit.session import backfill, finished
+from vaultkit.session.queue import backfill, finished
 
 EXIT = {"type": "cost-state", "sessionId": "x", "totalCostUSD": 0}
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")

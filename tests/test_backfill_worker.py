@@ -13,7 +13,7 @@ from pathlib import Path
 from test_hook_start_support import make_project
 
 from vaultkit.base.store import Store
-from vaultkit.session import jobs
+from vaultkit.session.queue import jobs
 
 CLAUDE_FIXTURES = Path(__file__).resolve().parent / "fixtures" / "claude"
 RECORDED_CWD = "/tmp/vaultkit-e2e-capture/project"

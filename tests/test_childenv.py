@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from vaultkit.base.config import Config, DistillConfig
-from vaultkit.session.backends import child_env
-from vaultkit.session.spawn import worker_env
+from vaultkit.session.distill.backends import child_env
+from vaultkit.session.queue.spawn import worker_env
 
 AGENT = {
     "PATH": "/bin",

@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 
 from vaultkit.base.store import Store
-from vaultkit.session import jobs
+from vaultkit.session.queue import jobs
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="process groups")
 
 
 def _guard(*command: str, parent: int | None = None) -> subprocess.CompletedProcess[bytes]:
     """Run the guard in a session of its own (it may kill its whole group)."""
-    argv = [sys.executable, "-m", "vaultkit.session.childguard"]
+    argv = [sys.executable, "-m", "vaultkit.session.distill.childguard"]
     argv += [str(os.getpid() if parent is None else parent), "--", *command]
     return subprocess.run(argv, capture_output=True, timeout=30, start_new_session=True)
 
@@ -49,7 +49,9 @@ def test_without_its_parent_the_guard_kills_its_group_at_once(tmp_path: Path) ->
 
 def test_bad_arguments_are_a_usage_error() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "vaultkit.session.childguard", "x"], capture_output=True, timeout=30
+        [sys.executable, "-m", "vaultkit.session.distill.childguard", "x"],
+        capture_output=True,
+        timeout=30,
     )
     assert done.returncode == 2 and b"usage:" in done.stderr
 

@@ -22,11 +22,11 @@ from vaultkit.base.config import Config, DistillConfig
 from vaultkit.base.store import Store
 from vaultkit.base.templates import template_path
 from vaultkit.errors import VaultkitError
-from vaultkit.session.backends import classify, claude_answer
-from vaultkit.session.costs import Usage
-from vaultkit.session.distill import InfraError, SessionInfo, distill_session
-from vaultkit.session.jobs import pid_alive
-from vaultkit.session.notes import read_frontmatter
+from vaultkit.session.distill.backends import classify, claude_answer
+from vaultkit.session.distill.costs import Usage
+from vaultkit.session.distill.pipeline import InfraError, SessionInfo, distill_session
+from vaultkit.session.notes.write import read_frontmatter
+from vaultkit.session.queue.jobs import pid_alive
 
 SID = "5e55a0b1-1111-2222-3333-444455556666"
 WHEN = datetime(2026, 11, 30, 9, 5, tzinfo=timezone(timedelta(hours=9)))
@@ -548,8 +548,8 @@ def test_offline_notes_follow_the_users_language_and_survive_marker_text(
 
 
 def test_offline_title_is_cut_on_a_word_boundary(tmp_path: Path) -> None:
-    from vaultkit.session.backends import OFFLINE_TITLE_MAX, OfflineFacts, offline_title
-    from vaultkit.session.transcript import condense
+    from vaultkit.session.distill.backends import OFFLINE_TITLE_MAX, OfflineFacts, offline_title
+    from vaultkit.session.transcripts.condense import condense
 
     def title(prompt: str) -> str:
         path = tmp_path / "t.jsonl"

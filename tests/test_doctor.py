@@ -14,7 +14,8 @@ from test_hook_start_support import add_session, make_project
 
 from vaultkit.base import gitignore
 from vaultkit.base.store import Store
-from vaultkit.session import costs, jobs
+from vaultkit.session.distill import costs
+from vaultkit.session.queue import jobs
 
 HOOK = str(Path(sys.executable).parent / "vaultkit-hook")
 

@@ -24,9 +24,11 @@ from test_worker_support import (
 
 from vaultkit.base.store import Store
 from vaultkit.errors import VaultkitError
-from vaultkit.session import backfill, jobs, rawcopy, render
-from vaultkit.session.forget import apply_forget, plan_forget
-from vaultkit.session.worker import Status, process_job
+from vaultkit.session.forget.remove import apply_forget, plan_forget
+from vaultkit.session.queue import backfill, jobs
+from vaultkit.session.transcripts import rawcopy, render
+from vaultkit.session.worker.job import process_job
+from vaultkit.session.worker.outcome import Status
 
 pytestmark = pytest.mark.timeout(120)
 

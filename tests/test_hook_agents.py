@@ -37,7 +37,7 @@ from test_worker_support import (
 from vaultkit import hookentry
 from vaultkit.agents import known
 from vaultkit.base.store import Store
-from vaultkit.session import jobs, runlock
+from vaultkit.session.queue import jobs, runlock
 
 
 def run_hook(

@@ -29,7 +29,7 @@ from benchmarks.bench_burst import (
     write_sessions,
 )
 from vaultkit.base.store import Store
-from vaultkit.session import finished, jobs, runlock
+from vaultkit.session.queue import finished, jobs, runlock
 
 pytestmark = [
     pytest.mark.slow,

@@ -34,7 +34,7 @@ from test_worker_support import (
 
 from vaultkit.base.store import Store
 from vaultkit.hookentry import handler_module
-from vaultkit.session import jobs
+from vaultkit.session.queue import jobs
 
 REASONS = ["clear", "resume", "logout", "prompt_input_exit", "other"]
 

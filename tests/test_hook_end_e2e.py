@@ -26,7 +26,7 @@ from test_worker_support import (
 )
 
 from vaultkit.base.store import Store
-from vaultkit.session import jobs
+from vaultkit.session.queue import jobs
 
 HOOK = Path(sys.executable).parent / "vaultkit-hook"
 FIXTURE = "session_end_clear.json"

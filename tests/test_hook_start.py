@@ -14,7 +14,7 @@ from test_hook_start_support import add_session, make_project, write_index, writ
 from vaultkit.base.store import Store
 from vaultkit.continuity.startup import compose, recent_summaries
 from vaultkit.hooks.session_start import run
-from vaultkit.session import jobs
+from vaultkit.session.queue import jobs
 
 HOOK = str(Path(sys.executable).parent / "vaultkit-hook")
 

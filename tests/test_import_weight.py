@@ -137,7 +137,7 @@ def test_session_end_process_loads_no_slow_stdlib_module(tmp_path: Path) -> None
         stdin = stdin.replace(fixture_session_id("session_end_other.json").encode(), sid.encode())
         modules = imported_modules("SessionEnd", stdin, project, entry=INSTALLED[1:])
         assert "vaultkit.hooks.session_end" in modules
-        assert "vaultkit.session.spawn" in modules, "the worker was started"
+        assert "vaultkit.session.queue.spawn" in modules, "the worker was started"
         seen.append(_slow(modules))
     assert seen == [TOML_PARSE, []]
     pids = spawned_pids(Store(project / "sessions"))

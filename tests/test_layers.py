@@ -15,7 +15,7 @@ HEAVY: dict[str, tuple[str, ...]] = {
     "mcp": ("vaultkit.mcp.server",),
     "pydantic": ("vaultkit.mcp.server",),
     "markdown_it": ("vaultkit.vault.wikilink", "vaultkit.vault.parse"),
-    "yaml": ("vaultkit.vault.yamlfront", "vaultkit.session.notes"),
+    "yaml": ("vaultkit.vault.yamlfront", "vaultkit.session.notes.write"),
 }
 
 # The layers, bottom to top: each package may import only the packages listed for it (and

@@ -17,7 +17,7 @@ from test_baton_support import project
 
 from vaultkit.base.store import Store
 from vaultkit.continuity import loop
-from vaultkit.session import jobs
+from vaultkit.session.queue import jobs
 
 VAULTKIT_BIN = Path(sys.executable).parent / "vaultkit"
 SIZE = ("-x", "150", "-y", "40")
@@ -28,7 +28,7 @@ HOOKS = Path(__file__).resolve().parent.parent / "hooks"
 AGENT = """\
 import os, subprocess, sys, time
 from pathlib import Path
-from vaultkit.session import jobs
+from vaultkit.session.queue import jobs
 from vaultkit.base.store import find_store
 store = find_store(Path.cwd())
 runs = Path(sys.argv[1])
@@ -44,7 +44,7 @@ subprocess.Popen([sys.executable, sys.argv[2], str(store.root), sid, str(runs)],
 WORKER = """\
 import sys, time
 from pathlib import Path
-from vaultkit.session import jobs
+from vaultkit.session.queue import jobs
 from vaultkit.base.store import Store
 store, sid, runs = Store(Path(sys.argv[1])), sys.argv[2], Path(sys.argv[3])
 jobs.mark_running(store, sid, "now")

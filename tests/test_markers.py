@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vaultkit.session.markers import TITLE_MAX, parse_markers
+from vaultkit.session.distill.markers import TITLE_MAX, parse_markers
 
 GOOD = "@@@TITLE@@@\nFix the parser\n@@@HANDOFF@@@\n## Done\n- x\n@@@WIKI@@@\nSee [[Other]]\n"
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vaultkit.session.naming import (
+from vaultkit.session.notes.naming import (
     STEM_MAX_BYTES,
     note_stem,
     parse_name,

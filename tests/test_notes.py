@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from vaultkit.base.store import Store
-from vaultkit.session.naming import note_stem
-from vaultkit.session.notes import (
+from vaultkit.session.notes.naming import note_stem
+from vaultkit.session.notes.write import (
     NoteMeta,
     find_session_notes,
     frontmatter,

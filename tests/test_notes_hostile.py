@@ -1,7 +1,7 @@
 """Whatever the title, a note vaultkit writes lints clean: the title is inert in the frontmatter,
 the heading and INDEX.md (a property test over hostile titles, bodies, projects and branches).
 
-Each example writes the worker's two notes (session/notes.py) into a fresh store, regenerates
+Each example writes the worker's two notes (session/notes/write.py) into a fresh store, regenerates
 INDEX.md as the worker does, and runs the real lint on ``wiki/`` and ``summary/``. No error may
 come from a frontmatter, a heading or INDEX.md; the body's own ghost links (``[[x]]`` in the
 body is an intended link to a note that does not exist) are the only errors allowed, and only on
@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from vaultkit.base.store import Store
 from vaultkit.lint.runner import collect, load_context
-from vaultkit.session.naming import heading_text, inert_title
-from vaultkit.session.notes import NoteMeta, read_frontmatter, write_session_notes
+from vaultkit.session.notes.naming import heading_text, inert_title
+from vaultkit.session.notes.write import NoteMeta, read_frontmatter, write_session_notes
 from vaultkit.vault.indexer import regenerate_index
 from vaultkit.vault.model import Finding
 

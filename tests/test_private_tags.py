@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from test_worker_support import hook_env, make_project
 
-from vaultkit.session.rawcopy import copy_transcript, redact_line
-from vaultkit.session.redact import strip_private
-from vaultkit.session.render import export
-from vaultkit.session.transcript import condense
+from vaultkit.session.transcripts.condense import condense
+from vaultkit.session.transcripts.rawcopy import copy_transcript, redact_line
+from vaultkit.session.transcripts.redact import strip_private
+from vaultkit.session.transcripts.render import export
 
 pytestmark = pytest.mark.timeout(60)
 

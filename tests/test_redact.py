@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from vaultkit.session.redact import redact
+from vaultkit.session.transcripts.redact import redact
 
 # Fake secrets are assembled at run time so no secret-shaped literal sits in the repository.
 ALNUM = "Ab3dE6gH9jK2mN5pQ8sT1vW4yZ7"

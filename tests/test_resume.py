@@ -166,7 +166,7 @@ def test_cli_save_names_missing_contract_sections_and_refuses_empty_input(tmp_pa
 
 def test_a_manual_save_survives_the_workers_notes_for_the_same_session(tmp_path: Path) -> None:
     """The worker replaces a session's earlier notes; a manual handoff is not one of them."""
-    from vaultkit.session.notes import NoteMeta, write_session_notes
+    from vaultkit.session.notes.write import NoteMeta, write_session_notes
 
     root, store = project(tmp_path / "p")
     sid = "5678abcd-0000-0000-0000-000000000000"

@@ -9,7 +9,7 @@ import pytest
 
 from vaultkit.base.store import Store
 from vaultkit.errors import VaultkitError
-from vaultkit.session.retention import apply_retention, note_date
+from vaultkit.session.notes.retention import apply_retention, note_date
 
 
 def summary(store: Store, name: str, date: str | None) -> Path:

@@ -11,7 +11,7 @@ import pytest
 from test_worker_support import exited, make_project, wait_for
 
 from vaultkit.base.store import Store
-from vaultkit.session import runlock, spawn
+from vaultkit.session.queue import runlock, spawn
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 

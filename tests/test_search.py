@@ -199,7 +199,7 @@ def test_binary_and_undecodable_files_are_not_indexed_and_do_not_fail(tmp_path: 
 
 def test_the_worker_step_indexes_new_notes_so_a_search_needs_no_refresh(tmp_path: Path) -> None:
     from vaultkit.base.store import Store
-    from vaultkit.session.worker import update_search
+    from vaultkit.session.worker.finish import update_search
 
     store = Store(tmp_path / "sessions")
     _note(store.summary, "old.md", "# Old\n\nwarm it up\n")

@@ -8,8 +8,8 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-from vaultkit.session import facts
-from vaultkit.session.facts import transcript_facts
+from vaultkit.session.transcripts import facts
+from vaultkit.session.transcripts.facts import transcript_facts
 
 SID = "9e3b7c55-2a6d-4c18-8f4e-7b1d0c9a2e66"
 

@@ -16,7 +16,7 @@ from test_hook_start_support import add_session, make_project
 from vaultkit.base.store import Store
 from vaultkit.continuity import inject
 from vaultkit.hooks.session_start import run
-from vaultkit.session import health, jobs, runlock
+from vaultkit.session.queue import health, jobs, runlock
 
 HOOK = str(Path(sys.executable).parent / "vaultkit-hook")
 OLD = time.time() - 3600

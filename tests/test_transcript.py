@@ -7,7 +7,7 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
-from vaultkit.session.transcript import (
+from vaultkit.session.transcripts.condense import (
     commands_run,
     condense,
     files_touched,

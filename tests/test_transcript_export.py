@@ -25,7 +25,8 @@ from test_baton_support import (
 )
 from test_worker_support import claude_projects
 
-from vaultkit.session import jobs, render
+from vaultkit.session.queue import jobs
+from vaultkit.session.transcripts import render
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "claude" / "transcripts"
 CODE = "Use this:\n\n```python\ndef f(x):\n    return x * 2\n```\n\nDone."

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from vaultkit.session.transcript import condense
+from vaultkit.session.transcripts.condense import condense
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "claude" / "transcripts"
 

@@ -27,15 +27,12 @@ from test_worker_support import (
 
 from vaultkit.base.config import Config
 from vaultkit.base.store import Store
-from vaultkit.session import jobs, rawcopy
-from vaultkit.session.distill import DistillOutcome, InfraError, SessionInfo
-from vaultkit.session.worker import (
-    Status,
-    job_snapshot,
-    process_job,
-    remove_if_unchanged,
-    run_worker,
-)
+from vaultkit.session.distill.pipeline import DistillOutcome, InfraError, SessionInfo
+from vaultkit.session.queue import jobs
+from vaultkit.session.transcripts import rawcopy
+from vaultkit.session.worker.job import process_job, remove_if_unchanged
+from vaultkit.session.worker.outcome import Status, job_snapshot
+from vaultkit.session.worker.runner import run_worker
 
 FAST = rawcopy.Settle(window=0.05, max_wait=5)
 
@@ -288,7 +285,7 @@ COPY_AND_REPORT_RSS = """\
 import re, sys
 from datetime import datetime
 from pathlib import Path
-from vaultkit.session.rawcopy import copy_transcript
+from vaultkit.session.transcripts.rawcopy import copy_transcript
 copy = copy_transcript(Path(sys.argv[1]), Path(sys.argv[2]), "big", datetime.now())
 status = Path("/proc/self/status").read_text()
 print(copy.size, re.search(r"VmHWM:\\s+(\\d+) kB", status).group(1))

@@ -13,8 +13,8 @@ import pytest
 from test_worker_support import FAST_SETTLE, make_project
 
 from vaultkit.base.store import Store
-from vaultkit.session import jobs
-from vaultkit.session.notes import read_frontmatter
+from vaultkit.session.notes.write import read_frontmatter
+from vaultkit.session.queue import jobs
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 CODEX_SID = "01a23083-4503-71f2-8ceb-9ded42e56aa1"

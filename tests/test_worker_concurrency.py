@@ -25,7 +25,7 @@ from test_worker_support import (
 )
 
 from vaultkit.base.store import Store
-from vaultkit.session import jobs
+from vaultkit.session.queue import jobs
 
 SESSIONS = 20
 

@@ -20,9 +20,13 @@ from test_worker_support import (
 
 from vaultkit.base.config import load_config
 from vaultkit.base.store import Store
-from vaultkit.session import costs, jobs, rawcopy, worker
-from vaultkit.session.notes import read_frontmatter
-from vaultkit.session.worker import Status, process_job
+from vaultkit.session.distill import costs
+from vaultkit.session.notes.write import read_frontmatter
+from vaultkit.session.queue import jobs
+from vaultkit.session.transcripts import rawcopy
+from vaultkit.session.worker import outcome, steps
+from vaultkit.session.worker.job import process_job
+from vaultkit.session.worker.outcome import Status
 
 FAST = rawcopy.Settle(window=0.05, max_wait=5)
 PRINT_JSON = Path(__file__).resolve().parent / "fixtures" / "claude" / "print-json"
@@ -41,7 +45,7 @@ def queue(store: Store, path: Path, sid: str, source: str = "session-end") -> No
     jobs.write_job(store, jobs.Job(sid, str(path), cwd=str(store.project), source=source))
 
 
-def run(store: Store, sid: str, distill: worker.DistillFn | None = None) -> worker.Result:
+def run(store: Store, sid: str, distill: outcome.DistillFn | None = None) -> outcome.Result:
     return process_job(store, sid, distill=distill, settle=FAST)
 
 
@@ -99,7 +103,7 @@ def replay_claude(store: Store, tmp_path: Path, fixture: str, extra: str = "") -
 
 
 def at(monkeypatch: pytest.MonkeyPatch, when: datetime) -> None:
-    monkeypatch.setattr(worker, "_now", lambda: when)
+    monkeypatch.setattr(steps, "now", lambda: when)  # the day budgets and costs are counted in
 
 
 def test_each_distillation_logs_what_the_backend_reported_it_cost(
@@ -159,11 +163,11 @@ def test_no_budget_or_the_offline_backend_is_never_capped(
 ) -> None:
     at(monkeypatch, DAY)
     costs.record(store, costs.Entry("2026-12-01", "x", "claude", "m", 1, 1, 99.0))
-    assert worker.budget_spent(store, load_config(store.config_file)) == ""
+    assert steps.budget_spent(store, load_config(store.config_file)) == ""
     store.config_file.write_text('[distill]\nbackend = "offline"\ndaily_budget = 1\n')
-    assert worker.budget_spent(store, load_config(store.config_file)) == ""
+    assert steps.budget_spent(store, load_config(store.config_file)) == ""
     store.config_file.write_text("[distill]\ndaily_budget = 1\n")
-    assert worker.budget_spent(store, load_config(store.config_file)).startswith(
+    assert steps.budget_spent(store, load_config(store.config_file)).startswith(
         "daily budget reached"
     )
 

@@ -36,7 +36,7 @@ from test_worker_support import (
 )
 
 from vaultkit.base.store import Store
-from vaultkit.session import jobs, runlock, scratch
+from vaultkit.session.queue import jobs, runlock, scratch
 
 SID = "7d1e0c55-2b3a-4c1d-9e8f-00000000c0de"
 
@@ -55,7 +55,7 @@ COPY_STEP = """\
 import sys
 from datetime import datetime
 from pathlib import Path
-from vaultkit.session.rawcopy import copy_transcript
+from vaultkit.session.transcripts.rawcopy import copy_transcript
 copy_transcript(Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3], datetime.now())
 """
 

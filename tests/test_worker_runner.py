@@ -31,9 +31,10 @@ from test_worker_support import (
 )
 
 from vaultkit.base.store import Store
-from vaultkit.session import jobs, runlock, worker
-from vaultkit.session.rawcopy import Settle
-from vaultkit.session.spawn import start_runner
+from vaultkit.session.queue import jobs, runlock
+from vaultkit.session.queue.spawn import start_runner
+from vaultkit.session.transcripts.rawcopy import Settle
+from vaultkit.session.worker import outcome, runner
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="flock runner lock")
 
@@ -141,10 +142,10 @@ def test_a_job_queued_just_before_the_release_is_drained_by_the_rescan(
     monkeypatch.setattr(runlock, "release", release_after_a_late_job)
     fd = runlock.try_lock(store)
     assert fd is not None
-    results = worker.run_runner(store, fd, distill=fake_distill, settle=FAST)
+    results = runner.run_runner(store, fd, distill=fake_distill, settle=FAST)
     assert [(r.session_id, r.status) for r in results] == [
-        ("s-first", worker.Status.DONE),
-        ("s-late", worker.Status.DONE),
+        ("s-first", outcome.Status.DONE),
+        ("s-late", outcome.Status.DONE),
     ]
     assert queued(store) == []
     assert log_text(store).count("runner start") == 2
@@ -171,7 +172,7 @@ def test_a_job_queued_after_the_release_is_left_to_the_runner_its_hook_started(
     fd = runlock.try_lock(store)
     assert fd is not None
     try:
-        results = worker.run_runner(store, fd, distill=fake_distill, settle=FAST)
+        results = runner.run_runner(store, fd, distill=fake_distill, settle=FAST)
     finally:
         release(taken[0])
     assert [r.session_id for r in results] == ["s-first"]

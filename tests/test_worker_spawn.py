@@ -27,8 +27,8 @@ from test_worker_support import (
 
 import vaultkit
 from vaultkit.base.store import Store
-from vaultkit.session import runlock
-from vaultkit.session.spawn import worker_command, worker_env
+from vaultkit.session.queue import runlock
+from vaultkit.session.queue.spawn import worker_command, worker_env
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 

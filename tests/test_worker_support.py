@@ -13,8 +13,8 @@ from typing import Any
 
 from vaultkit.base.config import Config
 from vaultkit.base.store import Store
-from vaultkit.session import jobs
-from vaultkit.session.distill import DistillOutcome, SessionInfo
+from vaultkit.session.distill.pipeline import DistillOutcome, SessionInfo
+from vaultkit.session.queue import jobs
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "hooks"
 FAKE_LLM = """\

@@ -1,7 +1,8 @@
 """Capture what the real Codex CLI and Gemini CLI print as distillation backends (fixtures).
 
 Runs the command lines vaultkit's ``codex`` and ``gemini`` backends build
-(:func:`vaultkit.session.codexcli.codex_argv`, :func:`vaultkit.session.geminicli.gemini_argv`)
+(:func:`vaultkit.session.distill.codexcli.codex_argv`,
+:func:`vaultkit.session.distill.geminicli.gemini_argv`)
 with the prompt on stdin against the API mocks, once answering and once failing, and saves
 stdout verbatim (the mock's address as ``{MOCK}``) under ``tests/fixtures/codex/exec-json/`` and
 ``tests/fixtures/gemini/output-json/`` (a failed Gemini run prints nothing on stdout: the JSON
@@ -22,8 +23,8 @@ from pathlib import Path
 
 from vaultkit.agents import gemini
 from vaultkit.base.config import Config, DistillConfig
-from vaultkit.session.codexcli import codex_argv
-from vaultkit.session.geminicli import error_object, gemini_argv
+from vaultkit.session.distill.codexcli import codex_argv
+from vaultkit.session.distill.geminicli import error_object, gemini_argv
 
 from .agents_harness import CODEX_KEY, GEMINI_KEY, CodexSandbox, GeminiSandbox, agent_binary
 from .harness import REPO

@@ -27,7 +27,7 @@ from test_hook_start_support import add_session
 
 from vaultkit.agents import codex, gemini, hookmerge
 from vaultkit.base.store import Store
-from vaultkit.session import finished, jobs, runlock
+from vaultkit.session.queue import finished, jobs, runlock
 
 from .agents_harness import CodexSandbox, GeminiSandbox, hook_groups
 from .mock_gemini import MockGemini, user_texts

@@ -50,7 +50,7 @@ DRIVER = textwrap.dedent(
     from pathlib import Path
     from vaultkit.base.config import Config, DistillConfig
     from vaultkit.base.store import Store
-    from vaultkit.session.distill import SessionInfo, distill_session
+    from vaultkit.session.distill.pipeline import SessionInfo, distill_session
 
     def codex_rows(prompt):
         say = lambda role, kind, text: {"type": "response_item", "payload": {

@@ -17,7 +17,8 @@ import pytest
 from conftest import require_program
 
 from vaultkit.base.store import Store
-from vaultkit.session import costs, jobs
+from vaultkit.session.distill import costs
+from vaultkit.session.queue import jobs
 
 from .capture_fixtures import EVENTS as DUMP_EVENTS
 from .capture_fixtures import HOOK as DUMP_HOOK

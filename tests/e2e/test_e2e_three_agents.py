@@ -23,7 +23,7 @@ import pytest
 from conftest import require_program
 
 from vaultkit.base.store import Store
-from vaultkit.session import costs
+from vaultkit.session.distill import costs
 
 from .agents_harness import (
     CodexSandbox,

@@ -1,5 +1,5 @@
 """A probe hook for the e2e runs: records whether a live process holds the payload's transcript
-open for writing, as backfill's finished rule sees it (``vaultkit.session.finished``).
+open for writing, as backfill's finished rule sees it (``vaultkit.session.queue.finished``).
 
 Appends ``{"event", "exists", "writers"}`` as one JSON line to ``$E2E_PROBE_OUT``; ``writers``
 is ``null`` where ``/proc`` cannot say.
@@ -11,7 +11,7 @@ import json
 import os
 import sys
 
-from vaultkit.session import finished
+from vaultkit.session.queue import finished
 
 
 def main() -> int:

@@ -18,8 +18,8 @@ from vaultkit.cli.app import app
 from vaultkit.continuity import activity, baton, loop, resume, shellinit
 from vaultkit.continuity.handoff import save_handoff
 from vaultkit.errors import VaultkitError
-from vaultkit.session import render
-from vaultkit.session.redact import redact
+from vaultkit.session.transcripts import render
+from vaultkit.session.transcripts.redact import redact
 
 ProjectOpt = Annotated[
     Path | None, typer.Option("--project", help="Project folder (default: the current folder).")

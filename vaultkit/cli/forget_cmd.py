@@ -11,7 +11,7 @@ import typer
 from vaultkit.base.store import Store, find_store
 from vaultkit.cli.app import app
 from vaultkit.errors import VaultkitError
-from vaultkit.session.forget import Plan, apply_forget, plan_forget
+from vaultkit.session.forget.remove import Plan, apply_forget, plan_forget
 
 
 def _store(arg: Path | None) -> Store:

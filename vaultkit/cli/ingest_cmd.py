@@ -19,10 +19,11 @@ from vaultkit.base.log import append_log
 from vaultkit.base.store import Store, find_store
 from vaultkit.cli.app import app
 from vaultkit.errors import VaultkitError
-from vaultkit.session import jobs
-from vaultkit.session.facts import transcript_facts
-from vaultkit.session.rawcopy import Settle
-from vaultkit.session.worker import Result, Status, process_job
+from vaultkit.session.queue import jobs
+from vaultkit.session.transcripts.facts import transcript_facts
+from vaultkit.session.transcripts.rawcopy import Settle
+from vaultkit.session.worker.job import process_job
+from vaultkit.session.worker.outcome import Result, Status
 
 
 class IngestFormat(StrEnum):

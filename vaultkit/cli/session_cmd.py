@@ -27,7 +27,8 @@ from vaultkit.cli.common import project_dir
 from vaultkit.cli.options import FormatOpt, OutputFormat, ProjectOpt
 from vaultkit.continuity import startup
 from vaultkit.errors import VaultkitError
-from vaultkit.session import costs, health, jobs
+from vaultkit.session.distill import costs
+from vaultkit.session.queue import health, jobs
 
 Status = Literal["ok", "warn", "fail"]
 LOG_TAIL_BYTES = 64 * 1024

@@ -17,7 +17,7 @@ import re
 from vaultkit.base.fsio import atomic_write_text
 from vaultkit.base.record import Record
 from vaultkit.base.store import Store
-from vaultkit.session.jobs import pid_alive, safe_id
+from vaultkit.session.queue.jobs import pid_alive, safe_id
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -166,7 +166,7 @@ def find_transcript(project: Path, session_id: str, env: Mapping[str, str]) -> P
 
 
 def _is_prompt(record: dict[str, Any]) -> bool:
-    from vaultkit.session.transcript import strip_harness
+    from vaultkit.session.transcripts.condense import strip_harness
 
     if record.get("type") != "user" or record.get("isMeta") or "toolUseResult" in record:
         return False
@@ -201,7 +201,7 @@ def last_thinking(transcript: Path, limit: int) -> str:
     The turn of a slash command (``/handoff`` writing the memo) counts only when no earlier turn
     had thinking: the work in flight is in the turn before it.
     """
-    from vaultkit.session.transcript import iter_records  # only when a baton is dropped
+    from vaultkit.session.transcripts.condense import iter_records  # only when a baton is dropped
 
     current: list[str] = []
     last: list[str] = []

@@ -12,9 +12,9 @@ from vaultkit.base.config import Config
 from vaultkit.base.fsio import atomic_write_text
 from vaultkit.base.store import Store, current_branch
 from vaultkit.continuity import activity
-from vaultkit.session.naming import safe_title, stamp
-from vaultkit.session.notes import NoteMeta, frontmatter, render_note
-from vaultkit.session.redact import redact
+from vaultkit.session.notes.naming import safe_title, stamp
+from vaultkit.session.notes.write import NoteMeta, frontmatter, render_note
+from vaultkit.session.transcripts.redact import redact
 
 CONTRACT = ("Current state", "Key decisions", "Modified files", "Open issues", "Next tasks")
 CONTRACT_KO = ("현재 상태", "주요 결정사항", "수정된 파일", "미해결 이슈", "다음 작업")

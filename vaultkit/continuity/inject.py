@@ -261,7 +261,8 @@ STATUS_MAX = 600
 
 
 class Health(Record):
-    """What the status line reports (counts as :class:`vaultkit.session.health.QueueFacts`)."""
+    """What the status line reports (counts as
+    :class:`vaultkit.session.queue.health.QueueFacts`)."""
 
     config_path: str = ""
     config_error: str = ""  # why vaultkit.toml was refused, without its path

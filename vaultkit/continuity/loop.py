@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from vaultkit.base.store import Store
 from vaultkit.errors import VaultkitError
-from vaultkit.session import jobs
+from vaultkit.session.queue import jobs
 
 Say = Callable[[str], None]
 

@@ -20,7 +20,7 @@ from vaultkit.base.record import Record
 from vaultkit.base.store import Store, current_branch, find_store
 from vaultkit.continuity import inject
 from vaultkit.errors import VaultkitError
-from vaultkit.session import backfill, health, jobs
+from vaultkit.session.queue import backfill, health, jobs
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -312,7 +312,7 @@ def raw_path_for(store: Store, session_id: str) -> str:
 def _title(summary: Summary) -> str:
     title = meta_str(summary.meta, "title")
     if not title:  # the name's title, for notes without one in their frontmatter
-        from vaultkit.session.naming import parse_name
+        from vaultkit.session.notes.naming import parse_name
 
         parsed = parse_name(summary.name)
         title = parsed.title if parsed is not None else ""

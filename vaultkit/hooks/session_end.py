@@ -5,7 +5,7 @@ file and spawns the worker; copying, parsing and the LLM call all happen in the 
 The job is written (atomically) before anything else, so a hook killed at any point has queued
 its session fully or not at all (then the next SessionStart's backfill finds it). When a queue
 runner is alive (it holds ``locks/runner.lock``) the job is all this hook writes; otherwise the hook
-takes the lock and hands it to the runner it starts (:mod:`vaultkit.session.runlock`).
+takes the lock and hands it to the runner it starts (:mod:`vaultkit.session.queue.runlock`).
 
 Codex CLI and Gemini CLI sessions are queued the same way, with the job naming the agent: the
 transcript must be where that agent keeps its own (Codex's ``reason`` is always ``other``; Gemini's
@@ -20,9 +20,9 @@ from vaultkit.agents import known
 from vaultkit.agents.transcripts import path_problem
 from vaultkit.continuity import activity
 from vaultkit.hooks import common
-from vaultkit.session import jobs
-from vaultkit.session.spawn import start_runner
-from vaultkit.session.tombstones import is_forgotten
+from vaultkit.session.forget.tombstones import is_forgotten
+from vaultkit.session.queue import jobs
+from vaultkit.session.queue.spawn import start_runner
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

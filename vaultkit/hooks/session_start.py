@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 def _spawn(store: Store) -> object:
     """Start the queue runner (or leave the jobs to the live one); None when none could start."""
-    from vaultkit.session.spawn import start_runner  # only when a worker is needed
+    from vaultkit.session.queue.spawn import start_runner  # only when a worker is needed
 
     return 1 if start_runner(store).ok else None
 

@@ -16,7 +16,7 @@ from vaultkit.base.fsio import atomic_write_text
 from vaultkit.continuity import activity
 from vaultkit.errors import VaultkitError
 from vaultkit.hooks import common
-from vaultkit.session.jobs import safe_id
+from vaultkit.session.queue.jobs import safe_id
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

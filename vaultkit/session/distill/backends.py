@@ -1,13 +1,13 @@
 """Distillation backends: ``claude``, ``codex``, ``gemini``, any command, the offline distiller.
 
 ``run_backend`` runs one attempt with the configured backend and classifies it (see
-:mod:`vaultkit.session.childrun`): ``ok``, ``empty-output``, ``no-markers``, ``timeout``,
+:mod:`vaultkit.session.distill.childrun`): ``ok``, ``empty-output``, ``no-markers``, ``timeout``,
 ``llm-error`` or ``infra`` (login, quota, network, missing binary — never saved as a note).
 ``auto`` picks the CLI of the agent whose session it is when that CLI can run here, else
 ``claude`` when it can, else the offline distiller. ``claude -p`` answers in its JSON form: the
 answer text is its ``result``, and its token usage and ``total_cost_usd`` travel with the
-attempt; ``codex`` (:mod:`vaultkit.session.codexcli`) and ``gemini``
-(:mod:`vaultkit.session.geminicli`) report tokens and no cost; a command reports nothing.
+attempt; ``codex`` (:mod:`vaultkit.session.distill.codexcli`) and ``gemini``
+(:mod:`vaultkit.session.distill.geminicli`) report tokens and no cost; a command reports nothing.
 Every CLI child runs guarded: hooks disabled, guard variables set, no saved session, a private
 folder, its process group killed when the attempt ends or the worker dies.
 """
@@ -27,8 +27,8 @@ from vaultkit.agents.childenv import GUARD_VARS
 from vaultkit.base.config import Config
 from vaultkit.base.record import Record
 from vaultkit.base.store import STORE_DIR, git_root
-from vaultkit.session import codexcli, geminicli
-from vaultkit.session.childrun import (
+from vaultkit.session.distill import codexcli, geminicli
+from vaultkit.session.distill.childrun import (
     BackendResult,
     Status,
     child_env,
@@ -37,11 +37,11 @@ from vaultkit.session.childrun import (
     missing_binary,
     run_child,
 )
-from vaultkit.session.costs import Usage
-from vaultkit.session.markers import Parsed
-from vaultkit.session.naming import short_id
-from vaultkit.session.redact import redact
-from vaultkit.session.transcript import Digest
+from vaultkit.session.distill.costs import Usage
+from vaultkit.session.distill.markers import Parsed
+from vaultkit.session.notes.naming import short_id
+from vaultkit.session.transcripts.condense import Digest
+from vaultkit.session.transcripts.redact import redact
 
 __all__ = [
     "BackendResult",

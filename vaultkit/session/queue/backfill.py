@@ -3,13 +3,13 @@
 Two kinds: (a) jobs already queued that no worker is on — no queue runner holds the runner lock
 and no live running marker — with attempts left (a job that failed before waits
 :data:`RETRY_AFTER_SECONDS`); (b) transcripts that are provably finished
-(:mod:`vaultkit.session.finished`: an exit record where the agent writes one, settled, no live
+(:mod:`vaultkit.session.queue.finished`: an exit record where the agent writes one, settled, no live
 writer — or silent for five minutes), not the current session, never distilled (no done record:
 a session is distilled again only when its own SessionEnd comes with a longer transcript), not
 queued or failed, and this project's: for a Claude Code session the transcripts next to the
 current one (Claude keeps one folder per project) whose first lines' ``cwd`` maps to this store;
 whatever the agent, this project's recent Codex rollouts and Gemini chat files
-(:mod:`vaultkit.session.agentscan`). Kind (b) is queued with source ``"backfill"`` and the
+(:mod:`vaultkit.session.queue.agentscan`). Kind (b) is queued with source ``"backfill"`` and the
 agent whose transcript it is. The caller starts the queue runner.
 """
 
@@ -21,7 +21,7 @@ import os
 from vaultkit.base.log import iso_now
 from vaultkit.base.record import Record
 from vaultkit.base.store import Store, find_store
-from vaultkit.session import agentscan, finished, jobs, runlock
+from vaultkit.session.queue import agentscan, finished, jobs, runlock
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

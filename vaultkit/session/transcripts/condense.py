@@ -20,7 +20,7 @@ from vaultkit.agents import jsonlines, readers
 from vaultkit.agents.adapter import ASSISTANT, META, TOOL, USER, Entry
 from vaultkit.agents.claude import git_branch, strip_harness
 from vaultkit.agents.known import DEFAULT
-from vaultkit.session.redact import redact, strip_private
+from vaultkit.session.transcripts.redact import redact, strip_private
 
 __all__ = ["Digest", "condense", "git_branch", "iter_lines", "iter_records", "strip_harness"]
 

@@ -1,8 +1,8 @@
 """Tombstones of forgotten sessions: ``.vaultkit/forgotten/<id>.json`` (lean: stdlib only).
 
-``vaultkit forget`` leaves one (:mod:`vaultkit.session.forget`); every path that would distil a
-session again honours it: backfill, the SessionEnd hook (a forgotten session that is resumed
-and ends again is not queued) and the worker (a job queued anyway is dropped).
+``vaultkit forget`` leaves one (:mod:`vaultkit.session.forget.remove`); every path that would
+distil a session again honours it: backfill, the SessionEnd hook (a forgotten session that is
+resumed and ends again is not queued) and the worker (a job queued anyway is dropped).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from vaultkit.base.store import Store
-from vaultkit.session.jobs import safe_id
+from vaultkit.session.queue.jobs import safe_id
 
 
 def tombstone_file(store: Store, session_id: str) -> str:

@@ -19,7 +19,7 @@ from vaultkit.base.log import append_log
 from vaultkit.base.store import Store
 from vaultkit.base.templates import read_template
 from vaultkit.errors import VaultkitError
-from vaultkit.session.backends import (
+from vaultkit.session.distill.backends import (
     BackendResult,
     OfflineFacts,
     choose,
@@ -28,12 +28,12 @@ from vaultkit.session.backends import (
     offline_title,
     run_backend,
 )
-from vaultkit.session.costs import NO_USAGE, Usage
-from vaultkit.session.markers import Parsed, parse_markers
-from vaultkit.session.naming import parse_name, short_id
-from vaultkit.session.notes import NoteMeta, write_session_notes
-from vaultkit.session.redact import redact
-from vaultkit.session.transcript import Digest, condense
+from vaultkit.session.distill.costs import NO_USAGE, Usage
+from vaultkit.session.distill.markers import Parsed, parse_markers
+from vaultkit.session.notes.naming import parse_name, short_id
+from vaultkit.session.notes.write import NoteMeta, write_session_notes
+from vaultkit.session.transcripts.condense import Digest, condense
+from vaultkit.session.transcripts.redact import redact
 
 PROMPT_TEMPLATE = "distill-prompt.md"
 EXISTING_NOTES_MAX = 80

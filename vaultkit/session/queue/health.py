@@ -12,7 +12,7 @@ import os
 
 from vaultkit.base.record import Record
 from vaultkit.base.store import Store
-from vaultkit.session import jobs, runlock
+from vaultkit.session.queue import jobs, runlock
 
 CONFIG = "config"
 BUDGET = "budget"

@@ -23,14 +23,14 @@ from collections.abc import Mapping
 from vaultkit.agents import gemini
 from vaultkit.base.config import Config
 from vaultkit.base.record import Record
-from vaultkit.session.childrun import (
+from vaultkit.session.distill.childrun import (
     BackendResult,
     child_env,
     classify,
     missing_binary,
     run_child,
 )
-from vaultkit.session.costs import NO_USAGE, Usage
+from vaultkit.session.distill.costs import NO_USAGE, Usage
 
 NAME = "gemini"
 # Variables Gemini CLI gives its hooks (observed with 0.61): they describe the user's session.

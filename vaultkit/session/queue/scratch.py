@@ -12,7 +12,7 @@ import tempfile
 
 from vaultkit.base.record import Record
 from vaultkit.base.store import Store
-from vaultkit.session.jobs import pid_alive
+from vaultkit.session.queue.jobs import pid_alive
 
 
 class Scratch(Record):

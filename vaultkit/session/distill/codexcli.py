@@ -19,14 +19,14 @@ import tempfile
 from vaultkit.agents import codex
 from vaultkit.base.config import Config
 from vaultkit.base.record import Record
-from vaultkit.session.childrun import (
+from vaultkit.session.distill.childrun import (
     BackendResult,
     child_env,
     classify,
     missing_binary,
     run_child,
 )
-from vaultkit.session.costs import NO_USAGE, Usage
+from vaultkit.session.distill.costs import NO_USAGE, Usage
 
 NAME = "codex"
 

@@ -11,7 +11,7 @@ job; one that can take it keeps holding it and hands the descriptor to the runne
 The kernel drops the lock when its last holder dies, so a killed runner never leaves it stuck.
 
 The race at the end of a runner's life is closed by the runner
-(:func:`vaultkit.session.worker.run_runner`) rescanning the queue after it released the lock:
+(:func:`vaultkit.session.worker.runner.run_runner`) rescanning the queue after it released the lock:
 a hook writes its job *before* it tries the lock, so a job written while the lock was still held
 is seen by that rescan, and a job written after the release comes with a hook that takes the
 lock itself.

@@ -12,7 +12,7 @@ time (:data:`DEADLINE_SECONDS` for the whole scan):
   session id is the header's ``sessionId``. A file holding no message (the stub a resumed run
   opens first) is skipped: there is nothing in it to distil.
 
-Which of them are finished and not yet distilled is :mod:`vaultkit.session.backfill`'s call.
+Which of them are finished and not yet distilled is :mod:`vaultkit.session.queue.backfill`'s call.
 """
 
 from __future__ import annotations

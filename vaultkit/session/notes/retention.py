@@ -12,8 +12,8 @@ from pathlib import Path
 
 from vaultkit.base.store import Store
 from vaultkit.errors import VaultkitError
-from vaultkit.session.naming import parse_name
-from vaultkit.session.notes import read_frontmatter
+from vaultkit.session.notes.naming import parse_name
+from vaultkit.session.notes.write import read_frontmatter
 
 _OLDEST = datetime.min.replace(tzinfo=UTC)
 

@@ -22,11 +22,11 @@ from typing import IO
 
 from vaultkit.agents import known, readers
 from vaultkit.agents.adapter import ASSISTANT, USER
-from vaultkit.session.jobs import safe_id
-from vaultkit.session.naming import short_id
-from vaultkit.session.redact import redact, strip_private
-from vaultkit.session.renderings import renderings_of
-from vaultkit.session.transcript import iter_records
+from vaultkit.session.notes.naming import short_id
+from vaultkit.session.queue.jobs import safe_id
+from vaultkit.session.transcripts.condense import iter_records
+from vaultkit.session.transcripts.redact import redact, strip_private
+from vaultkit.session.transcripts.renderings import renderings_of
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 TITLES = {"en": ("Conversation", "User"), "ko": ("대화 기록", "나")}

@@ -8,7 +8,7 @@ import contextlib
 import re
 from pathlib import Path
 
-from vaultkit.session.naming import short_id
+from vaultkit.session.notes.naming import short_id
 
 HEAD_LINES = 8  # the session line follows the title
 _SESSION_LINE = re.compile(r"^session: `(.+)`$")

@@ -4,7 +4,7 @@ Every backend's child starts the same way: a cleaned environment with vaultkit's
 set, a private working folder, the prompt on stdin, and a process group of its own that the
 worker kills whenever the attempt ends (answer, timeout, or the worker unwinding from
 SIGTERM/SIGHUP/SIGINT); when the worker dies without running any code (SIGKILL),
-:mod:`vaultkit.session.childguard` sees its parent gone and kills the group itself.
+:mod:`vaultkit.session.distill.childguard` sees its parent gone and kills the group itself.
 :func:`classify` turns an exit code and the answer text into ``ok``, ``empty-output``,
 ``no-markers``, ``llm-error`` or ``infra`` (login, quota, network, missing binary — never saved
 as a note), whichever CLI printed it.
@@ -26,9 +26,9 @@ from typing import Literal
 from vaultkit.agents.childenv import child_environment
 from vaultkit.base.config import Config
 from vaultkit.base.record import Record
-from vaultkit.session.costs import NO_USAGE, Usage
-from vaultkit.session.markers import parse_markers
-from vaultkit.session.redact import redact
+from vaultkit.session.distill.costs import NO_USAGE, Usage
+from vaultkit.session.distill.markers import parse_markers
+from vaultkit.session.transcripts.redact import redact
 
 Status = Literal["ok", "empty-output", "no-markers", "timeout", "llm-error", "infra"]
 
@@ -118,7 +118,7 @@ def guarded_argv(argv: list[str]) -> list[str]:
     """``argv`` run under the child guard (POSIX), which kills its group when the worker dies."""
     if os.name != "posix":
         return argv
-    guard = [sys.executable, "-m", "vaultkit.session.childguard", str(os.getpid()), "--"]
+    guard = [sys.executable, "-m", "vaultkit.session.distill.childguard", str(os.getpid()), "--"]
     return guard + argv
 
 

@@ -10,7 +10,7 @@ from vaultkit.agents.childenv import child_environment
 from vaultkit.base import gitignore
 from vaultkit.base.record import Record
 from vaultkit.base.store import Store
-from vaultkit.session import runlock
+from vaultkit.session.queue import runlock
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

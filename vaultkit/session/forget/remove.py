@@ -4,7 +4,7 @@
 and log line that goes); :func:`apply_forget` deletes it, regenerates INDEX.md under the store
 lock the worker uses, and leaves a tombstone in ``.vaultkit/forgotten/`` so that a forgotten session
 is never distilled again: not by backfill, nor when it is resumed and ends again (SessionEnd and
-the worker check :func:`vaultkit.session.tombstones.is_forgotten`).
+the worker check :func:`vaultkit.session.forget.tombstones.is_forgotten`).
 """
 
 from __future__ import annotations
@@ -19,11 +19,12 @@ from pathlib import Path
 from vaultkit.base.fsio import atomic_write_text
 from vaultkit.base.store import Store
 from vaultkit.errors import VaultkitError
-from vaultkit.session import costs, jobs
-from vaultkit.session.naming import parse_name
-from vaultkit.session.notes import find_session_notes, read_frontmatter
-from vaultkit.session.renderings import renderings_of
-from vaultkit.session.tombstones import tombstone_file
+from vaultkit.session.distill import costs
+from vaultkit.session.forget.tombstones import tombstone_file
+from vaultkit.session.notes.naming import parse_name
+from vaultkit.session.notes.write import find_session_notes, read_frontmatter
+from vaultkit.session.queue import jobs
+from vaultkit.session.transcripts.renderings import renderings_of
 
 MIN_PREFIX = 8
 STORE_LOCK_TIMEOUT = 300.0
@@ -267,7 +268,7 @@ def _unlink(path: Path) -> None:
 
 def _tombstone(store: Store, session_id: str) -> None:
     """``.vaultkit/forgotten/<id>.json``: backfill, SessionEnd and the worker skip the session
-    from now on (:mod:`vaultkit.session.tombstones`)."""
+    from now on (:mod:`vaultkit.session.forget.tombstones`)."""
     record = {"session_id": session_id, "forgotten_at": datetime.now().astimezone().isoformat()}
     atomic_write_text(Path(tombstone_file(store, session_id)), json.dumps(record) + "\n")
 

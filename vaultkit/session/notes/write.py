@@ -21,7 +21,7 @@ from frontmatter.default_handlers import YAMLHandler
 
 from vaultkit.base.fsio import atomic_write_text
 from vaultkit.base.store import Store
-from vaultkit.session.naming import (
+from vaultkit.session.notes.naming import (
     UNTITLED,
     heading_text,
     inert_title,
@@ -29,7 +29,7 @@ from vaultkit.session.naming import (
     parse_name,
     short_id,
 )
-from vaultkit.session.redact import redact
+from vaultkit.session.transcripts.redact import redact
 
 FRONTMATTER_READ_BYTES = 64 * 1024
 _YAML = YAMLHandler()

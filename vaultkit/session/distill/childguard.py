@@ -1,4 +1,4 @@
-"""Run an LLM child so that it dies with the worker: ``python -m vaultkit.session.childguard
+"""Run an LLM child so that it dies with the worker: ``python -m vaultkit.session.distill.childguard
 PARENT -- COMMAND...`` (lean: stdlib ``os`` and ``signal`` only).
 
 The worker starts this guard as the leader of a new process group; the guard starts COMMAND in
@@ -77,7 +77,7 @@ def _wait(pid: int, parent: int, armed: bool) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if len(args) < 3 or args[1] != "--" or not args[0].isdigit():
-        os.write(2, b"usage: python -m vaultkit.session.childguard PARENT -- COMMAND...\n")
+        os.write(2, b"usage: python -m vaultkit.session.distill.childguard PARENT -- COMMAND...\n")
         return 2
     parent = int(args[0])
     signal.signal(signal.SIGTERM, kill_group)

@@ -10,7 +10,7 @@ import os
 import platform
 
 from vaultkit.base.record import Record
-from vaultkit.session.spawn import WORKER_NICENESS as NICENESS
+from vaultkit.session.queue.spawn import WORKER_NICENESS as NICENESS
 
 IOPRIO_CLASS_BE = 2  # best effort; level 7 is its lowest. Idle could starve on a busy disk.
 IOPRIO_LEVEL = 7

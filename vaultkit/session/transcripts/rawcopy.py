@@ -22,9 +22,9 @@ from datetime import datetime
 from pathlib import Path
 
 from vaultkit.base.fsio import atomic_file
-from vaultkit.session.jobs import safe_id
-from vaultkit.session.redact import redact, strip_private
-from vaultkit.session.transcript import iter_lines
+from vaultkit.session.queue.jobs import safe_id
+from vaultkit.session.transcripts.condense import iter_lines
+from vaultkit.session.transcripts.redact import redact, strip_private
 
 CHUNK = 1 << 20
 RAW_MODE = 0o600

@@ -1,0 +1,1 @@
+"""Distillation: the prompt, the LLM backends and their guarded children, markers, costs."""

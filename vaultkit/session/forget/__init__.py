@@ -1,0 +1,1 @@
+"""Forgetting sessions: every file and line a session left, and the tombstones."""

@@ -1,0 +1,1 @@
+"""Transcripts: raw copies, condensing, redaction, readable renderings, cheap facts."""

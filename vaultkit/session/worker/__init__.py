@@ -1,0 +1,1 @@
+"""The distillation worker: one job's steps and outcome, the queue runner, its process entry."""
