@@ -2,9 +2,9 @@
 
 Usage: ``.venv/bin/python -m benchmarks.bench_bignote [--size-mb 50] [--baseline DIR]``.
 Two vaults, each a huge ``Big.md`` and a small ``Other.md``: *sparse* (prose, a link every 25
-lines, as tests/test_big_note.py writes it) and *dense* (a link on every line, about 1.6 million
-in 50 MB, every one resolving). Each runs ``python -m vaultkit lint --no-cache VAULT`` as a fresh
-process; its CPU comes from ``os.wait4``, its peak RSS from its own ``VmHWM`` (Linux).
+lines, as tests/vault/test_big_note.py writes it) and *dense* (a link on every line, about 1.6
+million in 50 MB, every one resolving). Each runs ``python -m vaultkit lint --no-cache VAULT`` as a
+fresh process; its CPU comes from ``os.wait4``, its peak RSS from its own ``VmHWM`` (Linux).
 ``--baseline DIR`` runs the vaultkit package in DIR (``git archive COMMIT vaultkit | tar -x -C
 DIR``) in the same rounds. Target (issue 11): at most 300 MB RSS and seconds for a 50 MB note.
 """

@@ -11,6 +11,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
+FIXTURES = REPO / "tests" / "fixtures"
 
 
 def in_ci() -> bool:

@@ -16,9 +16,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_hook_start_support import add_session, write_index
-from test_hook_start_support import make_project as make_start_project
-from test_worker_support import (
+from hook_start_support import add_session, write_index
+from hook_start_support import make_project as make_start_project
+from worker_support import (
     claude_projects,
     exited,
     fixture_session_id,

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 from conftest import require_program
-from test_hook_start_support import add_session
+from hook_start_support import add_session
 
 from vaultkit.agents import codex, gemini, hookmerge
 from vaultkit.base.store import Store

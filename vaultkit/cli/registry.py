@@ -1,5 +1,5 @@
 """The command table: which module registers each command (loaded only when it runs), and the
-top-level help those commands make (tests/test_cli_startup.py keeps it equal to typer's)."""
+top-level help those commands make (tests/cli/test_cli_startup.py keeps it equal to typer's)."""
 
 from __future__ import annotations
 

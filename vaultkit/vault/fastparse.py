@@ -21,7 +21,7 @@ blocks, link reference definitions, autolinks, malformed wikilinks, unusual link
 it return ``None``, and the caller uses markdown-it. :func:`simple_yaml` does the same for
 frontmatter made only of plain ``key: value`` strings, dates and lists of them.
 
-Every rule here mirrors a markdown-it-py (or PyYAML) rule; tests/test_fastparse.py proves the
+Every rule here mirrors a markdown-it-py (or PyYAML) rule; tests/vault/test_fastparse.py proves the
 results equal on generated vaults, the fixtures and a Hypothesis grammar of nasty variants.
 """
 
@@ -378,7 +378,8 @@ def _table_rows(lines: Sequence[str], start: int, end: int) -> list[InlineBlock]
 
 # --------------------------------------------------------------------------- HTML blocks
 
-# CommonMark's HTML block names (type 6; tests/test_fastparse.py checks them against markdown-it)
+# CommonMark's HTML block names (type 6; tests/vault/test_fastparse.py checks them against
+# markdown-it)
 _BLOCK_NAMES_TEXT = (
     "address article aside base basefont blockquote body caption center col colgroup dd details "
     "dialog dir div dl dt fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6 "

@@ -1,0 +1,177 @@
+"""``vaultkit mcp`` as the agent's client sees it: a real server process spoken to in JSON-RPC."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import REPO
+
+VAULTKIT = Path(sys.executable).parent / "vaultkit"
+RAW = "2026-11-12_1020_9e3b7c55-2a6d-4c18-8f4e-7b1d0c9a2e66.jsonl"
+
+
+class Client:
+    """A minimal MCP client over stdio: newline-delimited JSON-RPC, as the spec frames it."""
+
+    def __init__(self, cwd: Path, *args: str) -> None:
+        self.proc = subprocess.Popen(
+            [str(VAULTKIT), "mcp", *args],
+            cwd=cwd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+        )
+        self.next_id = 0
+        init = self.request(
+            "initialize",
+            {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "t", "version": "0"},
+            },
+        )
+        self.info = init
+        self.notify("notifications/initialized")
+
+    def notify(self, method: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps({"jsonrpc": "2.0", "method": method}) + "\n")
+        self.proc.stdin.flush()
+
+    def request(self, method: str, params: dict[str, Any] | None = None) -> Any:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.next_id += 1
+        message = {"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params or {}}
+        self.proc.stdin.write(json.dumps(message) + "\n")
+        self.proc.stdin.flush()
+        while True:
+            reply = json.loads(self.proc.stdout.readline())
+            if reply.get("id") == self.next_id:
+                assert "error" not in reply, reply
+                return reply["result"]
+
+    def call(self, name: str, **arguments: object) -> tuple[bool, Any]:
+        result = self.request("tools/call", {"name": name, "arguments": arguments})
+        if result.get("isError"):
+            return True, result["content"][0]["text"]
+        return False, result["structuredContent"]
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait(timeout=20)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    shutil.copytree(
+        REPO / "examples" / "sessions",
+        tmp_path / "sessions",
+        ignore=shutil.ignore_patterns(".vaultkit"),
+    )
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "src" / "deep").mkdir(parents=True)
+    return tmp_path
+
+
+@pytest.fixture
+def client(project: Path) -> Iterator[Client]:
+    c = Client(project / "src" / "deep")  # the store is found from the working directory
+    yield c
+    c.close()
+
+
+READ_ONLY_TOOLS = {
+    "search",
+    "read_note",
+    "links",
+    "related",
+    "recent_sessions",
+    "latest_handoff",
+    "vault_health",
+}
+
+
+def test_every_tool_is_read_only_and_declares_its_parameters(client: Client) -> None:
+    listed = client.request("tools/list")["tools"]
+    assert {t["name"] for t in listed} == READ_ONLY_TOOLS
+    for tool in listed:
+        assert tool["annotations"]["readOnlyHint"] is True, tool["name"]
+        assert tool["description"], tool["name"]
+        for name, schema in tool["inputSchema"].get("properties", {}).items():
+            assert schema.get("description"), f"{tool['name']}.{name}"
+    search = next(t for t in listed if t["name"] == "search")
+    assert search["inputSchema"]["required"] == ["query"]
+    assert "long-term memory" in client.info["instructions"]
+
+
+def test_save_handoff_exists_only_with_allow_write(project: Path) -> None:
+    writer = Client(project, "--allow-write")
+    try:
+        names = {t["name"] for t in writer.request("tools/list")["tools"]}
+        assert names == READ_ONLY_TOOLS | {"save_handoff"}
+        error, saved = writer.call("save_handoff", text="# Wrap-up\n\n## Current state\nok\n")
+        assert not error
+        assert saved["path"].startswith("summary/") and saved["path"].endswith("_Wrap-up.md")
+        assert "Next tasks" in saved["missing_sections"]
+        assert "auto_saved: false" in (project / "sessions" / saved["path"]).read_text("utf-8")
+    finally:
+        writer.close()
+
+
+def test_search_finds_an_older_note_and_a_korean_one(client: Client) -> None:
+    error, found = client.call("search", query="idempotent", limit=3)
+    assert not error
+    assert found["results"][0]["path"] == "wiki/concepts/Idempotent imports.md"
+    assert found["results"][0]["line"] == 10
+    error, found = client.call("search", query="규칙", type=["wiki"])
+    assert found["results"][0]["path"].startswith("wiki/2026-11-09_1545_")
+    error, text = client.call("search", query="x", type=["bogus"])
+    assert error and "unknown type bogus" in text
+
+
+def test_read_note_by_name_and_in_pages(client: Client) -> None:
+    error, page = client.call("read_note", note="Idempotent imports", max_lines=5)
+    assert not error
+    assert page["path"] == "wiki/concepts/Idempotent imports.md"
+    assert (page["start_line"], page["end_line"], page["next_offset"]) == (1, 5, 6)
+    assert page["text"].splitlines()[0] == "---"
+    error, rest = client.call(
+        "read_note", note=page["path"], offset=page["next_offset"], max_lines=1000
+    )
+    assert rest["next_offset"] is None and rest["end_line"] == page["total_lines"]
+    error, text = client.call("read_note", note="No such note")
+    assert error and "no note of that name" in text
+    for private in ("../../../etc/passwd", "raw/" + RAW, ".vaultkit/search.sqlite"):
+        error, text = client.call("read_note", note=private)
+        assert error and "no note of that name" in text, private
+
+
+def test_links_related_sessions_handoff_and_health(client: Client) -> None:
+    error, found = client.call("links", note="Idempotent imports")
+    assert not error and found["path"] == "wiki/concepts/Idempotent imports.md"
+    assert any(b["source"].endswith("CSV importer for bank exports.md") for b in found["backlinks"])
+    assert any(o["resolved"] == "concepts/Transaction fingerprint.md" for o in found["outgoing"])
+    error, near = client.call("related", note="Idempotent imports", limit=2)
+    assert near["related"][0]["path"] == "concepts/Transaction fingerprint.md"
+    error, recent = client.call("recent_sessions", limit=3)
+    assert [s["date"][:10] for s in recent["sessions"]] == [
+        "2026-11-20",
+        "2026-11-16",
+        "2026-11-12",
+    ]
+    assert recent["sessions"][1]["quality"] == "degraded"
+    error, handoff = client.call("latest_handoff")
+    assert handoff["path"].startswith("summary/2026-11-20_0915_") and "Currency" in handoff["text"]
+    error, health = client.call("vault_health")
+    assert (health["ghosts"], health["orphans"], health["degraded"]) == (2, 1, 1)
+    assert health["notes"] == 16

@@ -1,0 +1,165 @@
+"""``<private>…</private>`` reaches neither the LLM nor the readable transcript; ``redact_raw``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from worker_support import hook_env, make_project
+
+from vaultkit.session.transcripts.condense import condense
+from vaultkit.session.transcripts.rawcopy import copy_transcript, redact_line
+from vaultkit.session.transcripts.redact import strip_private
+from vaultkit.session.transcripts.render import export
+
+pytestmark = pytest.mark.timeout(60)
+
+SID = "5d1c2b3a-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+SECRET_WORDS = "my landlord is Kim Minsoo at 010-5555-1234"
+KEY = "sk-ant-api03-" + "Q" * 40
+# Echoes the whole prompt into the wiki part: whatever reaches the LLM lands in the note.
+ECHO_LLM = """\
+import sys
+prompt = sys.stdin.read()
+open(sys.argv[1], "w", encoding="utf-8").write(prompt)
+print("@@@TITLE@@@\\nLease notes\\n@@@HANDOFF@@@\\nDone.\\n@@@WIKI@@@")
+print(prompt)
+"""
+
+
+def test_spans_are_dropped_in_any_case_over_lines_and_to_the_end_when_unclosed() -> None:
+    assert strip_private("a <private>x</private> b") == "a  b"
+    assert strip_private("a <PRIVATE>x\ny\n</Private>b <private>z</private>c") == "a b c"
+    assert strip_private("keep <private>the rest\nof it") == "keep "
+    assert strip_private("no tags </private> here") == "no tags </private> here"
+    assert strip_private("") == ""
+
+
+def test_stripping_is_linear() -> None:
+    text = "<private>x" * 200_000 + "</private>" * 200_000
+    started = time.perf_counter()
+    assert strip_private(text) == "</private>" * 199_999
+    assert time.perf_counter() - started < 2.0
+
+
+def _user(content: Any) -> dict[str, Any]:
+    return {"type": "user", "sessionId": SID, "cwd": "/p", "message": {"content": content}}
+
+
+def _assistant(text: str, n: int) -> dict[str, Any]:
+    return {
+        "type": "assistant",
+        "sessionId": SID,
+        "message": {"id": f"m{n}", "content": [{"type": "text", "text": text}]},
+    }
+
+
+def write_session(path: Path, *, extra: int = 0) -> Path:
+    lines = [
+        _user(f"Fix the lease parser. <private>{SECRET_WORDS}</private> Use {KEY} for the API."),
+        _assistant("Parser fixed.", 1),
+        _user([{"type": "text", "text": "Now the report."}, {"type": "text", "text": "<Private>"}]),
+        _user(
+            [{"type": "text", "text": f"<private>{SECRET_WORDS}"}, {"type": "text", "text": "x"}]
+        ),
+        {
+            "type": "last-prompt",
+            "lastPrompt": f"<private>{SECRET_WORDS}</private>",
+            "sessionId": SID,
+        },
+        _assistant("Report done.", 2),
+        *[_assistant(f"more {n}", 10 + n) for n in range(extra)],
+    ]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    return path
+
+
+def test_the_condensed_prompt_and_the_readable_transcript_drop_private_spans(
+    tmp_path: Path,
+) -> None:
+    transcript = write_session(tmp_path / f"{SID}.jsonl")
+    digest = condense(transcript, 60_000)
+    assert "Fix the lease parser." in digest.text and "Use [REDACTED:anthropic]" in digest.text
+    assert "Now the report." in digest.text
+    assert "Kim Minsoo" not in digest.text + digest.first_prompt + "".join(digest.recent_prompts)
+    target = tmp_path / "out.md"
+    export(transcript, target, session_id=SID)
+    text = target.read_text(encoding="utf-8")
+    assert "Fix the lease parser." in text and "Now the report." in text
+    assert "Kim Minsoo" not in text and "<private>" not in text.lower()
+
+
+def test_redact_line_keeps_clean_lines_byte_for_byte() -> None:
+    clean = b'{"type":"user","message":{"content":"hello"}}\n'
+    assert redact_line(clean) is clean
+    dirty = json.dumps(_user(f"a <private>b</private> {KEY}")).encode() + b"\n"
+    out = redact_line(dirty)
+    assert json.loads(out)["message"]["content"] == "a  [REDACTED:anthropic]"
+    assert redact_line(b"not json " + KEY.encode() + b"\n") == b"not json [REDACTED:anthropic]\n"
+
+
+def test_a_redacted_raw_copy_is_valid_jsonl_and_refreshed_only_when_longer(
+    tmp_path: Path,
+) -> None:
+    source = write_session(tmp_path / "t.jsonl")
+    raw = tmp_path / "raw"
+    first = copy_transcript(source, raw, SID, datetime(2026, 12, 1), redacted=True)
+    text = first.path.read_text(encoding="utf-8")
+    assert first.written and oct(first.path.stat().st_mode & 0o777) == "0o600"
+    assert "Kim Minsoo" not in text and KEY not in text
+    assert len([json.loads(line) for line in text.splitlines()]) == 6
+    again = copy_transcript(source, raw, SID, datetime(2026, 12, 1), redacted=True)
+    assert not again.written and again.path == first.path
+    write_session(source, extra=2)
+    longer = copy_transcript(source, raw, SID, datetime(2026, 12, 1), redacted=True)
+    assert longer.written and longer.size > first.size
+    assert [p.name for p in raw.iterdir()] == [first.path.name]
+
+
+def ingest(project: Path, transcript: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "vaultkit", "ingest", str(transcript), "--settle", "0.05", "-q"],
+        cwd=project,
+        env=hook_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize("redact_raw", [False, True])
+def test_a_session_with_private_spans_through_the_real_pipeline(
+    tmp_path: Path, redact_raw: bool
+) -> None:
+    project = make_project(tmp_path / "proj")
+    (project / "sessions").mkdir()
+    script, seen = tmp_path / "echo_llm.py", tmp_path / "prompt.txt"
+    script.write_text(ECHO_LLM, encoding="utf-8")
+    command = json.dumps([sys.executable, str(script), str(seen)])
+    (project / "sessions" / "vaultkit.toml").write_text(
+        f'[distill]\nbackend = "command"\ncommand = {command}\n'
+        f"[privacy]\nredact_raw = {str(redact_raw).lower()}\n",
+        encoding="utf-8",
+    )
+    transcript = write_session(tmp_path / "claude" / f"{SID}.jsonl")
+    done = ingest(project, transcript)
+    assert done.returncode == 0, done.stderr
+    assert "Fix the lease parser." in seen.read_text(encoding="utf-8")
+    assert "Kim Minsoo" not in seen.read_text(encoding="utf-8")
+    store = project / "sessions"
+    for part in ("summary", "wiki", "transcripts"):
+        for note in (store / part).glob("*.md"):
+            assert "Kim Minsoo" not in note.read_text(encoding="utf-8"), note
+    (raw,) = (store / "raw").glob("*.jsonl")
+    raw_text = raw.read_text(encoding="utf-8")
+    assert ("Kim Minsoo" in raw_text) is not redact_raw
+    assert (raw.read_bytes() == transcript.read_bytes()) is not redact_raw
+    assert all(json.loads(line) for line in raw_text.splitlines())
