@@ -202,8 +202,10 @@ def test_the_runner_works_at_low_cpu_and_io_priority(project: Path, tmp_path: Pa
     [pid] = spawned_pids(store)
     try:
         wait_for(lambda: "priority: nice" in log_text(store), 10, "the runner to lower itself")
-        assert int(_proc_stat(pid)[16]) >= 10, "niceness (field 19 of /proc/PID/stat)"
-        assert f"worker[{pid}] priority: nice 10, I/O best-effort 7" in log_text(store)
+        # 10 above the hook that spawned it, 19 at most: the suite itself may run niced
+        expected = min(19, os.nice(0) + 10)
+        assert int(_proc_stat(pid)[16]) == expected, "niceness (field 19 of /proc/PID/stat)"
+        assert f"worker[{pid}] priority: nice {expected}, I/O best-effort 7" in log_text(store)
         if shutil.which("ionice"):
             shown = subprocess.run(["ionice", "-p", str(pid)], capture_output=True, text=True)
             assert shown.stdout.strip() == "best-effort: prio 7"
