@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from vaultkit.agents import codex, hookmerge, trust
+from vaultkit.agents import hookmerge
+from vaultkit.agents.codex import trust as codex_trust
+from vaultkit.agents.gemini import trust as gemini_trust
 
 BARE_PATH = f"/usr/bin{os.pathsep}/bin"
 
@@ -67,12 +69,12 @@ def test_codex_hooks_installed_but_untrusted_are_a_warning_until_trusted(tmp_pat
 
 def record(hooks: Path, event: str) -> str:
     """The ``[hooks.state]`` record Codex writes when the user trusts vaultkit's hook for
-    ``event`` in ``hooks`` (the hash as :func:`codex.trust_hash` computes it)."""
+    ``event`` in ``hooks`` (the hash as :func:`codex_trust.trust_hash` computes it)."""
     data = json.loads(hooks.read_text(encoding="utf-8"))
     group, hook = next(iter(hookmerge.positions(data)[event]))
     entry = data["hooks"][event][group]
-    digest = codex.trust_hash(event, entry, entry["hooks"][hook])
-    key = codex.trust_key(str(hooks), event, group, hook)
+    digest = codex_trust.trust_hash(event, entry, entry["hooks"][hook])
+    key = codex_trust.trust_key(str(hooks), event, group, hook)
     return f'[hooks.state."{key}"]\ntrusted_hash = "{digest}"\n'
 
 
@@ -154,15 +156,15 @@ def test_gemini_trusted_folders_rules(
     filled = {k.format(p=folder, up=tmp_path): v for k, v in rules.items()}
     path.write_text("// comments are allowed\n" + json.dumps(filled), encoding="utf-8")
     env = {"GEMINI_CLI_TRUSTED_FOLDERS_PATH": str(path), "HOME": str(tmp_path)}
-    assert trust.gemini_folder(folder, {}, env).trusted is trusted
+    assert gemini_trust.folder_trust(folder, {}, env).trusted is trusted
 
 
 def test_gemini_environment_and_settings_switches(tmp_path: Path) -> None:
     folder = project(tmp_path)
     env = {"HOME": str(tmp_path)}
     off = {"security": {"folderTrust": {"enabled": False}}}
-    assert trust.gemini_folder(folder, off, env).trusted is True
+    assert gemini_trust.folder_trust(folder, off, env).trusted is True
     on = {**env, "GEMINI_CLI_TRUST_WORKSPACE": "true"}
-    assert trust.gemini_folder(folder, {}, on).why == "GEMINI_CLI_TRUST_WORKSPACE=true"
+    assert gemini_trust.folder_trust(folder, {}, on).why == "GEMINI_CLI_TRUST_WORKSPACE=true"
     restricted = {**on, "GEMINI_RESTRICTED_MODE": "true"}
-    assert trust.gemini_folder(folder, {}, restricted).trusted is False
+    assert gemini_trust.folder_trust(folder, {}, restricted).trusted is False
