@@ -28,10 +28,16 @@ from vaultkit.base.record import Record
 class Lean(Protocol):
     """The package itself: its value and what the hooks and the worker check (stdlib only)."""
 
-    AGENT: Agent
-    # The last record it writes before it exits (``None``: it writes none; backfill then waits
-    # for five silent minutes).
-    is_exit: Callable[[Mapping[str, object]], bool] | None
+    @property
+    def AGENT(self) -> Agent:
+        """Its value: folders, events, injection, child command."""
+        ...
+
+    @property
+    def is_exit(self) -> Callable[[Mapping[str, object]], bool] | None:
+        """The test for the last record it writes before it exits (``None``: it writes none;
+        backfill then waits for five silent minutes)."""
+        ...
 
     def session_id_from_name(self, path: str) -> str:
         """The session id a transcript's file name gives, or ``""``."""
@@ -67,7 +73,10 @@ class Reader(Protocol):
 class Hooks(Protocol):
     """``hooks``: vaultkit's hooks in the agent's own hook file, per scope."""
 
-    SCOPES: tuple[Scope, ...]
+    @property
+    def SCOPES(self) -> tuple[Scope, ...]:
+        """The scopes it has a hook file for."""
+        ...
 
     def hook_path(self, scope: Scope, project: Path, env: Mapping[str, str] | None = None) -> Path:
         """The hook file of ``scope`` (one of :attr:`SCOPES`)."""
@@ -95,7 +104,10 @@ class Hooks(Protocol):
 class Doctor(Protocol):
     """``doctor``: ``vaultkit doctor``'s lines for this agent."""
 
-    ALWAYS: bool  # reported even when the agent is not on this machine
+    @property
+    def ALWAYS(self) -> bool:
+        """Reported even when the agent is not on this machine."""
+        ...
 
     def findings(
         self,
@@ -135,8 +147,15 @@ class Distill(Protocol):
     """``distill``: the agent's CLI as a distillation backend (its child command and its
     answer; :mod:`vaultkit.session.distill.agentcli` runs it)."""
 
-    HINT: str  # what to check when it could not run
-    INSTALL: str  # how to make it available (doctor's fix when the CLI is not on PATH)
+    @property
+    def HINT(self) -> str:
+        """What to check when it could not run."""
+        ...
+
+    @property
+    def INSTALL(self) -> str:
+        """How to make it available (doctor's fix when the CLI is not on PATH)."""
+        ...
 
     def program(self, settings: DistillConfig) -> str:
         """The CLI's name or path as configured."""
