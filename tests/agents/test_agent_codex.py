@@ -218,6 +218,8 @@ def test_a_stale_trust_record_is_reported_as_modified() -> None:
 def test_child_argv_reads_the_prompt_on_stdin_with_hooks_and_persistence_off() -> None:
     argv = codex.AGENT.child_argv
     assert argv[:2] == ("codex", "exec")
-    assert argv[argv.index("--disable") + 1] == "hooks"
+    disabled = {argv[i + 1] for i, word in enumerate(argv) if word == "--disable"}
+    assert disabled == {"hooks", "plugins", "remote_plugin", "apps"}
+    assert argv[argv.index("-c") + 1] == "analytics.enabled=false"
     assert "--ephemeral" in argv
     assert argv[-1] == "-"

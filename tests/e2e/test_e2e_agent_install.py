@@ -69,7 +69,9 @@ def test_codex_runs_the_hooks_vaultkit_installed(
     assert f"warn  codex trust (user): vaultkit's hooks in {hooks} are installed but not" in (
         doctor.stdout
     )
-    assert "type /hooks, and press t on each vaultkit hook" in doctor.stdout
+    assert "pick each vaultkit event (SessionStart, SessionEnd), press Enter, then t" in (
+        doctor.stdout
+    )
     assert BYPASS not in doctor.stdout + done.stdout + done.stderr
 
     ran = box.exec("say hi", project, BYPASS)

@@ -36,11 +36,22 @@ AGENT = Agent(
     transcript_glob="sessions/*/*/*/rollout-*.jsonl",
     injection=STDOUT_OR_JSON,
     timeout_unit="s",
+    # The distillation child: no hooks, and none of the traffic Codex starts on its own (plugins
+    # and apps fetch from github.com, analytics posts to ab.chatgpt.com; seen against the mock
+    # with 0.171, docs/agents.md), whatever the user's config.toml turns on.
     child_argv=(
         "codex",
         "exec",
         "--disable",
         "hooks",
+        "--disable",
+        "plugins",
+        "--disable",
+        "remote_plugin",
+        "--disable",
+        "apps",
+        "-c",
+        "analytics.enabled=false",
         "--ephemeral",
         "--skip-git-repo-check",
         "--sandbox",

@@ -1,9 +1,11 @@
 """Codex CLI as a distillation backend: ``codex exec`` with hooks disabled and no rollout kept.
 
 The child is Codex's own child command line (:data:`vaultkit.agents.codex.AGENT` ``child_argv``:
-``codex exec --disable hooks --ephemeral --skip-git-repo-check --sandbox read-only -``) plus
-``--json``, which prints the run as JSON lines: the answer is the last ``item.completed`` of
-type ``agent_message``, token usage is in ``turn.completed``, and a failure is an ``error`` or
+``codex exec --disable hooks --disable plugins --disable remote_plugin --disable apps -c
+analytics.enabled=false --ephemeral --skip-git-repo-check --sandbox read-only -``: no hooks and
+no outside traffic of Codex's own, whatever the user's ``config.toml`` says) plus ``--json``,
+which prints the run as JSON lines: the answer is the last ``item.completed`` of type
+``agent_message``, token usage is in ``turn.completed``, and a failure is an ``error`` or
 ``turn.failed`` event (Codex 0.171 reports no cost, so the cost is zero). It uses the user's
 ``CODEX_HOME`` (login and model provider), starts in a private folder with ``TMPDIR`` inside it,
 and ``--ephemeral`` writes no rollout, so the child is never a session to archive. The worker

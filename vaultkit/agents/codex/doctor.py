@@ -62,7 +62,7 @@ def _codex_hooks(
         name,
         "warn",
         f"vaultkit's hooks in {path} {state} ({'; '.join(why)}): Codex skips them",
-        f"run `codex` in {folder}, type /hooks, and press t on each vaultkit hook",
+        f"run `codex` in {folder}; {hooks.REVIEW}",
     )
 
 
@@ -80,5 +80,5 @@ def _codex_project(folder: Path, path: Path, config_text: str) -> Finding:
         "codex project trust",
         "warn",
         f"{folder} is not a trusted project ({state.why}): Codex does not load {path}",
-        f"run `codex` in {folder} and answer yes when it asks whether to trust the folder",
+        f'run `codex` in {folder} and answer "Trust and continue" to "Trust this folder?"',
     )

@@ -107,17 +107,24 @@ def mcp_note(executable: str) -> str:
     return f"To let Codex search the memory too, add the MCP server: {command}"
 
 
+REVIEW = (
+    'at "Hooks need review" choose Review hooks (later: type /hooks), pick each vaultkit event'
+    " (SessionStart, SessionEnd), press Enter, then t"
+)
+
+
 def trust_notes(scope: Scope, project: Path) -> tuple[str, ...]:
-    """What the user must trust before Codex runs vaultkit's hooks, and how."""
+    """What the user must trust before Codex runs vaultkit's hooks, and how (the dialogs of the
+    Codex 0.171 TUI: "Trust this folder?" first, then "Hooks need review")."""
     notes = [
-        "Codex skips these hooks until you trust them: run `codex` in "
-        f"{project}, type /hooks, and press t on each vaultkit hook (SessionStart, "
-        "SessionEnd). `vaultkit doctor` lists the ones not trusted yet."
+        f"Codex skips these hooks until you trust them: run `codex` in {project}; after its "
+        f'"Trust this folder?" question, {REVIEW}. `vaultkit doctor` lists the ones not trusted'
+        " yet."
     ]
     if scope is Scope.project:
         notes.append(
-            f"Codex loads {hook_path(scope, project)} only in a trusted project: "
-            f"answer yes when `codex` asks whether to trust {project}."
+            f"Codex loads {hook_path(scope, project)} only in a trusted project: answer"
+            f' "Trust and continue" when `codex` asks "Trust this folder?" in {project}.'
         )
     return tuple(notes)
 

@@ -35,7 +35,10 @@ AGENT = Agent(
     injection=JSON_ONLY,
     timeout_unit="ms",
     child_argv=("gemini", "--skip-trust"),
-    trust="the folder (trustedFolders.json, --skip-trust or GEMINI_CLI_TRUST_WORKSPACE=true)",
+    trust=(
+        "the folder (trustedFolders.json or GEMINI_CLI_TRUST_WORKSPACE=true; --skip-trust"
+        " skips the project's hooks)"
+    ),
     tag="gemini",
 )
 is_exit = None  # Gemini CLI writes no exit record: only the last resort (five silent minutes)
