@@ -17,6 +17,7 @@ from typing import Any
 from vaultkit.agents import hookcmd, hookmerge, mcpconfig
 from vaultkit.agents.adapter import config_dir
 from vaultkit.agents.gemini import AGENT
+from vaultkit.agents.gemini.trust import folders_file
 from vaultkit.agents.install import (
     Change,
     Data,
@@ -105,8 +106,6 @@ def uninstall_scope(scope: Scope, project: Path, *, dry_run: bool) -> Change:
 
 def trust_notes(scope: Scope, project: Path) -> tuple[str, ...]:
     """What the user must trust before Gemini CLI runs vaultkit's hooks."""
-    from vaultkit.agents.gemini.trust import folders_file
-
     notes = [
         f"Gemini CLI runs hooks only in trusted folders ({folders_file()}): trust {project} when "
         "`gemini` asks. `vaultkit doctor` says whether it is trusted."

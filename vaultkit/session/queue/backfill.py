@@ -102,14 +102,13 @@ def missed(
     """Finished transcripts of this project, every agent's its ``scan`` part finds, other than
     the current session's (``agent``'s), never distilled (one job per session id, the newest
     file's; ``busy``: :func:`_busy_ids`, read once per plan)."""
-    env = env or {}
 
     def wanted(found_id: str) -> bool:
         return found_id != session_id and _fresh(store, found_id, busy)
 
     where = scan.scope(
         store,
-        env,
+        env or {},
         now,
         MAX_AGE_SECONDS,
         agent=agent,
@@ -122,21 +121,27 @@ def missed(
     for name in known.names():
         part = known.scan(name)
         seen = part.found(where) if part is not None else []
-        mine = {
-            f.path: f for f in seen if wanted(f.session_id) and os.path.realpath(f.path) != current
-        }
-        for facts in finished.observe(list(mine), now, name):
-            f = mine[facts.path]
-            if facts.finished and f.session_id not in result:
-                result[f.session_id] = jobs.Job(
-                    f.session_id,
-                    f.path,
-                    f.cwd,
-                    ended_at=iso_now(f.mtime),
-                    source="backfill",
-                    agent=name,
-                )
+        mine = [f for f in seen if wanted(f.session_id) and os.path.realpath(f.path) != current]
+        for job in _finished(mine, now, name):
+            result.setdefault(job.session_id, job)
     return list(result.values())
+
+
+def _finished(found: list[scan.Found], now: float, agent: str) -> list[jobs.Job]:
+    """The backfill jobs of the transcripts in ``found`` that are provably finished."""
+    mine = {f.path: f for f in found}
+    return [
+        jobs.Job(
+            mine[facts.path].session_id,
+            facts.path,
+            mine[facts.path].cwd,
+            ended_at=iso_now(mine[facts.path].mtime),
+            source="backfill",
+            agent=agent,
+        )
+        for facts in finished.observe(list(mine), now, agent)
+        if facts.finished
+    ]
 
 
 def plan(
