@@ -6,7 +6,8 @@ package``), run by a ``sitecustomize`` on the test's ``PYTHONPATH`` so that ever
 vaultkit starts (the CLI, the hook, the detached worker the hook spawns) sees it. Nothing else
 in vaultkit is touched: ``vaultkit hooks install --agent fourth`` writes its hook file, its
 SessionEnd queues the session and the worker archives it (the raw copy and the notes), and its
-SessionStart injects the memory in the agent's own format (plain stdout, not JSON).
+SessionStart injects the memory in the agent's own format (plain stdout, not JSON); ``vaultkit
+doctor`` reports its hooks with the shared findings (it has no ``doctor`` part).
 """
 
 from __future__ import annotations
@@ -221,6 +222,9 @@ def test_hooks_install_writes_the_fourth_agents_hook_file(
     assert "SessionEnd:" in status.stdout.decode() and "(ok)" in status.stdout.decode()
     again = _run(["-m", "vaultkit", "hooks", "install", "--agent", NAME], project, agent_env)
     assert "already up to date" in again.stdout.decode()
+    doctor = _run(["-m", "vaultkit", "doctor"], project, agent_env).stdout.decode()
+    assert f"ok    hooks (fourth user): SessionStart, SessionEnd in {hooks_file}" in doctor
+    assert "warn  fourth CLI: 'fourth' is not on PATH" in doctor, "no doctor part: the shared one"
     local = _run(
         ["-m", "vaultkit", "hooks", "install", "--agent", NAME, "--scope", "local"],
         project,
