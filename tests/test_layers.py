@@ -54,7 +54,7 @@ CORE = (
     "vaultkit.vault.index",
     "vaultkit.vault.value",
     "vaultkit.continuity.inject",
-    "vaultkit.agents.settings",
+    "vaultkit.agents.claude.settings",
 )
 IO_EDGE = (
     "vaultkit.base.store",

@@ -60,7 +60,7 @@ def agent_of(flag: str | None, payload: common.Payload, env: Mapping[str, str]) 
     """The agent a hook runs for: ``flag`` when it names one (``None`` when it names none), else
     the owner of the payload's transcript, else Claude Code."""
     if flag is not None:
-        return flag if flag in known.NAMES else None
+        return flag if flag in known.AGENTS else None
     fields = common.HookFields.of(payload)
     if not fields.transcript_path:
         return known.DEFAULT
@@ -130,7 +130,7 @@ def dispatch(
         agent = agent_of(agent_flag, payload, env)
         if agent is None:
             if store is not None:
-                names = ", ".join(known.NAMES)
+                names = ", ".join(known.AGENTS)
                 common.log(store, f"hook {event}: unknown agent {agent_flag!r} ({names}); ignored")
             return None
         handler = _load_handler(event)

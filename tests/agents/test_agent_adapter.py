@@ -12,8 +12,10 @@ import pytest
 from conftest import FIXTURES
 from test_import_weight import FORBIDDEN, SLOW_STDLIB
 
-from vaultkit.agents import codex, gemini, hookmerge, settings
+from vaultkit.agents import codex, gemini, hookmerge
 from vaultkit.agents.adapter import JSON_ONLY, STDOUT_OR_JSON, Agent, Entry, one_line, owns
+from vaultkit.agents.claude import settings
+from vaultkit.agents.codex import hooks as codex_hooks
 
 
 @pytest.mark.parametrize("module", ["vaultkit.agents.codex", "vaultkit.agents.gemini"])
@@ -30,7 +32,7 @@ def test_adapters_stay_light_enough_for_a_hook(module: str) -> None:
 
 
 def test_vaultkit_hooks_are_recognised_as_in_claude_settings() -> None:
-    hook = codex.hook_entry("/x/vaultkit-hook", "SessionStart")
+    hook = codex_hooks.hook_entry("/x/vaultkit-hook", "SessionStart")
     assert hookmerge.is_vaultkit(hook) and settings.is_vaultkit(hook)
 
 

@@ -12,6 +12,9 @@ from conftest import FIXTURES
 
 from vaultkit.agents import codex, jsonlines
 from vaultkit.agents.adapter import ASSISTANT, META, TOOL, USER, Entry, config_dir
+from vaultkit.agents.codex import hooks as codex_hooks
+from vaultkit.agents.codex import reader as codex_reader
+from vaultkit.agents.codex import trust as codex_trust
 from vaultkit.agents.payload import HookFields
 
 ROLLOUT = FIXTURES / "codex" / "rollout.jsonl"
@@ -49,7 +52,7 @@ def test_the_transcript_glob_matches_where_the_payload_points(tmp_path: Path) ->
 
 
 def test_reader_keeps_the_conversation_and_drops_injections_and_harness() -> None:
-    entries = list(codex.read(ROLLOUT))
+    entries = list(codex_reader.read(ROLLOUT))
     said = [(e.kind, e.text) for e in entries if e.kind in (USER, ASSISTANT)]
     assert said == [
         (USER, "Write hi into out.txt"),
@@ -98,7 +101,7 @@ def test_hostile_rollout_lines_are_skipped(tmp_path: Path, monkeypatch: pytest.M
             {"type": "response_item", "payload": "not an object"},
         ],
     )
-    entries = list(codex.read(path))
+    entries = list(codex_reader.read(path))
     assert entries == [
         Entry(TOOL, tool="exec_command"),
         Entry(USER, text="real prompt"),
@@ -125,34 +128,36 @@ def test_tool_calls_yield_commands_and_patched_files(tmp_path: Path) -> None:
             ),
         ],
     )
-    entries = list(codex.read(path))
+    entries = list(codex_reader.read(path))
     assert entries[0].paths == ("src/app.py", "notes/new.md")
     assert entries[1].command == "pytest -q"
     assert entries[2].command == "git status --short"
 
 
 def test_harness_blocks_are_whole_tag_blocks_only() -> None:
-    assert codex.is_harness_block("<environment_context>\n  <cwd>/x</cwd>\n</environment_context>")
-    assert codex.is_harness_block("  <user_instructions>be nice</user_instructions>\n")
-    assert not codex.is_harness_block("<b>bold</b> and more text after")
-    assert not codex.is_harness_block("fix <div> rendering </div>")
+    assert codex_reader.is_harness_block(
+        "<environment_context>\n  <cwd>/x</cwd>\n</environment_context>"
+    )
+    assert codex_reader.is_harness_block("  <user_instructions>be nice</user_instructions>\n")
+    assert not codex_reader.is_harness_block("<b>bold</b> and more text after")
+    assert not codex_reader.is_harness_block("fix <div> rendering </div>")
 
 
 def test_untrusted_lists_vaultkit_hooks_without_a_trust_record() -> None:
     hooks_path = "/home/me/.codex/hooks.json"
-    data = codex.install({"hooks": {"SessionEnd": [{"hooks": [{"command": "x"}]}]}}, EXE)
-    start_key = codex.trust_key(hooks_path, "SessionStart", 0, 0)
-    end_key = codex.trust_key(hooks_path, "SessionEnd", 1, 0)
+    data = codex_hooks.install({"hooks": {"SessionEnd": [{"hooks": [{"command": "x"}]}]}}, EXE)
+    start_key = codex_trust.trust_key(hooks_path, "SessionStart", 0, 0)
+    end_key = codex_trust.trust_key(hooks_path, "SessionEnd", 1, 0)
     assert end_key == "/home/me/.codex/hooks.json:session_end:1:0"
-    both = {start_key: codex.UNTRUSTED, end_key: codex.UNTRUSTED}
-    assert codex.untrusted(data, hooks_path, "") == both
-    end_hash = codex.trust_hash("SessionEnd", data["hooks"]["SessionEnd"][1], installed(data))
+    both = {start_key: codex_trust.UNTRUSTED, end_key: codex_trust.UNTRUSTED}
+    assert codex_trust.untrusted(data, hooks_path, "") == both
+    end_hash = codex_trust.trust_hash("SessionEnd", data["hooks"]["SessionEnd"][1], installed(data))
     config = (
         f'model = "gpt-5"\n[hooks.state]\n[hooks.state."{end_key}"]\ntrusted_hash = "{end_hash}"\n'
     )
-    assert codex.trusted_hashes(config) == {end_key: end_hash}
-    assert codex.untrusted(data, hooks_path, config) == {start_key: codex.UNTRUSTED}
-    assert codex.untrusted(data, hooks_path, "not = [toml") == both
+    assert codex_trust.trusted_hashes(config) == {end_key: end_hash}
+    assert codex_trust.untrusted(data, hooks_path, config) == {start_key: codex_trust.UNTRUSTED}
+    assert codex_trust.untrusted(data, hooks_path, "not = [toml") == both
 
 
 def installed(data: dict[str, Any]) -> dict[str, Any]:
@@ -165,26 +170,28 @@ def test_trust_hash_reproduces_every_hash_the_codex_tui_wrote() -> None:
     cases = json.loads((TRUST / "tui-trusted.json").read_text(encoding="utf-8"))["cases"]
     assert len(cases) >= 10
     for case in cases:
-        got = codex.trust_hash(case["event"], case["group"], case["hook"])
+        got = codex_trust.trust_hash(case["event"], case["group"], case["hook"])
         assert got == case["trusted_hash"], case
 
 
 def test_trust_hash_normalises_as_codex_does() -> None:
     hook = {"type": "command", "command": "echo a"}
-    end = codex.trust_hash("SessionEnd", {}, hook)
-    assert end == codex.trust_hash("SessionEnd", {}, {**hook, "timeout": 1})
-    assert codex.trust_hash("SessionEnd", {}, {**hook, "timeout": 10}) == codex.trust_hash(
-        "SessionEnd", {}, {**hook, "timeout": 3}
+    end = codex_trust.trust_hash("SessionEnd", {}, hook)
+    assert end == codex_trust.trust_hash("SessionEnd", {}, {**hook, "timeout": 1})
+    assert codex_trust.trust_hash(
+        "SessionEnd", {}, {**hook, "timeout": 10}
+    ) == codex_trust.trust_hash("SessionEnd", {}, {**hook, "timeout": 3})
+    assert codex_trust.trust_hash("Stop", {"matcher": "x"}, hook) == codex_trust.trust_hash(
+        "Stop", {}, hook
     )
-    assert codex.trust_hash("Stop", {"matcher": "x"}, hook) == codex.trust_hash("Stop", {}, hook)
-    assert codex.trust_hash("SessionStart", {"matcher": "x"}, hook) != codex.trust_hash(
+    assert codex_trust.trust_hash("SessionStart", {"matcher": "x"}, hook) != codex_trust.trust_hash(
         "SessionStart", {}, hook
     )
-    assert codex.trust_hash("SessionStart", {}, {**hook, "ignored": 1}) == codex.trust_hash(
-        "SessionStart", {}, hook
-    )
+    assert codex_trust.trust_hash(
+        "SessionStart", {}, {**hook, "ignored": 1}
+    ) == codex_trust.trust_hash("SessionStart", {}, hook)
     for bad in ({"command": "  "}, {"timeout": 2.5}, {"timeout": True}, {"type": "prompt"}):
-        assert codex.trust_hash("SessionStart", {}, {**hook, **bad}) is None
+        assert codex_trust.trust_hash("SessionStart", {}, {**hook, **bad}) is None
 
 
 def test_a_stale_trust_record_is_reported_as_modified() -> None:
@@ -192,25 +199,27 @@ def test_a_stale_trust_record_is_reported_as_modified() -> None:
     hooks_path = "/home/me/.codex/hooks.json"
     data = json.loads((TRUST / "hooks.json").read_text(encoding="utf-8"))
     config = (TRUST / "config.toml").read_text(encoding="utf-8")
-    assert codex.untrusted(data, hooks_path, config) == {}
-    start_key = codex.trust_key(hooks_path, "SessionStart", 0, 0)
+    assert codex_trust.untrusted(data, hooks_path, config) == {}
+    start_key = codex_trust.trust_key(hooks_path, "SessionStart", 0, 0)
     moved = copy.deepcopy(data)  # vaultkit moved to another venv: same spot, new command
     moved["hooks"]["SessionStart"][0]["hooks"][0]["command"] = "/opt/vk/bin/vaultkit-hook x"
-    assert codex.untrusted(moved, hooks_path, config) == {start_key: codex.MODIFIED}
+    assert codex_trust.untrusted(moved, hooks_path, config) == {start_key: codex_trust.MODIFIED}
     # Reinstalling puts vaultkit's groups last, where the records are for the user's hooks.
-    newer = codex.install(data, "/opt/vaultkit/bin/vaultkit-hook")
-    assert codex.untrusted(newer, hooks_path, config) == {
-        codex.trust_key(hooks_path, "SessionStart", 2, 0): codex.MODIFIED,
-        codex.trust_key(hooks_path, "SessionEnd", 3, 0): codex.MODIFIED,
+    newer = codex_hooks.install(data, "/opt/vaultkit/bin/vaultkit-hook")
+    assert codex_trust.untrusted(newer, hooks_path, config) == {
+        codex_trust.trust_key(hooks_path, "SessionStart", 2, 0): codex_trust.MODIFIED,
+        codex_trust.trust_key(hooks_path, "SessionEnd", 3, 0): codex_trust.MODIFIED,
     }
-    assert codex.untrusted(newer, hooks_path, "") == dict.fromkeys(
-        codex.untrusted(newer, hooks_path, config), codex.UNTRUSTED
+    assert codex_trust.untrusted(newer, hooks_path, "") == dict.fromkeys(
+        codex_trust.untrusted(newer, hooks_path, config), codex_trust.UNTRUSTED
     )
 
 
 def test_child_argv_reads_the_prompt_on_stdin_with_hooks_and_persistence_off() -> None:
     argv = codex.AGENT.child_argv
     assert argv[:2] == ("codex", "exec")
-    assert argv[argv.index("--disable") + 1] == "hooks"
+    disabled = {argv[i + 1] for i, word in enumerate(argv) if word == "--disable"}
+    assert disabled == {"hooks", "plugins", "remote_plugin", "apps"}
+    assert argv[argv.index("-c") + 1] == "analytics.enabled=false"
     assert "--ephemeral" in argv
     assert argv[-1] == "-"

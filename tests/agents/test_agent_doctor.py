@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from vaultkit.agents import codex, hookmerge, trust
+from vaultkit.agents import hookmerge
+from vaultkit.agents.codex import trust as codex_trust
+from vaultkit.agents.gemini import trust as gemini_trust
 
 BARE_PATH = f"/usr/bin{os.pathsep}/bin"
 
@@ -48,7 +50,9 @@ def test_codex_hooks_installed_but_untrusted_are_a_warning_until_trusted(tmp_pat
     warn = line(done.stdout, "codex trust (user)")
     assert warn.startswith(f"warn  codex trust (user): vaultkit's hooks in {hooks} are installed")
     assert "(SessionStart, SessionEnd have no trust record" in warn
-    assert "type /hooks, and press t on each vaultkit hook" in done.stdout
+    assert (
+        "(later: type /hooks), pick each vaultkit event (SessionStart, SessionEnd)" in done.stdout
+    )
     assert line(done.stdout, "codex CLI").startswith("warn  codex CLI: 'codex' is not on PATH")
     config = hooks.with_name("config.toml")
     start, end = (record(hooks, event) for event in ("SessionStart", "SessionEnd"))
@@ -67,12 +71,12 @@ def test_codex_hooks_installed_but_untrusted_are_a_warning_until_trusted(tmp_pat
 
 def record(hooks: Path, event: str) -> str:
     """The ``[hooks.state]`` record Codex writes when the user trusts vaultkit's hook for
-    ``event`` in ``hooks`` (the hash as :func:`codex.trust_hash` computes it)."""
+    ``event`` in ``hooks`` (the hash as :func:`codex_trust.trust_hash` computes it)."""
     data = json.loads(hooks.read_text(encoding="utf-8"))
     group, hook = next(iter(hookmerge.positions(data)[event]))
     entry = data["hooks"][event][group]
-    digest = codex.trust_hash(event, entry, entry["hooks"][hook])
-    key = codex.trust_key(str(hooks), event, group, hook)
+    digest = codex_trust.trust_hash(event, entry, entry["hooks"][hook])
+    key = codex_trust.trust_key(str(hooks), event, group, hook)
     return f'[hooks.state."{key}"]\ntrusted_hash = "{digest}"\n'
 
 
@@ -87,7 +91,7 @@ def test_doctor_json_has_every_check_and_the_text_exit_code(tmp_path: Path) -> N
     assert [f"{c['status']:<5} {c['name']}: {c['detail']}" for c in checks] == rendered
     assert all(set(c) == {"name", "status", "detail", "fix"} for c in checks)
     warn = next(c for c in checks if c["name"] == "codex trust (user)")
-    assert warn["status"] == "warn" and "type /hooks" in warn["fix"]
+    assert warn["status"] == "warn" and "press Enter, then t" in warn["fix"]
     counts = {s: sum(c["status"] == s for c in checks) for s in ("fail", "warn", "ok")}
     assert (report["failed"], report["warnings"], report["ok"]) == tuple(counts.values())
     (folder / "sessions").mkdir()
@@ -118,14 +122,29 @@ def test_gemini_hooks_in_an_untrusted_folder_are_a_warning(tmp_path: Path) -> No
     assert vk("hooks", "install", "--agent", "gemini", cwd=folder).returncode == 0
     done = vk("doctor", cwd=folder)
     assert done.returncode == 0, done.stdout
-    assert line(done.stdout, "gemini folder trust").startswith(
+    said = line(done.stdout, "gemini folder trust")
+    assert said.startswith(
         f"warn  gemini folder trust: Gemini CLI runs no hooks in {folder}: the folder is not"
     )
+    assert "`gemini -p` there exits 55 and suggests --skip-trust, which runs the user's" in said
+    assert "but never the project's" in said
     rules = Path(os.environ["HOME"]) / ".gemini" / "trustedFolders.json"
     rules.write_text(json.dumps({str(folder): "TRUST_FOLDER"}), encoding="utf-8")
     assert line(vk("doctor", cwd=folder).stdout, "gemini folder trust").startswith(
         f"ok    gemini folder trust: {folder} is trusted (TRUST_FOLDER in {rules})"
     )
+
+
+def test_gemini_project_hooks_say_that_skip_trust_leaves_them_out(tmp_path: Path) -> None:
+    """The --skip-trust that headless Gemini suggests in an untrusted folder runs without the
+    project's settings.json: doctor names the file whose hooks that skips."""
+    folder = project(tmp_path)
+    done = vk("hooks", "install", "--agent", "gemini", "--scope", "project", cwd=folder)
+    assert done.returncode == 0, done.stderr
+    said = line(vk("doctor", cwd=folder).stdout, "gemini folder trust")
+    assert said.startswith("warn  gemini folder trust:")
+    hooks = folder / ".gemini" / "settings.json"
+    assert f"runs without the project's hooks: vaultkit's in {hooks} would not run" in said
 
 
 def test_absent_agents_are_one_ok_line_and_no_hooks_at_all_still_fail(tmp_path: Path) -> None:
@@ -154,15 +173,15 @@ def test_gemini_trusted_folders_rules(
     filled = {k.format(p=folder, up=tmp_path): v for k, v in rules.items()}
     path.write_text("// comments are allowed\n" + json.dumps(filled), encoding="utf-8")
     env = {"GEMINI_CLI_TRUSTED_FOLDERS_PATH": str(path), "HOME": str(tmp_path)}
-    assert trust.gemini_folder(folder, {}, env).trusted is trusted
+    assert gemini_trust.folder_trust(folder, {}, env).trusted is trusted
 
 
 def test_gemini_environment_and_settings_switches(tmp_path: Path) -> None:
     folder = project(tmp_path)
     env = {"HOME": str(tmp_path)}
     off = {"security": {"folderTrust": {"enabled": False}}}
-    assert trust.gemini_folder(folder, off, env).trusted is True
+    assert gemini_trust.folder_trust(folder, off, env).trusted is True
     on = {**env, "GEMINI_CLI_TRUST_WORKSPACE": "true"}
-    assert trust.gemini_folder(folder, {}, on).why == "GEMINI_CLI_TRUST_WORKSPACE=true"
+    assert gemini_trust.folder_trust(folder, {}, on).why == "GEMINI_CLI_TRUST_WORKSPACE=true"
     restricted = {**on, "GEMINI_RESTRICTED_MODE": "true"}
-    assert trust.gemini_folder(folder, {}, restricted).trusted is False
+    assert gemini_trust.folder_trust(folder, {}, restricted).trusted is False

@@ -11,6 +11,8 @@ from conftest import FIXTURES
 
 from vaultkit.agents import gemini, jsonlines
 from vaultkit.agents.adapter import ASSISTANT, TOOL, USER, Entry, config_dir
+from vaultkit.agents.gemini import distill as gemini_distill
+from vaultkit.agents.gemini import reader as gemini_reader
 from vaultkit.agents.payload import HookFields
 
 CHATS = FIXTURES / "gemini"
@@ -50,7 +52,7 @@ def test_a_resume_start_names_a_stub_while_the_turns_go_to_the_original_file() -
     assert resumed.source == "resume"
     assert resumed.session_id == first.session_id
     assert resumed.transcript_path != first.transcript_path
-    assert list(gemini.read(CHATS / "resume-stub.jsonl")) == []
+    assert list(gemini_reader.read(CHATS / "resume-stub.jsonl")) == []
 
 
 def test_config_dir_follows_gemini_cli_home(tmp_path: Path) -> None:
@@ -62,7 +64,7 @@ def test_config_dir_follows_gemini_cli_home(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", ["chat.jsonl", "resumed-same-minute.jsonl"])
 def test_reader_keeps_the_conversation_and_drops_injections(name: str) -> None:
     path = CHATS / name
-    entries = list(gemini.read(path))
+    entries = list(gemini_reader.read(path))
     assert [(e.kind, e.text) for e in entries] == CONVERSATION
     assert entries[1] == Entry(
         TOOL, text="echo hi > out.txt", tool="run_shell_command", command="echo hi > out.txt"
@@ -102,7 +104,7 @@ def test_hostile_chat_lines_are_skipped(tmp_path: Path, monkeypatch: pytest.Monk
             _msg("g1", "gemini", 7, toolCalls=["bad", {"name": "write_file", "args": 3}]),
         ],
     )
-    assert list(gemini.read(path)) == [
+    assert list(gemini_reader.read(path)) == [
         Entry(USER, text="real"),
         Entry(TOOL, tool="write_file"),
     ]
@@ -118,7 +120,7 @@ def test_a_reappended_message_replaces_the_earlier_copy(tmp_path: Path) -> None:
             _msg("g1", "gemini", "", toolCalls=[call]),
         ],
     )
-    assert list(gemini.read(path)) == [
+    assert list(gemini_reader.read(path)) == [
         Entry(TOOL, text="/p/notes.md", tool="write_file", paths=("/p/notes.md",)),
         Entry(USER, text="in between"),
     ]
@@ -135,7 +137,7 @@ def test_rewind_drops_the_held_back_messages_after_its_target(tmp_path: Path) ->
             _msg("u3", "user", "second"),
         ],
     )
-    assert [e.text for e in gemini.read(path)] == ["first", "second"]
+    assert [e.text for e in gemini_reader.read(path)] == ["first", "second"]
 
 
 def test_reading_streams_with_a_bounded_window(tmp_path: Path) -> None:
@@ -143,16 +145,16 @@ def test_reading_streams_with_a_bounded_window(tmp_path: Path) -> None:
         return json.dumps(_msg(f"m{i}", "user" if i % 2 else "gemini", f"turn {i}")) + "\n"
 
     path = tmp_path / "c.jsonl"
-    path.write_text("".join(turn(i) for i in range(gemini.WINDOW + 1)), encoding="utf-8")
-    reader = gemini.read(path)
+    path.write_text("".join(turn(i) for i in range(gemini_reader.WINDOW + 1)), encoding="utf-8")
+    reader = gemini_reader.read(path)
     assert next(reader).text == "turn 0"  # yielded once the window is full
     with path.open("a", encoding="utf-8") as handle:  # lines written after that still arrive
-        handle.write("".join(turn(i) for i in range(gemini.WINDOW + 1, 5_000)))
+        handle.write("".join(turn(i) for i in range(gemini_reader.WINDOW + 1, 5_000)))
     assert [e.text for e in reader][-1] == "turn 4999"
 
 
 def test_child_settings_turn_hooks_off() -> None:
-    settings = gemini.child_settings()
+    settings = gemini_distill.child_settings()
     assert settings["hooksConfig"] == {"enabled": False}
     assert settings["security"]["auth"]["selectedType"] == "gemini-api-key"
     assert gemini.AGENT.child_argv == ("gemini", "--skip-trust")

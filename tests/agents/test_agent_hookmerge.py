@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
-from vaultkit.agents import codex, gemini, hookmerge
+from vaultkit.agents import hookmerge
+from vaultkit.agents.codex import hooks as codex_hooks
+from vaultkit.agents.gemini import hooks as gemini_hooks
 from vaultkit.errors import VaultkitError
 
 EXE = "/opt/venv/bin/vaultkit-hook"
@@ -29,8 +31,8 @@ EXISTING: dict[str, dict[str, Any]] = {
     "hooksConfig": {"hooksConfig": {"enabled": True, "notifications": False}},
 }
 AGENTS: dict[str, tuple[Callable[..., dict[str, Any]], Callable[..., dict[str, Any]]]] = {
-    "codex": (codex.install, codex.uninstall),
-    "gemini": (gemini.install, gemini.uninstall),
+    "codex": (codex_hooks.install, codex_hooks.uninstall),
+    "gemini": (gemini_hooks.install, gemini_hooks.uninstall),
 }
 
 
@@ -54,7 +56,7 @@ def test_install_keeps_foreign_entries_is_idempotent_and_uninstall_restores(
 
 
 def test_codex_hook_is_a_shell_command_with_seconds() -> None:
-    data = codex.install({}, "/opt/my venv/bin/vaultkit-hook")
+    data = codex_hooks.install({}, "/opt/my venv/bin/vaultkit-hook")
     assert data["hooks"]["SessionStart"] == [
         {
             "hooks": [
@@ -70,7 +72,7 @@ def test_codex_hook_is_a_shell_command_with_seconds() -> None:
 
 
 def test_gemini_hook_is_named_and_times_out_in_milliseconds() -> None:
-    hook = gemini.install({}, EXE)["hooks"]["SessionEnd"][0]["hooks"][0]
+    hook = gemini_hooks.install({}, EXE)["hooks"]["SessionEnd"][0]["hooks"][0]
     assert hook == {
         "name": "vaultkit-SessionEnd",
         "type": "command",
@@ -80,27 +82,27 @@ def test_gemini_hook_is_named_and_times_out_in_milliseconds() -> None:
 
 
 def test_a_changed_executable_replaces_the_old_hook_at_the_end() -> None:
-    old = codex.install(EXISTING["same events"], "/old/vaultkit-hook")
+    old = codex_hooks.install(EXISTING["same events"], "/old/vaultkit-hook")
     old["hooks"]["SessionStart"].append({"hooks": [{"type": "command", "command": "later"}]})
-    new = codex.install(old, EXE)
+    new = codex_hooks.install(old, EXE)
     starts = new["hooks"]["SessionStart"]
     assert [g["hooks"][0]["command"] for g in starts] == [
         "echo started",
         "later",
         f"{EXE} SessionStart --agent codex",
     ]
-    assert hookmerge.installed(new)["SessionStart"] == [codex.hook_entry(EXE, "SessionStart")]
+    assert hookmerge.installed(new)["SessionStart"] == [codex_hooks.hook_entry(EXE, "SessionStart")]
 
 
 def test_positions_name_group_and_hook_indexes() -> None:
-    data = codex.install(EXISTING["same events"], EXE)
+    data = codex_hooks.install(EXISTING["same events"], EXE)
     assert hookmerge.positions(data) == {"SessionStart": [(1, 0)], "SessionEnd": [(1, 0)]}
 
 
 def test_a_group_shared_with_foreign_hooks_keeps_them_on_uninstall() -> None:
-    mine = codex.hook_entry(EXE, "SessionEnd")
+    mine = codex_hooks.hook_entry(EXE, "SessionEnd")
     data = {"hooks": {"SessionEnd": [{"matcher": "*", "hooks": [FOREIGN, mine]}]}}
-    assert codex.uninstall(data) == {
+    assert codex_hooks.uninstall(data) == {
         "hooks": {"SessionEnd": [{"matcher": "*", "hooks": [FOREIGN]}]}
     }
 
@@ -117,14 +119,14 @@ def test_a_group_shared_with_foreign_hooks_keeps_them_on_uninstall() -> None:
 )
 def test_malformed_files_are_refused_naming_the_file(text: str, fragment: str) -> None:
     with pytest.raises(VaultkitError) as caught:
-        gemini.parse(text, "/home/me/.gemini/settings.json")
+        gemini_hooks.parse(text, "/home/me/.gemini/settings.json")
     assert fragment in str(caught.value)
     assert "/home/me/.gemini/settings.json" in str(caught.value)
     assert caught.value.hint
 
 
 def test_blank_file_is_empty_and_render_round_trips_unicode() -> None:
-    assert codex.parse("  \n", "hooks.json") == {}
+    assert codex_hooks.parse("  \n", "hooks.json") == {}
     data = {"note": "한국어", "hooks": {}}
     assert json.loads(hookmerge.render(data)) == data
     assert "한국어" in hookmerge.render(data)

@@ -62,7 +62,8 @@ def test_codex_user_scope_install_is_idempotent_and_uninstall_leaves_no_file(
     lines = first.stdout.splitlines()
     assert lines[0] == f"installed vaultkit hooks in {target}"
     assert lines[1].startswith("Codex skips these hooks until you trust them: run `codex` in ")
-    assert "type /hooks, and press t on each vaultkit hook" in lines[1]
+    assert '"Trust this folder?" question, at "Hooks need review" choose Review hooks' in lines[1]
+    assert "pick each vaultkit event (SessionStart, SessionEnd), press Enter, then t" in lines[1]
     assert "dangerously" not in first.stdout + first.stderr
     assert first.stderr.splitlines() == ["agents: codex (as asked with --agent)"]
     data = json.loads(target.read_text())

@@ -11,8 +11,9 @@ from conftest import FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from vaultkit.agents import claude, readers
+from vaultkit.agents import readers
 from vaultkit.agents.adapter import ASSISTANT, TOOL, USER, Entry
+from vaultkit.agents.claude import reader as claude_reader
 from vaultkit.agents.jsonlines import Tally
 from vaultkit.session.transcripts.condense import condense
 from vaultkit.vault.index import IndexEntry
@@ -61,7 +62,7 @@ def test_claude_reader_groups_a_reply_by_message_id_and_keeps_read_targets(tmp_p
     ]
     path = tmp_path / "t.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    entries = list(claude.read(path))
+    entries = list(claude_reader.read(path))
     assert [e.kind for e in entries] == ["meta", USER, ASSISTANT, TOOL, ASSISTANT, ASSISTANT]
     tool = entries[3]
     assert (tool.tool, tool.target, tool.paths, tool.turn) == ("Read", "/p/x", (), "m1")

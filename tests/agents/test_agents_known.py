@@ -10,7 +10,7 @@ from vaultkit.agents import known
 
 
 def test_every_name_has_its_agent() -> None:
-    assert [known.get(name).name for name in known.NAMES] == list(known.NAMES)
+    assert [known.get(name).name for name in known.names()] == list(known.names())
     with pytest.raises(KeyError):
         known.get("cursor")
 

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-from vaultkit.agents import plugin, registration, settings
+from vaultkit.agents import registration
+from vaultkit.agents.claude import plugin, settings
 
 PLUGIN = REPO / "plugin"
 
@@ -20,7 +21,7 @@ PLUGIN = REPO / "plugin"
 def test_the_generated_plugin_files_are_current() -> None:
     for rel, text in plugin.generated().items():
         path = PLUGIN / rel
-        assert path.is_file(), f"{path} missing: run python -m vaultkit.agents.plugin plugin"
+        assert path.is_file(), f"{path} missing: run python -m vaultkit.agents.claude.plugin plugin"
         assert path.read_text(encoding="utf-8") == text, f"{rel} is stale: regenerate it"
 
 

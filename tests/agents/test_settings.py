@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from conftest import REPO
 
-from vaultkit.agents import settings
+from vaultkit.agents.claude import settings
 from vaultkit.errors import VaultkitError
 
 EXE = "/opt/venv/bin/vaultkit-hook"

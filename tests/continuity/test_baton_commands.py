@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from baton_support import project, vk
 
-from vaultkit.agents import slashcmds
+from vaultkit.agents.claude import slashcmds
 from vaultkit.errors import VaultkitError
 
 NAMES = {"baton": "handoff", "save": "save-handoff"}

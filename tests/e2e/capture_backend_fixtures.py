@@ -1,8 +1,8 @@
 """Capture what the real Codex CLI and Gemini CLI print as distillation backends (fixtures).
 
 Runs the command lines vaultkit's ``codex`` and ``gemini`` backends build
-(:func:`vaultkit.session.distill.codexcli.codex_argv`,
-:func:`vaultkit.session.distill.geminicli.gemini_argv`)
+(:func:`vaultkit.agents.codex.distill.argv`,
+:func:`vaultkit.agents.gemini.distill.argv`)
 with the prompt on stdin against the API mocks, once answering and once failing, and saves
 stdout verbatim (the mock's address as ``{MOCK}``) under ``tests/fixtures/codex/exec-json/`` and
 ``tests/fixtures/gemini/output-json/`` (a failed Gemini run prints nothing on stdout: the JSON
@@ -21,10 +21,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from vaultkit.agents import gemini
-from vaultkit.base.config import Config, DistillConfig
-from vaultkit.session.distill.codexcli import codex_argv
-from vaultkit.session.distill.geminicli import error_object, gemini_argv
+from vaultkit.agents.codex import distill as codex_distill
+from vaultkit.agents.gemini import distill as gemini_distill
+from vaultkit.agents.gemini.distill import error_object
 
 from .agents_harness import CODEX_KEY, GEMINI_KEY, CodexSandbox, GeminiSandbox, agent_binary
 from .harness import REPO
@@ -54,7 +53,7 @@ def _run(argv: list[str], env: dict[str, str], cwd: Path) -> str:
 
 def capture_codex(root: Path) -> None:
     binary = str(agent_binary("codex"))
-    argv = codex_argv(Config(), binary)
+    argv = codex_distill.argv(binary, "")
     for name, error in (("success", None), ("error-401", HttpError(401, "Incorrect API key"))):
         with MockOpenAI() as mock:
             if error is not None:
@@ -66,7 +65,7 @@ def capture_codex(root: Path) -> None:
 
 def capture_gemini(root: Path) -> None:
     binary = str(agent_binary("gemini"))
-    argv = gemini_argv(Config(distill=DistillConfig(gemini_model=GEMINI_MODEL)), binary)
+    argv = gemini_distill.argv(binary, GEMINI_MODEL)
     failure = GeminiError(400, "API key not valid. Please pass a valid API key.")
     for name, error in (("success", None), ("error-400", failure)):
         with MockGemini() as mock:
@@ -75,7 +74,7 @@ def capture_gemini(root: Path) -> None:
             box = GeminiSandbox(root / f"gemini-{name}", Path(binary), mock.url)
             private = root / f"gemini-{name}" / "private"
             (private / ".gemini").mkdir(parents=True)
-            settings = json.dumps(gemini.child_settings())
+            settings = json.dumps(gemini_distill.child_settings())
             (private / ".gemini" / "settings.json").write_text(settings, encoding="utf-8")
             scratch = root / f"gemini-{name}" / "tmp"  # its error report lands in $TMPDIR
             scratch.mkdir()

@@ -1,7 +1,7 @@
 """vaultkit's own hooks in the real Codex CLI 0.171 and Gemini CLI 0.61, against their mocks.
 
-The hooks are installed as ``vaultkit hooks install --agent`` writes them (``codex.install`` /
-``gemini.install`` and ``hookmerge.render``), with the ``--agent`` flag on the command and
+The hooks are installed as ``vaultkit hooks install --agent`` writes them (``codex_hooks.install`` /
+``gemini_hooks.install`` and ``hookmerge.render``), with the ``--agent`` flag on the command and
 without it (as an older install wrote them). Each run shows: the project's memory (a handoff
 another agent wrote) is in the first model request, whole and under the agent's limit;
 SessionEnd queues a job naming the agent and the transcript to archive; a session whose
@@ -25,7 +25,9 @@ import pytest
 from conftest import require_program
 from hook_start_support import add_session
 
-from vaultkit.agents import codex, gemini, hookmerge
+from vaultkit.agents import hookmerge
+from vaultkit.agents.codex import hooks as codex_hooks
+from vaultkit.agents.gemini import hooks as gemini_hooks
 from vaultkit.base.store import Store
 from vaultkit.session.queue import finished, jobs, runlock
 
@@ -90,7 +92,7 @@ def queued(store: Store) -> list[jobs.Job]:
 def codex_box(tmp_path: Path, binary: Path, url: str, flag: bool) -> CodexSandbox:
     require_program("git")
     box = CodexSandbox(tmp_path, binary, url)
-    data = codex.install(codex.parse("", "hooks.json"), str(HOOK))
+    data = codex_hooks.install(codex_hooks.parse("", "hooks.json"), str(HOOK))
     box.write_hooks(data if flag else without_flag(data, "codex"))
     return box
 
@@ -175,7 +177,7 @@ def test_a_codex_session_without_session_end_is_backfilled(
 def gemini_box(tmp_path: Path, binary: Path, url: str, flag: bool) -> GeminiSandbox:
     require_program("git")
     box = GeminiSandbox(tmp_path, binary, url)
-    data = gemini.install({}, str(HOOK))
+    data = gemini_hooks.install({}, str(HOOK))
     box.write_settings(data if flag else without_flag(data, "gemini"))
     return box
 

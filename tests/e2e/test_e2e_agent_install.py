@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 from conftest import require_program
 
-from vaultkit.agents import codex, hookmerge
+from vaultkit.agents import hookmerge
+from vaultkit.agents.codex import trust as codex_trust
 
 from .agents_harness import CodexSandbox, GeminiSandbox
 from .mock_gemini import MockGemini
@@ -68,7 +69,9 @@ def test_codex_runs_the_hooks_vaultkit_installed(
     assert f"warn  codex trust (user): vaultkit's hooks in {hooks} are installed but not" in (
         doctor.stdout
     )
-    assert "type /hooks, and press t on each vaultkit hook" in doctor.stdout
+    assert "pick each vaultkit event (SessionStart, SessionEnd), press Enter, then t" in (
+        doctor.stdout
+    )
     assert BYPASS not in doctor.stdout + done.stdout + done.stderr
 
     ran = box.exec("say hi", project, BYPASS)
@@ -116,7 +119,7 @@ def test_gemini_runs_the_hooks_vaultkit_installed_and_uninstall_restores_setting
 
 def trust_records(hooks: Path, *, stale: str = "") -> str:
     """``[hooks.state]`` records for vaultkit's hooks in ``hooks`` with the hash
-    :func:`codex.trust_hash` computes, as the TUI writes them when the user trusts them; the
+    :func:`codex_trust.trust_hash` computes, as the TUI writes them when the user trusts them; the
     ``stale`` event's record gets the hash of the hook as it was with another timeout."""
     data = json.loads(hooks.read_text(encoding="utf-8"))
     records = []
@@ -125,8 +128,8 @@ def trust_records(hooks: Path, *, stale: str = "") -> str:
             hook = dict(data["hooks"][event][group]["hooks"][index])
             if event == stale:
                 hook["timeout"] = hook["timeout"] - 1
-            digest = codex.trust_hash(event, data["hooks"][event][group], hook)
-            key = codex.trust_key(str(hooks), event, group, index)
+            digest = codex_trust.trust_hash(event, data["hooks"][event][group], hook)
+            key = codex_trust.trust_key(str(hooks), event, group, index)
             records.append(f'[hooks.state."{key}"]\ntrusted_hash = "{digest}"\n')
     return "\n" + "\n".join(records)
 

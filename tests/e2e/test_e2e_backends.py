@@ -30,7 +30,7 @@ from .agents_harness import (
 )
 from .mock_gemini import MockGemini, contents_texts
 from .mock_gemini import Text as GeminiText
-from .mock_openai import MockOpenAI, Text, input_texts
+from .mock_openai import MockOpenAI, Text, input_texts, provider_toml
 
 pytestmark = pytest.mark.e2e
 
@@ -146,6 +146,24 @@ def test_codex_backend_distils_through_codex_exec_without_hooks_or_rollout(
     assert not list((box.codex_home / "sessions").rglob("*.jsonl")), "no rollout was kept"
     assert list(box.tmp.iterdir()) == [], "no temp folder left"
     assert not openai.of_kind("outside")
+
+
+def test_the_codex_child_starts_no_outside_traffic_whatever_the_users_config(
+    tmp_path: Path, codex_bin: Path, openai: MockOpenAI
+) -> None:
+    """With the user's plugins, apps and analytics on (and with Codex's defaults: github.com,
+    api.github.com and ab.chatgpt.com at start), the distillation child sends nothing but its one
+    model request: the flags of ``codex.AGENT.child_argv`` turn them off."""
+    require_program("git")
+    box = CodexSandbox(tmp_path, codex_bin, openai.url)
+    on = "\n[features]\nplugins = true\nremote_plugin = true\napps = true\n"
+    on += "\n[analytics]\nenabled = true\n"
+    provider_only = provider_toml(openai.url).split("\n[features]")[0]
+    (box.codex_home / "config.toml").write_text(provider_only + on, encoding="utf-8")
+    openai.replies.queue("worker", Text(ANSWER))
+    outcome = distil(box.env(), box.project(), "codex", {"codex_path": str(codex_bin)})
+    assert_notes(outcome, "codex")
+    assert [r.kind for r in openai.requests] == ["worker"], openai.of_kind("outside")
 
 
 def test_gemini_backend_distils_in_a_private_home_without_hooks_or_chat(

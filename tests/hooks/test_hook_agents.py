@@ -294,7 +294,7 @@ def test_user_prompt_submit_for_codex_only_logs_the_prompt(project: Path) -> Non
 
 
 def test_every_name_the_flag_accepts_is_a_known_agent() -> None:
-    for name in known.NAMES:
+    for name in known.names():
         assert hookentry.agent_of(name, {}, {}) == name
 
 

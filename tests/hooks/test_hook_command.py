@@ -26,7 +26,8 @@ from worker_support import (
 )
 
 import vaultkit
-from vaultkit.agents import hookcmd, hookmerge, registration, settings
+from vaultkit.agents import hookcmd, hookmerge, registration
+from vaultkit.agents.claude import settings
 from vaultkit.base.store import Store
 
 PACKAGE = Path(vaultkit.__file__).resolve().parent

@@ -18,14 +18,14 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES
 
-from vaultkit.agents import gemini
+from vaultkit.agents.codex import distill as codex_distill
+from vaultkit.agents.gemini import distill as gemini_distill
+from vaultkit.agents.gemini.distill import error_object
 from vaultkit.base.config import Config, DistillConfig, parse_config
 from vaultkit.base.store import Store
 from vaultkit.errors import VaultkitError
 from vaultkit.session.distill.backends import choose, run_backend
 from vaultkit.session.distill.childrun import classify
-from vaultkit.session.distill.codexcli import codex_answer, codex_argv
-from vaultkit.session.distill.geminicli import error_object, gemini_answer, gemini_argv
 from vaultkit.session.distill.pipeline import InfraError, SessionInfo, distill_session
 from vaultkit.session.notes.write import read_frontmatter
 from vaultkit.session.queue.jobs import pid_alive
@@ -100,21 +100,24 @@ def codex_json(text: str) -> str:
 
 
 def test_codex_runs_exec_without_hooks_or_rollout_reading_stdin() -> None:
-    argv = codex_argv(Config(), "/opt/codex")
+    argv = codex_distill.argv("/opt/codex", codex_distill.model(DistillConfig()))
     assert argv[:2] == ["/opt/codex", "exec"]
     assert argv[argv.index("--disable") + 1] == "hooks"
     assert argv[argv.index("--sandbox") + 1] == "read-only"
     assert {"--ephemeral", "--skip-git-repo-check", "--json"} <= set(argv)
     assert argv[-1] == "-" and "--model" not in argv
-    chosen = codex_argv(Config(distill=DistillConfig(codex_model="gpt-5.5-mini")), "codex")
+    chosen = codex_distill.argv(
+        "codex", codex_distill.model(DistillConfig(codex_model="gpt-5.5-mini"))
+    )
     assert chosen[chosen.index("--model") + 1] == "gpt-5.5-mini" and chosen[-1] == "-"
 
 
 def test_gemini_skips_trust_and_answers_json_reading_stdin() -> None:
-    argv = gemini_argv(Config(), "/opt/gemini")
+    argv = gemini_distill.argv("/opt/gemini", gemini_distill.model(DistillConfig()))
     assert argv == ["/opt/gemini", "--skip-trust", "--output-format", "json"]
     assert "-p" not in argv, "the prompt travels on stdin, never in argv"
-    chosen = gemini_argv(Config(distill=DistillConfig(gemini_model="gemini-2.5-flash")), "g")
+    model = gemini_distill.model(DistillConfig(gemini_model="gemini-2.5-flash"))
+    chosen = gemini_distill.argv("g", model)
     assert chosen[-2:] == ["--model", "gemini-2.5-flash"]
 
 
@@ -123,43 +126,43 @@ def test_gemini_skips_trust_and_answers_json_reading_stdin() -> None:
 
 def test_codex_json_output_gives_the_answer_and_the_tokens() -> None:
     out = (FIXTURES / "codex" / "exec-json" / "success.jsonl").read_text(encoding="utf-8")
-    answer = codex_answer(out, "gpt-mock")
+    answer = codex_distill.answer(out, "", "gpt-mock")
     assert answer is not None
     assert answer.text.startswith("@@@TITLE@@@\nMock\n@@@HANDOFF@@@")
-    assert (answer.usage.input_tokens, answer.usage.output_tokens) == (12, 7)
-    assert (answer.usage.cost_usd, answer.usage.model) == (0.0, "gpt-mock")
-    assert answer.errors == (), "the model-metadata warning item is not an error"
+    assert (answer.input_tokens, answer.output_tokens) == (12, 7)
+    assert (answer.cost_usd, answer.model) == (0.0, "gpt-mock")
+    assert (answer.errors, answer.failed) == ("", False), "the model-metadata warning is no error"
 
 
 def test_a_codex_401_is_an_infrastructure_failure() -> None:
     out = (FIXTURES / "codex" / "exec-json" / "error-401.jsonl").read_text(encoding="utf-8")
-    answer = codex_answer(out)
-    assert answer is not None and answer.text == ""
-    assert answer.errors and "401 Unauthorized" in answer.errors[0]
-    status, detail = classify(1, answer.text, "\n".join(answer.errors))
+    answer = codex_distill.answer(out, "")
+    assert answer is not None and answer.text == "" and answer.failed
+    assert "401 Unauthorized" in answer.errors
+    status, detail = classify(1, answer.text, answer.errors)
     assert status == "infra" and "Incorrect API key" in detail
 
 
 def test_plain_text_is_not_codex_json() -> None:
-    assert codex_answer("@@@TITLE@@@\nA\n") is None
-    assert codex_answer("") is None
+    assert codex_distill.answer("@@@TITLE@@@\nA\n", "") is None
+    assert codex_distill.answer("", "") is None
 
 
 def test_gemini_json_output_gives_the_answer_and_the_tokens() -> None:
     out = (FIXTURES / "gemini" / "output-json" / "success.json").read_text(encoding="utf-8")
-    answer = gemini_answer(out)
-    assert answer is not None and answer.error == ""
+    answer = gemini_distill.answer(out, "")
+    assert answer is not None and (answer.errors, answer.failed) == ("", False)
     assert answer.text.startswith("@@@TITLE@@@\nMock\n@@@HANDOFF@@@")
-    assert (answer.usage.input_tokens, answer.usage.output_tokens) == (12, 7)
-    assert (answer.usage.cost_usd, answer.usage.model) == (0.0, "gemini-2.5-flash")
+    assert (answer.input_tokens, answer.output_tokens) == (12, 7)
+    assert (answer.cost_usd, answer.model) == (0.0, "gemini-2.5-flash")
 
 
 def test_a_gemini_error_at_the_end_of_stderr_is_an_infrastructure_failure() -> None:
     tail = (FIXTURES / "gemini" / "output-json" / "error-400.json").read_text(encoding="utf-8")
     stderr = "Error when talking to Gemini API\n    at throwErrorIfNotOK (x.js:1:2) {\n}\n" + tail
-    answer = gemini_answer(error_object(stderr))
-    assert answer is not None and answer.text == ""
-    status, detail = classify(144, answer.text, answer.error)
+    answer = gemini_distill.answer("", stderr)
+    assert answer is not None and answer.text == "" and answer.failed
+    status, detail = classify(144, answer.text, answer.errors)
     assert status == "infra" and "API key not valid" in detail
     assert error_object("no json here\n") == ""
 
@@ -202,7 +205,7 @@ def test_gemini_child_gets_a_private_home_without_hooks_and_no_session_variables
     env = seen["env"]
     assert isinstance(env, dict)
     settings = seen["settings"]
-    assert settings == gemini.child_settings("gemini-api-key")
+    assert settings == gemini_distill.child_settings("gemini-api-key")
     assert isinstance(settings, dict) and settings["hooksConfig"] == {"enabled": False}
     home = Path(env["GEMINI_CLI_HOME"])
     assert Path(str(seen["cwd"])).parent == home.parent, "one private folder holds both"
@@ -236,7 +239,7 @@ def test_vertex_ai_variables_are_a_usable_key(
     monkeypatch.setenv("GOOGLE_API_KEY", "vertex-express-key")
     result = run_backend("PROMPT", Config(distill=DistillConfig(backend="gemini")))
     assert result.status == "ok"
-    assert recorded(tmp_path)["settings"] == gemini.child_settings("vertex-ai")
+    assert recorded(tmp_path)["settings"] == gemini_distill.child_settings("vertex-ai")
 
 
 def test_a_codex_child_that_hangs_is_killed_with_its_group_at_the_timeout(

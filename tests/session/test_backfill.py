@@ -11,6 +11,7 @@ from typing import ClassVar
 import pytest
 from hook_start_support import add_session, make_project, transcript
 
+from vaultkit.agents.claude import scan as claude_scan
 from vaultkit.base.store import Store, find_store
 from vaultkit.continuity.startup import compose
 from vaultkit.session.queue import backfill, jobs, runlock
@@ -171,8 +172,8 @@ def test_without_a_transcript_path_nothing_is_scanned(tmp_path: Path) -> None:
 def test_transcript_cwd_reads_only_the_first_lines(tmp_path: Path) -> None:
     path = tmp_path / "t.jsonl"
     path.write_text('not json\n{"type":"x"}\n{"cwd":"/somewhere","type":"user"}\n')
-    assert backfill.transcript_cwd(path) == "/somewhere"
-    assert backfill.transcript_cwd(tmp_path / "missing.jsonl") == ""
+    assert claude_scan.transcript_cwd(path) == "/somewhere"
+    assert claude_scan.transcript_cwd(tmp_path / "missing.jsonl") == ""
 
 
 def test_stores_under_vaultkit_home_match_transcripts_by_the_same_rule(tmp_path: Path) -> None:

@@ -22,9 +22,10 @@ from agent_fixtures import (
 )
 from worker_support import make_project
 
-from vaultkit.agents import adapter, codex, gemini
+from vaultkit.agents import scan
+from vaultkit.agents.codex import scan as codex_scan
 from vaultkit.base.store import Store
-from vaultkit.session.queue import agentscan, backfill, finished, jobs
+from vaultkit.session.queue import backfill, finished, jobs
 
 TODAY = day_folder()
 
@@ -52,15 +53,6 @@ def store(project: Path) -> Store:
     store = Store(project / "sessions")
     os.makedirs(store.top)
     return store
-
-
-def test_the_scans_folders_are_the_adapters() -> None:
-    """``agentscan`` keeps its own copy of where the agents live (a Claude Code hook must not
-    import their modules); it must say what the adapters say."""
-    for agent in (codex.AGENT, gemini.AGENT):
-        assert agentscan.HOMES[agent.name] == (agent.dir_env, agent.home_env, agent.home_default)
-        for env in ({"HOME": "/h"}, {"HOME": "/h", "CODEX_HOME": "/c", "GEMINI_CLI_HOME": "/g"}):
-            assert agentscan.config_dir(agent.name, env) == adapter.config_dir(agent, env)
 
 
 # --- Codex -------------------------------------------------------------------------------------
@@ -154,11 +146,11 @@ def test_rollout_meta_reads_only_the_head(tmp_path: Path) -> None:
     """The session id and cwd come from the first 4 KB of a 22 KB first line."""
     rollout = codex_rollout(tmp_path / "p", day=TODAY)
     first = rollout.read_bytes().split(b"\n", 1)[0]
-    assert len(first) > 4 * agentscan.HEAD_BYTES
-    assert agentscan.rollout_meta(str(rollout)) == (CODEX_SID, str(tmp_path / "p"))
+    assert len(first) > 4 * codex_scan.HEAD_BYTES
+    assert codex_scan.rollout_meta(str(rollout)) == (CODEX_SID, str(tmp_path / "p"))
     broken = tmp_path / "broken.jsonl"
     broken.write_text('{"type":"event_msg","payload":{"cwd":"/x","id":"y"}}\n', encoding="utf-8")
-    assert agentscan.rollout_meta(str(broken)) == ("", "")
+    assert codex_scan.rollout_meta(str(broken)) == ("", "")
 
 
 def test_the_codex_scan_is_bounded_in_files(
@@ -167,7 +159,7 @@ def test_the_codex_scan_is_bounded_in_files(
     for n in range(5):
         sid = f"{n}{n}{n}{n}aaaa-4503-71f2-8ceb-9ded42e56aa1"
         codex_rollout(project, day=TODAY, session_id=sid)
-    monkeypatch.setattr(agentscan, "MAX_FILES", 3)
+    monkeypatch.setattr(scan, "MAX_FILES", 3)
     assert len(plan(store).missed) == 3
 
 
@@ -177,7 +169,7 @@ def test_the_scan_stops_at_its_deadline(
     codex_rollout(project, day=TODAY)
     register_gemini_project(project)
     gemini_chat(project)
-    monkeypatch.setattr(agentscan, "DEADLINE_SECONDS", -1.0)
+    monkeypatch.setattr(scan, "DEADLINE_SECONDS", -1.0)
     assert plan(store).missed == ()
 
 

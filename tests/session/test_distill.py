@@ -18,11 +18,13 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, require_program
 
+from vaultkit.agents.claude.distill import answer as claude_answer
 from vaultkit.base.config import Config, DistillConfig
 from vaultkit.base.store import Store
 from vaultkit.base.templates import template_path
 from vaultkit.errors import VaultkitError
-from vaultkit.session.distill.backends import classify, claude_answer
+from vaultkit.session.distill.agentcli import usage
+from vaultkit.session.distill.backends import classify
 from vaultkit.session.distill.costs import Usage
 from vaultkit.session.distill.pipeline import InfraError, SessionInfo, distill_session
 from vaultkit.session.notes.write import read_frontmatter
@@ -368,15 +370,15 @@ def test_claude_json_error_result_is_an_infrastructure_error(
 
 
 def test_claude_answer_reads_the_real_cli_json_and_nothing_else() -> None:
-    good = claude_answer((PRINT_JSON / "success.json").read_text(encoding="utf-8"))
+    good = claude_answer((PRINT_JSON / "success.json").read_text(encoding="utf-8"), "")
     assert good is not None
-    assert (good.is_error, good.subtype) == (False, "success")
+    assert (good.failed, good.note) == (False, ""), "subtype success adds nothing"
     assert good.text.startswith("@@@TITLE@@@\nParser work\n")
-    bad = claude_answer((PRINT_JSON / "error-401.json").read_text(encoding="utf-8"))
-    assert bad is not None and bad.is_error
-    assert bad.usage == Usage(0, 0, 0.0, "")
-    assert claude_answer(GOOD) is None, "plain text (an older CLI) is not JSON"
-    assert claude_answer('{"type": "assistant"}') is None
+    bad = claude_answer((PRINT_JSON / "error-401.json").read_text(encoding="utf-8"), "")
+    assert bad is not None and bad.failed
+    assert usage(bad) == Usage(0, 0, 0.0, "")
+    assert claude_answer(GOOD, "") is None, "plain text (an older CLI) is not JSON"
+    assert claude_answer('{"type": "assistant"}', "") is None
     cached = json.dumps(
         {
             "type": "result",
@@ -390,8 +392,8 @@ def test_claude_answer_reads_the_real_cli_json_and_nothing_else() -> None:
             },
         }
     )
-    parsed = claude_answer(cached)
-    assert parsed is not None and parsed.usage == Usage(1110, 5, 0.5, "")
+    parsed = claude_answer(cached, "")
+    assert parsed is not None and usage(parsed) == Usage(1110, 5, 0.5, "")
 
 
 def test_an_error_result_that_exits_zero_is_not_taken_as_an_answer(

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from baton_support import assistant, project, text, user, write_jsonl
 
+from vaultkit.agents.claude import context
 from vaultkit.base.store import Store
-from vaultkit.hooks import user_prompt_submit as hook
 
 
 def usage(total_input: int, output: int = 0) -> dict[str, int]:
@@ -56,18 +56,18 @@ def activity_lines(store: Store) -> list[str]:
     ]
 
 
-def test_last_usage_reads_the_newest_reply_from_the_tail(tmp_path: Path) -> None:
+def test_context_tokens_reads_the_newest_reply_from_the_tail(tmp_path: Path) -> None:
     path = transcript_at(tmp_path / "t.jsonl", 150_000, padding=200)
-    assert hook.last_usage(path) == 150_000
-    assert hook.last_usage(write_jsonl(tmp_path / "none.jsonl", [user("hi")])) is None
-    assert hook.last_usage(tmp_path / "missing.jsonl") is None
+    assert context.tokens(path) == 150_000
+    assert context.tokens(write_jsonl(tmp_path / "none.jsonl", [user("hi")])) is None
+    assert context.tokens(tmp_path / "missing.jsonl") is None
 
 
 def test_the_tail_read_is_cheap_on_a_large_transcript(tmp_path: Path) -> None:
     path = transcript_at(tmp_path / "big.jsonl", 99_000, padding=12_000)  # ~13 MB
     assert path.stat().st_size > 10_000_000
     started = time.perf_counter()
-    assert hook.last_usage(path) == 99_000
+    assert context.tokens(path) == 99_000
     assert time.perf_counter() - started < 0.2
 
 

@@ -7,14 +7,13 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
+from vaultkit.agents.claude.reader import git_branch, strip_harness
 from vaultkit.session.transcripts.condense import (
     commands_run,
     condense,
     files_touched,
     first_user_prompt,
-    git_branch,
     last_assistant_text,
-    strip_harness,
 )
 
 BASE = {"sessionId": "s-1", "cwd": "/home/u/proj", "version": "2.1.3", "isSidechain": False}

@@ -12,14 +12,8 @@ from conftest import FIXTURES
 from worker_support import claude_projects, write_transcript
 
 from vaultkit.agents import transcripts
-from vaultkit.agents.transcripts import (
-    EMPTY,
-    config_dir,
-    file_problem,
-    head_problem,
-    path_problem,
-    projects_dir,
-)
+from vaultkit.agents.claude import config_dir, projects_dir
+from vaultkit.agents.transcripts import EMPTY, file_problem, head_problem, path_problem
 
 TRANSCRIPTS = FIXTURES / "claude" / "transcripts"
 SID = "3c3c3c3c-1111-2222-3333-444444444444"

@@ -3,20 +3,22 @@
 An :class:`Agent` describes one coding agent's CLI as vaultkit meets it; an :class:`Entry` is one
 thing its transcript says, in the neutral terms vaultkit's condenser uses (user text, assistant
 text, a tool call with the command it ran and the files it wrote, or session facts). Each agent
-module (``codex``, ``gemini``) exports an ``AGENT`` and a streaming ``read(path)`` of entries.
-Stdlib only: hooks read these values.
+package (``claude``, ``codex``, ``gemini``; :mod:`vaultkit.agents.known` names them) exports an
+``AGENT`` and the functions :mod:`vaultkit.agents.parts` lists; the helpers here are what those
+share. Stdlib only: hooks read these values.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 
 from vaultkit.base.leanglob import matches
 from vaultkit.base.record import Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterable, Mapping
 
 USER = "user"
 ASSISTANT = "assistant"
@@ -26,6 +28,7 @@ META = "meta"
 # How a SessionStart hook's output reaches the model.
 STDOUT_OR_JSON = "stdout-or-json"  # plain stdout and JSON additionalContext are both injected
 JSON_ONLY = "json-only"  # only JSON additionalContext; plain stdout is shown to the user
+STDOUT_ONLY = "stdout-only"  # plain stdout is injected as it is
 
 
 class Entry(Record):
@@ -70,6 +73,16 @@ class Agent(Record):
     timeout_unit: str  # unit of a hook's ``timeout``: "s" or "ms"
     child_argv: tuple[str, ...]  # distillation child: prompt on stdin, answer on stdout
     trust: str  # one line: what the user must trust before hooks run
+    # How logs and listings mark its sessions and hook files ("codex user", "(other, codex)"):
+    # "" for Claude Code, named by omission as it was before the other agents came.
+    tag: str
+
+
+class Trust(Record):
+    """Whether an agent trusts a folder (``None``: no rule says, the CLI asks) and why."""
+
+    trusted: bool | None
+    why: str
 
 
 def config_dir(agent: Agent, env: Mapping[str, str] | None = None) -> str:
@@ -93,6 +106,45 @@ def owns(agent: Agent, path: str, env: Mapping[str, str] | None = None) -> bool:
     parts = os.path.relpath(real, root).replace(os.sep, "/").split("/")
     pattern = agent.transcript_glob.split("/")
     return len(parts) == len(pattern) and all(map(matches, parts, pattern))
+
+
+def regular(real: str) -> str | None:
+    """Why the file at ``real`` (a resolved path) is not a regular file, or ``None`` (a missing
+    file passes: the caller decides what a transcript that is gone means)."""
+    try:
+        mode = os.lstat(real).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror})"
+    return None if stat.S_ISREG(mode) else "not a regular file"
+
+
+def owned_problem(agent: Agent, path: str, env: Mapping[str, str]) -> str | None:
+    """Why ``path`` is not ``agent``'s transcript by its path alone: outside the agent's folder
+    or its ``transcript_glob`` (:func:`owns`), or not a regular file."""
+    if not owns(agent, path, env):
+        root = config_dir(agent, env)
+        return f"not {agent.display}'s transcript ({root}{os.sep}{agent.transcript_glob})"
+    return regular(os.path.realpath(path))
+
+
+def start_output(agent: Agent, text: str) -> str:
+    """What a SessionStart hook prints to inject ``text``: the ``additionalContext`` JSON, which
+    every ``injection`` kind takes (:data:`STDOUT_OR_JSON` also plain text, :data:`JSON_ONLY`
+    nothing else), or ``text`` itself for an agent that injects plain stdout only."""
+    if agent.injection not in (STDOUT_OR_JSON, JSON_ONLY):
+        return text
+    import json  # SessionStart only: the SessionEnd hook never loads json
+
+    output = {"hookEventName": agent.start_event, "additionalContext": text}
+    return json.dumps({"hookSpecificOutput": output}, ensure_ascii=False)
+
+
+def first_branch(entries: Iterable[Entry]) -> str | None:
+    """The first git branch the entries' session facts name (``None`` when none does): the
+    branch of a transcript whose agent records it in its session facts."""
+    return next((e.git_branch for e in entries if e.kind == META and e.git_branch), None)
 
 
 def one_line(text: str, limit: int = 200) -> str:

@@ -15,7 +15,7 @@ ALL = "all"
 
 
 class Choice(Record):
-    """The agents chosen, in :data:`known.NAMES` order, and one line saying why."""
+    """The agents chosen, in registry order (:func:`known.names`), and one line saying why."""
 
     names: tuple[str, ...]
     why: str
@@ -28,19 +28,19 @@ def program(name: str) -> str:
 
 def parse_names(values: Iterable[str]) -> tuple[str, ...]:
     """``--agent`` values (repeated and/or comma-separated; ``all`` for every agent) as names in
-    :data:`known.NAMES` order. ``ValueError`` names an unknown one and lists the names."""
+    registry order. ``ValueError`` names an unknown one and lists the names."""
     wanted: set[str] = set()
     for value in values:
         for part in value.split(","):
             name = part.strip().lower()
             if name == ALL:
-                wanted.update(known.NAMES)
-            elif name in known.NAMES:
+                wanted.update(known.names())
+            elif name in known.names():
                 wanted.add(name)
             elif name:
-                choices = ", ".join((*known.NAMES, ALL))
+                choices = ", ".join((*known.names(), ALL))
                 raise ValueError(f"unknown agent {part.strip()!r}; choose from {choices}")
-    return tuple(n for n in known.NAMES if n in wanted)
+    return tuple(n for n in known.names() if n in wanted)
 
 
 def found(env: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -49,7 +49,7 @@ def found(env: Mapping[str, str] | None = None) -> dict[str, str]:
     environ = os.environ if env is None else env
     path = environ.get("PATH", os.defpath)
     reasons: dict[str, str] = {}
-    for name in known.NAMES:
+    for name in known.names():
         cli = program(name)
         located = shutil.which(cli, path=path)
         folder = config_dir(known.get(name), environ)
@@ -71,7 +71,7 @@ def choose(values: Iterable[str], env: Mapping[str, str] | None = None) -> Choic
         return Choice(
             (known.DEFAULT,),
             f"agents: {known.DEFAULT} (no agent CLI on PATH and no agent config folder found; "
-            "--agent claude|codex|gemini|all chooses)",
+            f"--agent {'|'.join((*known.names(), ALL))} chooses)",
         )
     said = "; ".join(f"{name}: {why}" for name, why in reasons.items())
     return Choice(tuple(reasons), f"agents found on this machine: {said} (--agent chooses)")

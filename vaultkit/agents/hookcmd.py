@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import shlex
+from typing import Any
 
 import vaultkit
 
@@ -48,3 +49,18 @@ def program_of(words: list[str]) -> str:
         if os.path.basename(word.replace("\\", "/")) == ENTRY:
             return word
     return words[0] if words else ""
+
+
+def executable_of(hook: dict[str, Any]) -> str:
+    """The program a hook entry runs (exec form: ``command``; shell form: its first word), or
+    vaultkit's entry file when the command runs one on a Python."""
+    command = str(hook.get("command", ""))
+    args = hook.get("args")
+    if "args" in hook:
+        extra = [a for a in args if isinstance(a, str)] if isinstance(args, list) else []
+        return program_of([command, *extra])
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return command
+    return program_of(words)

@@ -1,8 +1,8 @@
 """Every agent's transcript by name: its streaming reader, its session id, which agent wrote it.
 
-``read(path, agent)`` picks the adapter's reader (``claude``, ``codex`` or ``gemini``), so the
-session side never knows a transcript format; ``detect(path)`` tells by content whose transcript
-a file is (for ``vaultkit ingest`` and ``vaultkit transcript export``). Stdlib only.
+``read(path, agent)`` is that agent's reader (its ``reader`` part), so the session side never
+knows a transcript format; ``detect(path)`` tells by content whose transcript a file is (for
+``vaultkit ingest`` and ``vaultkit transcript export``). Stdlib only.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
     from pathlib import Path
-    from typing import Any
 
     from vaultkit.agents.adapter import Entry
     from vaultkit.agents.jsonlines import Tally
@@ -26,39 +25,17 @@ HEAD_LINES = 50
 
 def read(path: Path, agent: str = known.DEFAULT, tally: Tally | None = None) -> Iterator[Entry]:
     """``agent``'s reader over ``path`` (``KeyError`` for an agent vaultkit does not know)."""
-    if agent == "claude":
-        from vaultkit.agents import claude
-
-        return claude.read(path, tally)
-    if agent == "codex":
-        from vaultkit.agents import codex
-
-        return codex.read(path, tally)
-    if agent == "gemini":
-        from vaultkit.agents import gemini
-
-        return gemini.read(path, tally)
-    raise KeyError(agent)
-
-
-def _record_id(record: dict[str, Any], agent: str) -> str:
-    if agent == "codex":  # the session_meta line: {"type": "session_meta", "payload": {"id"…}}
-        payload = record.get("payload")
-        if record.get("type") != "session_meta" or not isinstance(payload, dict):
-            return ""
-        value = payload.get("id", payload.get("session_id"))
-    else:  # Claude Code's lines and Gemini's header both carry ``sessionId``
-        value = record.get("sessionId")
-    return value.strip() if isinstance(value, str) else ""
+    return known.reader(agent).read(path, tally)
 
 
 def session_id(path: Path, agent: str = known.DEFAULT) -> str:
     """The session id ``agent``'s transcript records in its first lines, or ``""`` (a Gemini
     chat file's name has only its first 8 characters: the header has the whole id)."""
+    record_id = known.lean(agent).record_session_id
     for number, record in enumerate(iter_objects(path)):
         if number >= HEAD_LINES:
             break
-        found = _record_id(record, agent) if record is not None else ""
+        found = record_id(record) if record is not None else ""
         if found:
             return found
     return ""
@@ -69,7 +46,7 @@ def detect(path: str, env: Mapping[str, str] | None = None) -> tuple[str | None,
     "")``, or ``(None, why)`` naming each agent's objection."""
     env = os.environ if env is None else env
     problems: dict[str, str] = {}
-    for name in known.NAMES:
+    for name in known.names():
         problem = transcripts.file_problem(path, env, anywhere=True, agent=name)
         if problem is None:
             return name, ""

@@ -167,9 +167,9 @@ def _export_agent(file: Path, agent: str | None) -> str:
 
     if agent is None:
         return readers.detect(str(file))[0] or known.DEFAULT
-    if agent not in known.NAMES:
+    if agent not in known.AGENTS:
         raise VaultkitError(
-            f"--agent {agent}: no such agent", hint=f"use one of {', '.join(known.NAMES)}"
+            f"--agent {agent}: no such agent", hint=f"use one of {', '.join(known.names())}"
         )
     return agent
 

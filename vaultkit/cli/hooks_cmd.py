@@ -9,9 +9,9 @@ from typing import Annotated
 
 import typer
 
-from vaultkit.agents import agent_install, detect, install
+from vaultkit.agents import agent_install, detect, known
 from vaultkit.agents.detect import Choice
-from vaultkit.agents.install import Change, Scope, ScopeStatus
+from vaultkit.agents.install import Change, Options, Scope, ScopeStatus
 from vaultkit.cli.app import app
 from vaultkit.cli.common import project_dir
 from vaultkit.cli.options import FormatOpt, OutputFormat, ProjectOpt
@@ -62,20 +62,21 @@ def _choose(agents: list[str] | None, scope: Scope | None, project: Path) -> Cho
         return choice
     if agents:
         for name in choice.names:
-            if name != "claude":
-                agent_install.hook_path(name, scope, project)  # raises for --scope local
+            agent_install.check_scope(name, scope)  # raises for a scope the agent lacks
         return choice
-    kept = tuple(n for n in choice.names if n == "claude" or scope in agent_install.SCOPES)
+    kept = tuple(n for n in choice.names if scope in agent_install.scopes(n))
     if kept == choice.names:
         return choice
     dropped = ", ".join(n for n in choice.names if n not in kept)
-    why = f"{choice.why}; {dropped} left out: --scope {scope.value} is Claude Code's only"
-    return Choice(kept or ("claude",), why)
+    owners = agent_install.owners(scope)
+    why = f"{choice.why}; {dropped} left out: --scope {scope.value} is {owners}'s only"
+    return Choice(kept or (known.DEFAULT,), why)
 
 
-def _report(change: Change, dry_run: bool, verb: str, where: str, *, notes_out: bool) -> None:
-    """The diff (dry run) or one line on stdout; then Claude's slash command and MCP messages
-    (stderr) or the trust notes of Codex and Gemini (stdout, not in a dry run)."""
+def _report(change: Change, dry_run: bool, verb: str, where: str) -> None:
+    """The diff (dry run) or one line on stdout; then what else changed (slash commands, MCP
+    server: stderr) and what the user must do next (trust the hooks: stdout, not in a dry
+    run)."""
     if dry_run:
         typer.echo(change.diff.rstrip("\n") if change.changed else f"{change.path}: no change")
         if change.changed:
@@ -86,8 +87,9 @@ def _report(change: Change, dry_run: bool, verb: str, where: str, *, notes_out: 
     else:
         typer.echo(f"{change.path}: already up to date, nothing changed")
     for line in change.commands:
-        if not (notes_out and dry_run):
-            typer.echo(line, err=not notes_out)
+        typer.echo(line, err=True)
+    for line in () if dry_run else change.notes:
+        typer.echo(line)
 
 
 @hooks_app.command("install")
@@ -105,12 +107,10 @@ def install_cmd(
     folder = project_dir(project)
     choice = _choose(agent, scope, folder)
 
+    options = Options(shell_form=shell_form, prompt_hook=prompt_hook)
+
     def one(name: str, dry: bool) -> Change:
-        if name == "claude":
-            return install.install(
-                scope, folder, dry_run=dry, shell_form=shell_form, prompt_hook=prompt_hook
-            )
-        return agent_install.install(name, scope, folder, dry_run=dry)
+        return agent_install.install(name, scope, folder, dry_run=dry, options=options)
 
     _run(choice, one, dry_run, "install", "in")
 
@@ -127,8 +127,6 @@ def uninstall_cmd(
     choice = _choose(agent, scope, folder)
 
     def one(name: str, dry: bool) -> Change:
-        if name == "claude":
-            return install.uninstall(scope, folder, dry_run=dry)
         return agent_install.uninstall(name, scope, folder, dry_run=dry)
 
     _run(choice, one, dry_run, "remove", "from")
@@ -146,8 +144,8 @@ def _run(
     planned = [one(name, True) for name in choice.names]
     typer.echo(choice.why, err=True)
     changes = planned if dry_run else [one(name, False) for name in choice.names]
-    for name, change in zip(choice.names, changes, strict=True):
-        _report(change, dry_run, verb, where, notes_out=name != "claude")
+    for change in changes:
+        _report(change, dry_run, verb, where)
 
 
 @hooks_app.command("status")
@@ -161,10 +159,7 @@ def status_cmd(
     folder = project_dir(project)
     rows: list[ScopeStatus] = []
     for name in _choose(agent, None, folder).names:
-        if name == "claude":
-            rows += install.status(folder)
-        else:
-            rows += [agent_install.scope_status(name, s, folder) for s in agent_install.SCOPES]
+        rows += agent_install.status(name, folder)
     if fmt is OutputFormat.json:
         typer.echo(json.dumps([_as_json(r) for r in rows], indent=2, ensure_ascii=False))
         return
@@ -185,7 +180,8 @@ def _as_json(row: ScopeStatus) -> dict[str, object]:
 
 
 def _as_text(row: ScopeStatus) -> str:
-    label = row.scope if row.agent == "claude" else f"{row.agent} {row.scope}"
+    tag = known.get(row.agent).tag
+    label = f"{tag} {row.scope}" if tag else row.scope
     head = f"{label:<8}{row.path}" if len(label) < 8 else f"{label} {row.path}"
     if row.error:
         return f"{head}\n        error: {row.error}"

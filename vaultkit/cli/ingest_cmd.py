@@ -78,9 +78,9 @@ def _check_transcript(source: Path, agent: str | None) -> str:
         if found is None:
             raise VaultkitError(f"{source}: not an agent's transcript ({why})", hint=_HINT)
         return found
-    if agent not in known.NAMES:
+    if agent not in known.AGENTS:
         raise VaultkitError(
-            f"--agent {agent}: no such agent", hint=f"use one of {', '.join(known.NAMES)}"
+            f"--agent {agent}: no such agent", hint=f"use one of {', '.join(known.names())}"
         )
     problem = file_problem(str(source), os.environ, anywhere=True, agent=agent)
     if problem is not None:

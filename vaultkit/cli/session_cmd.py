@@ -19,6 +19,7 @@ from typing import Annotated, Literal
 import typer
 
 from vaultkit.agents import doctor as agent_doctor
+from vaultkit.agents import known
 from vaultkit.base import gitignore
 from vaultkit.base.config import Config, load_config
 from vaultkit.base.store import Store, find_git_root, find_store, is_project_store
@@ -92,7 +93,7 @@ def doctor(project: ProjectOpt = None, fmt: FormatOpt = OutputFormat.text) -> No
     config, config_check = _check_config(store)
     checks = [config_check, *_check_hooks(folder)]
     for name, probe in (
-        ("claude CLI", lambda: [_check_claude(config)]),
+        (f"{known.DEFAULT} CLI", lambda: [_check_default_cli(config)]),
         ("store", lambda: [_check_store(store), _check_location(store, folder)]),
         ("git", lambda: _check_git(store, config)),
         ("queue", lambda: _check_queue(store, config)),
@@ -140,19 +141,24 @@ def _check_hooks(folder: Path) -> list[Check]:
     return [Check(f.name, f.status, f.detail, f.fix) for f in agent_doctor.findings(folder)]
 
 
-def _check_claude(config: Config) -> Check:
-    name = config.distill.claude_path
+def _check_default_cli(config: Config) -> Check:
+    """The default agent's CLI, the backend ``auto`` falls back to (Claude Code's ``claude``)."""
+    agent = known.get(known.DEFAULT)
+    spec = known.distill(agent.name)
+    if spec is None:
+        return Check(f"{agent.name} CLI", "ok", "no distillation CLI")
+    name = spec.program(config.distill)
     found = shutil.which(name)
     if found:
-        return Check("claude CLI", "ok", found)
+        return Check(f"{agent.name} CLI", "ok", found)
     backend = config.distill.backend
-    status: Status = "warn" if backend in ("claude", "auto") else "ok"
-    fallback = ": Claude Code sessions get offline notes" if backend == "auto" else ""
+    status: Status = "warn" if backend in (agent.name, "auto") else "ok"
+    fallback = f": {agent.display} sessions get offline notes" if backend == "auto" else ""
     return Check(
-        "claude CLI",
+        f"{agent.name} CLI",
         status,
         f"{name!r} is not on PATH (distill backend: {backend}{fallback})",
-        'install Claude Code, set [distill] claude_path, or backend = "offline" in vaultkit.toml',
+        spec.INSTALL,
     )
 
 

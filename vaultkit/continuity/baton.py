@@ -166,7 +166,7 @@ def find_transcript(project: Path, session_id: str, env: Mapping[str, str]) -> P
 
 
 def _is_prompt(record: dict[str, Any]) -> bool:
-    from vaultkit.session.transcripts.condense import strip_harness
+    from vaultkit.agents.claude.reader import strip_harness  # batons read Claude Code's
 
     if record.get("type") != "user" or record.get("isMeta") or "toolUseResult" in record:
         return False

@@ -31,29 +31,16 @@ if TYPE_CHECKING:
     from vaultkit.base.store import Store
 
 
-UUID_CHARS = 36
-
-
-def _stem(path: str) -> str:
-    """The file name without its last suffix (``/x/abc.jsonl`` → ``abc``)."""
-    return os.path.splitext(os.path.basename(path.rstrip("/" + os.sep)))[0]
-
-
 def id_from_name(path: str, agent: str) -> str:
-    """The session id a transcript's name gives: Claude's ``<id>.jsonl``, the UUID that ends a
-    Codex ``rollout-<time>-<id>.jsonl``; ``""`` for Gemini (its names carry 8 characters)."""
-    stem = _stem(path)
-    if agent == "claude":
-        return stem
-    tail = stem[-UUID_CHARS:]
-    if agent == "codex" and stem.startswith("rollout-") and tail.count("-") == 4:
-        return tail
-    return ""
+    """The session id a transcript's name gives (Claude's ``<id>.jsonl``, the UUID that ends a
+    Codex ``rollout-<time>-<id>.jsonl``; ``""`` for Gemini, whose names carry 8 characters)."""
+    return known.lean(agent).session_id_from_name(path)
 
 
 def end_reason(fields: common.HookFields, agent: str) -> str:
-    """``reason`` when Claude Code or ``agent`` sends it (Gemini's ``exit``), else ``other``."""
-    if agent != "claude" and fields.reason in known.get(agent).end_reasons:
+    """``reason`` when ``agent`` sends it (Gemini's ``exit``) or it is one of Claude Code's,
+    else ``other``."""
+    if fields.reason in known.get(agent).end_reasons:
         return fields.reason
     return fields.end_reason
 
@@ -63,7 +50,7 @@ def transcript_of(fields: common.HookFields) -> str:
     return os.path.join(fields.cwd or os.getcwd(), fields.transcript_path)
 
 
-def queue_session(store: Store, fields: common.HookFields, agent: str = "claude") -> jobs.Job:
+def queue_session(store: Store, fields: common.HookFields, agent: str = known.DEFAULT) -> jobs.Job:
     """Write (or rewrite) the session's job; attempts and the last error of a queued job survive."""
     job = jobs.Job(
         session_id=fields.session_id,
@@ -80,7 +67,9 @@ def queue_session(store: Store, fields: common.HookFields, agent: str = "claude"
     return job
 
 
-def run(payload: common.Payload, env: Mapping[str, str], *, agent: str = "claude") -> str | None:
+def run(
+    payload: common.Payload, env: Mapping[str, str], *, agent: str = known.DEFAULT
+) -> str | None:
     """Queue the ended session of ``agent`` and spawn its worker; prints nothing."""
     fields = common.HookFields.of(payload)
     store = common.store_for(payload, env)
@@ -102,7 +91,8 @@ def run(payload: common.Payload, env: Mapping[str, str], *, agent: str = "claude
         return None
     queue_session(store, fields, agent)
     started = start_runner(store).describe()
-    who = "" if agent == "claude" else f", {agent}"
+    tag = known.get(agent).tag
+    who = f", {tag}" if tag else ""
     common.log(store, f"SessionEnd {fields.session_id} ({reason}{who}): queued, {started}")
     activity.record(store, f"agent: session end ({reason}{who}) {fields.session_id[:8]}")
     return None

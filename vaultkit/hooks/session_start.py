@@ -1,13 +1,16 @@
-"""SessionStart: print the injection (status line, baton, then the composed memory) as hook JSON.
+"""SessionStart: print the injection (status line, baton, then the composed memory).
 
-The same JSON for every agent: Claude Code and Codex CLI also take plain stdout, but Gemini CLI
-injects only JSON ``additionalContext`` (plain text becomes a message to the user), and the
-text stays within ``[inject] budget`` (at most 9,000 characters: Claude Code previews output
-over 10,000 and Codex cuts it there). The memory is the project's, whichever agent wrote it.
+In the form the agent injects (:func:`vaultkit.agents.adapter.start_output`): the hook JSON's
+``additionalContext`` for Claude Code, Codex CLI and Gemini CLI (the first two also take plain
+stdout, but Gemini CLI injects only JSON: plain text becomes a message to the user). The text
+stays within ``[inject] budget`` (at most 9,000 characters: Claude Code previews output over
+10,000 and Codex cuts it there). The memory is the project's, whichever agent wrote it.
 """
 
 from __future__ import annotations
 
+from vaultkit.agents import known
+from vaultkit.agents.adapter import start_output
 from vaultkit.continuity import resume, startup
 from vaultkit.hooks.common import guarded
 
@@ -25,8 +28,10 @@ def _spawn(store: Store) -> object:
     return 1 if start_runner(store).ok else None
 
 
-def run(payload: dict[str, object], env: Mapping[str, str], *, agent: str = "claude") -> str | None:
-    """The hook: the JSON to print for ``agent``'s SessionStart, or None to print nothing."""
+def run(
+    payload: dict[str, object], env: Mapping[str, str], *, agent: str = known.DEFAULT
+) -> str | None:
+    """The hook: what to print for ``agent``'s SessionStart, or None to print nothing."""
     if guarded(env):
         return None
     text = startup.compose(payload, env, spawn=_spawn, agent=agent)
@@ -34,4 +39,4 @@ def run(payload: dict[str, object], env: Mapping[str, str], *, agent: str = "cla
     text = startup.status_first(payload, env, text)  # above all: distillation failing/waiting
     if not text:
         return None
-    return startup.envelope(text)
+    return start_output(known.get(agent), text)

@@ -1,8 +1,9 @@
 """UserPromptSubmit: one activity-log line per prompt, and the context-pressure warning.
 
-The warning reads the last reported token usage from the end of the transcript (a bounded read
-from the tail, never the whole file) and, once the context passes the configured share of the
-model's window, adds one line suggesting a handoff — at most once per threshold per session.
+The warning reads how many tokens the context holds from the agent's transcript (its
+``context`` part: Claude Code's last reported usage, a bounded read from the tail) and, once the
+context passes the configured share of the model's window, adds one line suggesting a handoff —
+at most once per threshold per session. An agent without a ``context`` part gets no warning.
 Lean (stdlib only); never fails the prompt.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 
+from vaultkit.agents import known
 from vaultkit.base.config import Config, store_config
 from vaultkit.base.fsio import atomic_write_text
 from vaultkit.continuity import activity
@@ -24,58 +26,7 @@ if TYPE_CHECKING:
 
     from vaultkit.base.store import Store
 
-TAIL_STEPS = (64 * 1024, 1024 * 1024, 8 * 1024 * 1024)
-USAGE_KEYS = (
-    "input_tokens",
-    "cache_creation_input_tokens",
-    "cache_read_input_tokens",
-    "output_tokens",
-)
 PROMPT_CHARS = 200
-
-
-def _usage_of(line: bytes) -> int | None:
-    if b'"usage"' not in line or b'"assistant"' not in line:
-        return None
-    try:
-        record = json.loads(line)
-    except ValueError:
-        return None
-    if not isinstance(record, dict) or record.get("type") != "assistant":
-        return None
-    if record.get("isSidechain") is True:
-        return None
-    message = record.get("message")
-    if not isinstance(message, dict) or message.get("model") == "<synthetic>":
-        return None
-    usage = message.get("usage")
-    if not isinstance(usage, dict):
-        return None
-    values = [usage.get(k) for k in USAGE_KEYS]
-    total = sum(v for v in values if isinstance(v, int) and not isinstance(v, bool))
-    return total if total > 0 else None
-
-
-def last_usage(transcript: str | os.PathLike[str]) -> int | None:
-    """Tokens in context at the last assistant reply (input + cache + output), from the tail."""
-    try:
-        size = os.stat(transcript).st_size
-        with open(transcript, "rb") as handle:
-            for step in TAIL_STEPS:
-                start = max(0, size - step)
-                handle.seek(start)
-                lines = handle.read(size - start).split(b"\n")
-                if start > 0:
-                    lines = lines[1:]  # the first piece may be a partial line
-                for line in reversed(lines):
-                    found = _usage_of(line)
-                    if found is not None:
-                        return found
-                if start == 0:
-                    return None
-    except OSError:
-        return None
-    return None
 
 
 def _state_path(store: Store, session_id: str) -> str:
@@ -104,12 +55,20 @@ def warning(tokens: int, config: Config) -> str:
     )
 
 
-def pressure(store: Store, config: Config, fields: common.HookFields) -> str | None:
+def context_tokens(agent: str, transcript: str) -> int | None:
+    """How many tokens ``agent``'s context holds, by its transcript (``None``: not known)."""
+    part = known.context(agent)
+    return part.tokens(transcript) if part is not None else None
+
+
+def pressure(
+    store: Store, config: Config, fields: common.HookFields, agent: str = known.DEFAULT
+) -> str | None:
     """The warning line when the context passed the threshold for the first time this session."""
     settings = config.pressure
     if not settings.enabled or not fields.transcript_path or not fields.session_id:
         return None
-    tokens = last_usage(fields.transcript_path)
+    tokens = context_tokens(agent, fields.transcript_path)
     if tokens is None or 100 * tokens < settings.threshold * max(1, settings.window):
         return None
     state = _state_path(store, fields.session_id)
@@ -136,10 +95,12 @@ def _activity_line(payload: common.Payload, config: Config, session_id: str) -> 
     return line
 
 
-def run(payload: common.Payload, env: Mapping[str, str], *, agent: str = "claude") -> str | None:
-    """Record the prompt in the activity log; return the warning JSON when it is due (Claude Code
-    only: the warning reads Claude's usage records; vaultkit installs this hook for no other
-    agent)."""
+def run(
+    payload: common.Payload, env: Mapping[str, str], *, agent: str = known.DEFAULT
+) -> str | None:
+    """Record the prompt in the activity log; return the warning JSON when it is due (for an
+    agent whose transcript says how full its context is: Claude Code's; vaultkit installs this
+    hook for no other agent)."""
     if common.guarded(env):
         return None
     fields = common.HookFields.of(payload)
@@ -149,7 +110,7 @@ def run(payload: common.Payload, env: Mapping[str, str], *, agent: str = "claude
     config = _config(store)
     if config.activity.enabled:
         activity.append(store, _activity_line(payload, config, fields.session_id))
-    line = pressure(store, config, fields) if agent == "claude" else None
+    line = pressure(store, config, fields, agent)
     if line is None:
         return None
     common.log(store, f"UserPromptSubmit {fields.session_id}: context-pressure warning")

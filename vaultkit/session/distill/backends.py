@@ -1,43 +1,39 @@
-"""Distillation backends: ``claude``, ``codex``, ``gemini``, any command, the offline distiller.
+"""Distillation backends: an agent's own CLI, any command, the offline distiller.
 
 ``run_backend`` runs one attempt with the configured backend and classifies it (see
 :mod:`vaultkit.session.distill.childrun`): ``ok``, ``empty-output``, ``no-markers``, ``timeout``,
 ``llm-error`` or ``infra`` (login, quota, network, missing binary — never saved as a note).
-``auto`` picks the CLI of the agent whose session it is when that CLI can run here, else
-``claude`` when it can, else the offline distiller. ``claude -p`` answers in its JSON form: the
-answer text is its ``result``, and its token usage and ``total_cost_usd`` travel with the
-attempt; ``codex`` (:mod:`vaultkit.session.distill.codexcli`) and ``gemini``
-(:mod:`vaultkit.session.distill.geminicli`) report tokens and no cost; a command reports nothing.
-Every CLI child runs guarded: hooks disabled, guard variables set, no saved session, a private
-folder, its process group killed when the attempt ends or the worker dies.
+An agent's name (``claude``, ``codex``, ``gemini``) is that agent's CLI
+(:mod:`vaultkit.session.distill.agentcli` runs it; what it is belongs to the agent: ``claude
+-p`` reports tokens and ``total_cost_usd``, Codex and Gemini tokens and no cost); ``auto`` picks
+the CLI of the agent whose session it is when that CLI can run here, else the default agent's
+(Claude Code's) when it can, else the offline distiller; a command reports nothing. Every CLI
+child runs guarded: hooks disabled, guard variables set, no saved session, a private folder,
+its process group killed when the attempt ends or the worker dies.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
 import subprocess
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from vaultkit.agents import known
 from vaultkit.agents.childenv import GUARD_VARS
 from vaultkit.base.config import Config
-from vaultkit.base.record import Record
 from vaultkit.base.store import STORE_DIR, git_root
-from vaultkit.session.distill import codexcli, geminicli
+from vaultkit.session.distill import agentcli
 from vaultkit.session.distill.childrun import (
     BackendResult,
     Status,
     child_env,
     classify,
     guarded_argv,
-    missing_binary,
     run_child,
 )
-from vaultkit.session.distill.costs import Usage
 from vaultkit.session.distill.markers import Parsed
 from vaultkit.session.notes.naming import short_id
 from vaultkit.session.transcripts.condense import Digest
@@ -50,16 +46,12 @@ __all__ = [
     "child_env",
     "choose",
     "classify",
-    "claude_answer",
-    "claude_argv",
     "guarded_argv",
     "offline_answer",
     "offline_parts",
     "offline_title",
     "run_backend",
 ]
-
-CLI_BACKENDS = ("claude", "codex", "gemini")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,76 +64,7 @@ class OfflineFacts:
     session_id: str
 
 
-def claude_argv(config: Config, binary: str) -> list[str]:
-    """The ``claude -p`` command line: no tools, no MCP servers, no hooks, no saved session."""
-    return [
-        binary,
-        "-p",
-        "--model",
-        config.distill.model,
-        "--output-format",
-        "json",
-        "--no-session-persistence",
-        "--settings",
-        json.dumps({"disableAllHooks": True}),
-        "--tools",
-        "",
-        "--strict-mcp-config",
-    ]
-
-
-class ClaudeAnswer(Record):
-    """What ``claude -p --output-format json`` printed: the answer text, whether the CLI called it
-    an error, and the usage it reported."""
-
-    text: str
-    is_error: bool
-    subtype: str
-    usage: Usage
-
-
-def _count(data: Mapping[str, object], key: str) -> int:
-    value = data.get(key)
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-def _dollars(value: object) -> float:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0
-
-
-def _usage(data: Mapping[str, object]) -> Usage:
-    raw = data.get("usage")
-    usage: Mapping[str, object] = raw if isinstance(raw, dict) else {}
-    models = data.get("modelUsage")
-    inputs = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
-    return Usage(
-        input_tokens=sum(_count(usage, key) for key in inputs),
-        output_tokens=_count(usage, "output_tokens"),
-        cost_usd=_dollars(data.get("total_cost_usd")),
-        model=next(iter(models), "") if isinstance(models, dict) else "",
-    )
-
-
-def claude_answer(stdout: str) -> ClaudeAnswer | None:
-    """The parts of ``claude -p --output-format json`` output; None when ``stdout`` is not it."""
-    try:
-        data = json.loads(stdout)
-    except ValueError:
-        return None
-    if not isinstance(data, dict) or data.get("type") != "result":
-        return None
-    text, subtype = data.get("result"), data.get("subtype")
-    return ClaudeAnswer(
-        text=text if isinstance(text, str) else "",
-        is_error=data.get("is_error") is True,
-        subtype=subtype if isinstance(subtype, str) else "",
-        usage=_usage(data),
-    )
-
-
-def _run(
-    argv: list[str], prompt: str, config: Config, backend: str, *, json_answer: bool = False
-) -> BackendResult:
+def _run(argv: list[str], prompt: str, config: Config, backend: str) -> BackendResult:
     timeout = config.distill.timeout
     with tempfile.TemporaryDirectory(prefix="vaultkit-distill-") as workdir:
         try:
@@ -150,22 +73,8 @@ def _run(
             return BackendResult("infra", "", f"cannot start {argv[0]}: {exc}", backend)
     if ran is None:
         return BackendResult("timeout", "", f"no answer within {max(1, timeout)} s", backend)
-    answer = claude_answer(ran.stdout) if json_answer else None
-    if answer is None:
-        status, detail = classify(ran.returncode, ran.stdout, ran.stderr)
-        return BackendResult(status, ran.stdout, detail, backend)
-    code = ran.returncode or int(answer.is_error)  # an error result that exited 0 is an error
-    status, detail = classify(code, answer.text, ran.stderr or answer.text)
-    if answer.subtype not in ("", "success"):
-        detail = f"{detail} ({answer.subtype})"
-    return BackendResult(status, answer.text, detail, backend, answer.usage)
-
-
-def _run_claude(prompt: str, config: Config) -> BackendResult:
-    binary = shutil.which(config.distill.claude_path, path=child_env(config).get("PATH"))
-    if binary is None:
-        return missing_binary("claude", config.distill.claude_path)
-    return _run(claude_argv(config, binary), prompt, config, "claude", json_answer=True)
+    status, detail = classify(ran.returncode, ran.stdout, ran.stderr)
+    return BackendResult(status, ran.stdout, detail, backend)
 
 
 def _run_command(prompt: str, config: Config) -> BackendResult:
@@ -176,49 +85,38 @@ def _run_command(prompt: str, config: Config) -> BackendResult:
 
 
 def runnable(backend: str, config: Config, env: Mapping[str, str] | None = None) -> bool:
-    """True when the ``claude``/``codex``/``gemini`` backend's CLI is on the child's PATH (and,
-    for ``gemini``, an API key is there for it: its child cannot use a Google login)."""
-    env = child_env(config, env)
-    paths = {
-        "claude": config.distill.claude_path,
-        "codex": config.distill.codex_path,
-        "gemini": config.distill.gemini_path,
-    }
-    if backend not in paths or shutil.which(paths[backend], path=env.get("PATH")) is None:
-        return False
-    return backend != "gemini" or bool(geminicli.auth_type(env))
+    """True when ``backend`` is an agent's CLI that can run here (on the child's PATH, and, for
+    ``gemini``, an API key there for it: its child cannot use a Google login)."""
+    return agentcli.runnable(backend, config, env)
 
 
-def choose(config: Config, agent: str = "claude", env: Mapping[str, str] | None = None) -> str:
+def choose(config: Config, agent: str = known.DEFAULT, env: Mapping[str, str] | None = None) -> str:
     """The backend an attempt for ``agent``'s session uses: the configured one, or for ``auto``
-    the agent's own CLI when it can run, else ``claude`` when it can, else ``offline``."""
+    the agent's own CLI when it can run, else the default agent's when it can, else
+    ``offline``."""
     backend = config.distill.backend
     if backend != "auto":
         return backend
-    for name in dict.fromkeys((agent, "claude")):
-        if name in CLI_BACKENDS and runnable(name, config, env):
+    for name in dict.fromkeys((agent, known.DEFAULT)):
+        if runnable(name, config, env):
             return name
     return "offline"
 
 
-HINTS = {
-    "claude": "check `claude` login/quota or distill.claude_path in vaultkit.toml",
-    "codex": "check `codex login`/quota or distill.codex_path in vaultkit.toml",
-    "gemini": "check GEMINI_API_KEY, the Gemini quota or distill.gemini_path in vaultkit.toml",
-    "command": "check distill.command in vaultkit.toml",
-}
+HINTS = {"command": "check distill.command in vaultkit.toml"}
 
 
 def hint(backend: str) -> str:
     """What to check when ``backend`` could not run (the InfraError hint)."""
-    return HINTS.get(backend, "check distill.backend in vaultkit.toml")
+    found = HINTS.get(backend) or (agentcli.hint(backend) if backend in known.AGENTS else "")
+    return found or "check distill.backend in vaultkit.toml"
 
 
 def run_backend(
-    prompt: str, config: Config, *, offline: OfflineFacts | None = None, agent: str = "claude"
+    prompt: str, config: Config, *, offline: OfflineFacts | None = None, agent: str = known.DEFAULT
 ) -> BackendResult:
-    """One attempt with the backend :func:`choose` picks for ``agent``'s session (``claude`` |
-    ``codex`` | ``gemini`` | ``command`` | ``offline``)."""
+    """One attempt with the backend :func:`choose` picks for ``agent``'s session (an agent's
+    CLI | ``command`` | ``offline``)."""
     backend = choose(config, agent)
     if backend == "offline":
         if offline is None:
@@ -226,12 +124,8 @@ def run_backend(
         return BackendResult("ok", offline_answer(offline), "offline", backend)
     if backend == "command":
         return _run_command(prompt, config)
-    if backend == "claude":
-        return _run_claude(prompt, config)
-    if backend == "codex":
-        return codexcli.run_codex(prompt, config)
-    if backend == "gemini":
-        return geminicli.run_gemini(prompt, config)
+    if backend in known.AGENTS:
+        return agentcli.run(backend, prompt, config)
     return BackendResult("infra", "", f"unknown distill.backend {backend!r}", backend)
 
 

@@ -54,7 +54,7 @@ class SessionInfo:
     git_branch: str | None
     ended_at: datetime  # timezone-aware local time
     reason: str = "other"
-    agent: str = "claude"  # vaultkit.agents.known.NAMES: whose session this was
+    agent: str = "claude"  # vaultkit.agents.known.AGENTS: whose session this was
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,7 +50,7 @@ class NoteMeta:
     quality: str = "ok"  # "ok" | "degraded"
     degraded_reason: str | None = None
     retries: int = 0
-    agent: str = ""  # whose session (vaultkit.agents.known.NAMES); "" when not known
+    agent: str = ""  # whose session (vaultkit.agents.known.AGENTS); "" when not known
 
 
 def frontmatter(meta: NoteMeta, title: str, kind: str, tags: list[str]) -> dict[str, Any]:

@@ -6,32 +6,29 @@ and no live running marker — with attempts left (a job that failed before wait
 (:mod:`vaultkit.session.queue.finished`: an exit record where the agent writes one, settled, no live
 writer — or silent for five minutes), not the current session, never distilled (no done record:
 a session is distilled again only when its own SessionEnd comes with a longer transcript), not
-queued or failed, and this project's: for a Claude Code session the transcripts next to the
-current one (Claude keeps one folder per project) whose first lines' ``cwd`` maps to this store;
-whatever the agent, this project's recent Codex rollouts and Gemini chat files
-(:mod:`vaultkit.session.queue.agentscan`). Kind (b) is queued with source ``"backfill"`` and the
-agent whose transcript it is. The caller starts the queue runner.
+queued or failed, and this project's, as each agent's ``scan`` part finds them
+(:mod:`vaultkit.agents.scan`: for a Claude Code session the transcripts next to the current one,
+Claude keeping one folder per project; whatever the agent, this project's recent Codex rollouts
+and Gemini chat files). Kind (b) is queued with source ``"backfill"`` and the agent whose
+transcript it is. The caller starts the queue runner.
 """
 
 from __future__ import annotations
 
-import json
 import os
 
+from vaultkit.agents import known, scan
 from vaultkit.base.log import iso_now
 from vaultkit.base.record import Record
-from vaultkit.base.store import Store, find_store
-from vaultkit.session.queue import agentscan, finished, jobs, runlock
+from vaultkit.base.store import Store
+from vaultkit.session.queue import finished, jobs, runlock
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator, Mapping
+    from collections.abc import Callable, Mapping
 
 MAX_AGE_SECONDS = 7 * 24 * 3600.0  # older transcripts are history, not missed sessions
 MAX_PER_START = 20  # a burst of twenty sessions whose hooks were all killed is recovered at once
-MAX_INSPECTED = 50
-HEAD_BYTES = 64 * 1024
-HEAD_LINES = 30
 RETRY_AFTER_SECONDS = 120.0  # a job that failed before is retried by a SessionStart after this
 
 
@@ -44,32 +41,6 @@ class Plan(Record):
     @property
     def count(self) -> int:
         return len(self.orphaned) + len(self.missed)
-
-
-def transcript_cwd(path: str | os.PathLike[str]) -> str:
-    """The first ``cwd`` recorded in a transcript's first lines (``""`` when none)."""
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(HEAD_BYTES)
-    except OSError:
-        return ""
-    for line in head.splitlines()[:HEAD_LINES]:
-        try:
-            entry = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(entry, dict) and isinstance(entry.get("cwd"), str) and entry["cwd"]:
-            return str(entry["cwd"])
-    return ""
-
-
-def _maps_to(cwd: str, store: Store, env: Mapping[str, str]) -> bool:
-    if not cwd:
-        return False
-    try:
-        return os.path.realpath(find_store(cwd, env=env).top) == os.path.realpath(store.top)
-    except OSError:
-        return False
 
 
 def _busy_ids(store: Store) -> set[str]:
@@ -113,25 +84,12 @@ def orphaned_jobs(store: Store, max_attempts: int, now: float) -> list[jobs.Job]
     ][:MAX_PER_START]
 
 
-def _candidates(folder: str, current: set[str], now: float) -> Iterator[tuple[str, float]]:
-    try:
-        with os.scandir(folder) as found:
-            entries = [e for e in found if e.name.endswith(".jsonl") and e.is_file()]
-        stamped = sorted(((e.stat().st_mtime, e.path) for e in entries), reverse=True)
-    except OSError:
-        return
-    for mtime, path in stamped[:MAX_INSPECTED]:
-        if _stem(path) in current or now - mtime > MAX_AGE_SECONDS:
-            continue
-        yield path, mtime
-
-
 def _fresh(store: Store, session_id: str, busy: set[str]) -> bool:
     """Not queued, failed, forgotten, running or done (``session_id`` a transcript's)."""
     return jobs.safe_id(session_id) not in busy and jobs.read_done(store, session_id) is None
 
 
-def missed_transcripts(
+def missed(
     store: Store,
     transcript_path: str,
     session_id: str,
@@ -139,66 +97,51 @@ def missed_transcripts(
     env: Mapping[str, str] | None = None,
     *,
     busy: set[str],
+    agent: str = known.DEFAULT,
 ) -> list[jobs.Job]:
-    """Finished Claude Code transcripts of this project, other than the current one, never
-    distilled (``busy``: :func:`_busy_ids`, read once per plan)."""
-    if not transcript_path:
-        return []
-    current = {_stem(transcript_path), session_id}
-    env = env or {}
-    undistilled: dict[str, tuple[str, float]] = {}
-    for path, mtime in _candidates(os.path.dirname(transcript_path) or ".", current, now):
-        sid = _stem(path)
-        if not _fresh(store, sid, busy):
-            continue
-        cwd = transcript_cwd(path)
-        if _maps_to(cwd, store, env):
-            undistilled[path] = (cwd, mtime)
-    done = [f.path for f in finished.observe(list(undistilled), now) if f.finished]
+    """Finished transcripts of this project, every agent's its ``scan`` part finds, other than
+    the current session's (``agent``'s), never distilled (one job per session id, the newest
+    file's; ``busy``: :func:`_busy_ids`, read once per plan)."""
+
+    def wanted(found_id: str) -> bool:
+        return found_id != session_id and _fresh(store, found_id, busy)
+
+    where = scan.scope(
+        store,
+        env or {},
+        now,
+        MAX_AGE_SECONDS,
+        agent=agent,
+        transcript=transcript_path,
+        session_id=session_id,
+        wanted=wanted,
+    )
+    current = os.path.realpath(transcript_path) if transcript_path else ""
+    result: dict[str, jobs.Job] = {}
+    for name in known.names():
+        part = known.scan(name)
+        seen = part.found(where) if part is not None else []
+        mine = [f for f in seen if wanted(f.session_id) and os.path.realpath(f.path) != current]
+        for job in _finished(mine, now, name):
+            result.setdefault(job.session_id, job)
+    return list(result.values())
+
+
+def _finished(found: list[scan.Found], now: float, agent: str) -> list[jobs.Job]:
+    """The backfill jobs of the transcripts in ``found`` that are provably finished."""
+    mine = {f.path: f for f in found}
     return [
         jobs.Job(
-            _stem(p), p, undistilled[p][0], ended_at=iso_now(undistilled[p][1]), source="backfill"
+            mine[facts.path].session_id,
+            facts.path,
+            mine[facts.path].cwd,
+            ended_at=iso_now(mine[facts.path].mtime),
+            source="backfill",
+            agent=agent,
         )
-        for p in done[:MAX_PER_START]
+        for facts in finished.observe(list(mine), now, agent)
+        if facts.finished
     ]
-
-
-def missed_elsewhere(
-    store: Store,
-    transcript_path: str,
-    session_id: str,
-    now: float,
-    env: Mapping[str, str] | None = None,
-    *,
-    busy: set[str],
-) -> list[jobs.Job]:
-    """Finished Codex rollouts and Gemini chat files of this project, other than the current
-    session's, never distilled (one job per session id, the newest file's)."""
-    env = env or {}
-    current = os.path.realpath(transcript_path) if transcript_path else ""
-    seen = agentscan.found(store, env, now, MAX_AGE_SECONDS)
-    fresh = [
-        f
-        for f in seen
-        if f.session_id != session_id
-        and os.path.realpath(f.path) != current
-        and _fresh(store, f.session_id, busy)
-    ]
-    result: dict[str, jobs.Job] = {}
-    for agent in agentscan.HOMES:
-        mine = {f.path: f for f in fresh if f.agent == agent}
-        for facts in finished.observe(list(mine), now, agent):
-            f = mine[facts.path]
-            if facts.finished and f.session_id not in result:
-                result[f.session_id] = jobs.Job(
-                    f.session_id,
-                    f.path,
-                    f.cwd,
-                    ended_at=iso_now(f.mtime),
-                    source="backfill",
-                    agent=agent,
-                )
-    return list(result.values())
 
 
 def plan(
@@ -209,18 +152,17 @@ def plan(
     max_attempts: int,
     now: float,
     env: Mapping[str, str] | None = None,
-    agent: str = "claude",
+    agent: str = known.DEFAULT,
 ) -> Plan:
     """What needs distilling, without changing anything. ``agent`` is the starting session's
-    (its transcript's folder is searched only for Claude Code). ``env`` decides where a
-    transcript's ``cwd`` has its store (``VAULTKIT_HOME``) and where the agents keep theirs."""
-    claude = transcript_path if agent == "claude" else ""
+    (a Claude Code session's transcript folder is searched for its siblings). ``env`` decides
+    where a transcript's ``cwd`` has its store (``VAULTKIT_HOME``) and where the agents keep
+    theirs."""
     busy = _busy_ids(store)  # the queue, failed and forgotten jobs and live workers, read once
-    missed = missed_transcripts(store, claude, session_id, now, env, busy=busy)
-    missed += missed_elsewhere(store, transcript_path, session_id, now, env, busy=busy)
+    found = missed(store, transcript_path, session_id, now, env, busy=busy, agent=agent)
     return Plan(
         orphaned=tuple(orphaned_jobs(store, max_attempts, now)),
-        missed=tuple(missed[:MAX_PER_START]),
+        missed=tuple(found[:MAX_PER_START]),
     )
 
 

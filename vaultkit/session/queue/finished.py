@@ -12,12 +12,13 @@ The rule, from facts about the file and the processes, never from a guess:
   writing.
 - Where open files cannot be listed (no ``/proc``), only the last-resort age counts.
 
-Exit records are per agent (:func:`is_exit`). Codex CLI writes none, but it holds its rollout
-open for writing for its whole life (seen in ``/proc`` from its SessionStart, Stop and SessionEnd
-hooks), so a rollout whose last line is a finished turn (``event_msg`` ``task_complete``) and that
-no live process holds open is one whose Codex has exited; a rollout cut off mid-turn waits for
-the last resort. Gemini CLI's chat files have no exit record and Gemini opens the file for each
-append (``appendFileSync``), so ``/proc`` never shows its writer: only the last resort counts.
+Exit records are per agent (its lean part's ``is_exit``, :func:`is_exit`). Codex CLI writes none,
+but it holds its rollout open for writing for its whole life (seen in ``/proc`` from its
+SessionStart, Stop and SessionEnd hooks), so a rollout whose last line is a finished turn
+(``event_msg`` ``task_complete``) and that no live process holds open is one whose Codex has
+exited; a rollout cut off mid-turn waits for the last resort. Gemini CLI's chat files have no
+exit record (``is_exit`` is ``None``) and Gemini opens the file for each append
+(``appendFileSync``), so ``/proc`` never shows its writer: only the last resort counts.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 
+from vaultkit.agents import known
 from vaultkit.base.record import Record
 
 TYPE_CHECKING = False
@@ -34,8 +36,6 @@ if TYPE_CHECKING:
 SETTLE_SECONDS = 2.0
 IDLE_SECONDS = 300.0
 TAIL_BYTES = 64 * 1024
-EXIT_RECORDS = frozenset({"cost-state"})  # Claude Code's
-CODEX_TURN_END = "task_complete"
 PROC = "/proc"
 
 
@@ -75,23 +75,20 @@ def last_record(path: str) -> dict[str, object] | None:
     return record if isinstance(record, dict) else None
 
 
-def is_exit(record: Mapping[str, object], agent: str = "claude") -> bool:
+def is_exit(record: Mapping[str, object], agent: str = known.DEFAULT) -> bool:
     """True for the last record ``agent`` writes before it exits (with no live writer, for Codex:
-    see the module's docstring); never for Gemini."""
-    if agent == "claude":
-        return record.get("type") in EXIT_RECORDS
-    if agent == "codex" and record.get("type") == "event_msg":
-        payload = record.get("payload")
-        return isinstance(payload, dict) and payload.get("type") == CODEX_TURN_END
-    return False
+    see the module's docstring); never for an agent without one (Gemini)."""
+    check = known.lean(agent).is_exit
+    return check is not None and check(record)
 
 
-def is_closed(path: str, agent: str = "claude") -> bool:
+def is_closed(path: str, agent: str = known.DEFAULT) -> bool:
     """True when ``path`` ends with ``agent``'s exit record (never for an agent without one)."""
-    if agent not in ("claude", "codex"):
+    check = known.lean(agent).is_exit
+    if check is None:
         return False
     record = last_record(path)
-    return record is not None and is_exit(record, agent)
+    return record is not None and check(record)
 
 
 def _writes(fdinfo: str) -> bool:
@@ -141,7 +138,7 @@ def _eligible(age: float, closed: bool) -> bool:
     return age >= IDLE_SECONDS or (closed and age >= SETTLE_SECONDS)
 
 
-def observe(paths: list[str], now: float, agent: str = "claude") -> list[Facts]:
+def observe(paths: list[str], now: float, agent: str = known.DEFAULT) -> list[Facts]:
     """The facts about each of ``agent``'s transcripts. Open files are listed once, and only when
     some transcript would be finished but for a live writer (a scan costs ~15 ms per 100
     processes)."""

@@ -47,7 +47,7 @@ class Job(Record):
     attempts: int = 0
     last_error: str = ""
     source: str = "session-end"  # "session-end" | "backfill" | "ingest"
-    agent: str = "claude"  # vaultkit.agents.known.NAMES: whose transcript this is
+    agent: str = "claude"  # vaultkit.agents.known.AGENTS: whose transcript this is
 
 
 class Running(Record):

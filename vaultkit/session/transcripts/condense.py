@@ -1,6 +1,6 @@
 """Condense an agent's transcript by streaming its adapter's entries, in bounded memory.
 
-The agent's reader (:mod:`vaultkit.agents.readers`: Claude Code's, Codex's or Gemini's) gives
+The agent's reader (:mod:`vaultkit.agents.readers`: each agent's own ``reader`` part) gives
 prompts, the assistant's visible text, tool calls and session facts, having dropped tool results,
 injected context (vaultkit's own included), system and bookkeeping records; this keeps the
 prompts, the text and a one-line trail of tool actions, without what the user marked
@@ -18,11 +18,10 @@ from typing import Any
 
 from vaultkit.agents import jsonlines, readers
 from vaultkit.agents.adapter import ASSISTANT, META, TOOL, USER, Entry
-from vaultkit.agents.claude import git_branch, strip_harness
 from vaultkit.agents.known import DEFAULT
 from vaultkit.session.transcripts.redact import redact, strip_private
 
-__all__ = ["Digest", "condense", "git_branch", "iter_lines", "iter_records", "strip_harness"]
+__all__ = ["Digest", "condense", "iter_lines", "iter_records"]
 
 MAX_LINE_BYTES = 16 * 1024 * 1024  # longer lines (huge pastes / tool dumps) are skipped
 HEAD_SHARE = 5  # 1/5 of the budget for the head, the rest for the tail

@@ -13,6 +13,7 @@ from vaultkit.agents import known, transcripts
 from vaultkit.base.config import Config
 from vaultkit.base.store import Store, current_branch
 from vaultkit.session.distill import costs
+from vaultkit.session.distill.agentcli import command_model
 from vaultkit.session.queue import health, jobs
 from vaultkit.session.transcripts import rawcopy
 from vaultkit.session.worker.finish import finish_store
@@ -117,18 +118,11 @@ def distil(
 
 
 def _branch(job: jobs.Job, raw: Path) -> str | None:
-    """The session's git branch: the one its transcript records (Claude Code's found by a byte
-    scan, the others' in their first session facts), else — for a session that has just ended —
-    the branch checked out in its folder (a Gemini chat records none)."""
-    from vaultkit.agents import readers
-    from vaultkit.agents.adapter import META
-    from vaultkit.session.transcripts.condense import git_branch
-
-    if job.agent == known.CLAUDE.name:
-        found = git_branch(raw)
-    else:
-        entries = readers.read(raw, job.agent)
-        found = next((e.git_branch for e in entries if e.kind == META and e.git_branch), None)
+    """The session's git branch: the one its transcript records (its agent's reader says:
+    Claude Code's by a byte scan, the others' in their first session facts), else — for a
+    session that has just ended — the branch checked out in its folder (a Gemini chat records
+    none)."""
+    found = known.reader(job.agent).git_branch(raw)
     if found is None and job.source == "session-end" and job.cwd:
         found = current_branch(job.cwd) or None
     return found
@@ -188,7 +182,7 @@ def _record_cost(
         date=_today(),
         session_id=session_id,
         backend=outcome.backend or config.distill.backend,  # what "auto" chose
-        model=usage.model or (config.distill.model if outcome.backend == "claude" else ""),
+        model=usage.model or command_model(outcome.backend, config),
         input_tokens=usage.input_tokens,
         output_tokens=usage.output_tokens,
         cost_usd=round(usage.cost_usd, 6),

@@ -1,8 +1,8 @@
 """The Claude Code plugin's generated files (hooks, MCP server, slash commands), from the same
 definitions ``vaultkit hooks install`` uses, so the two registrations never drift apart.
 
-``python -m vaultkit.agents.plugin [PLUGIN_DIR]`` rewrites them; a test fails when the files in
-the repository's ``plugin/`` differ from what this module makes.
+``python -m vaultkit.agents.claude.plugin [PLUGIN_DIR]`` rewrites them; a test fails when the
+files in the repository's ``plugin/`` differ from what this module makes.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import json
 import sys
 from pathlib import Path
 
+from vaultkit.agents.claude.settings import EVENTS, MATCHER, TIMEOUTS
+from vaultkit.agents.claude.slashcmds import MARKER, TEMPLATES
 from vaultkit.agents.registration import PLUGIN_FLAG
-from vaultkit.agents.settings import EVENTS, MATCHER, TIMEOUTS
-from vaultkit.agents.slashcmds import MARKER, TEMPLATES
 from vaultkit.base.fsio import atomic_write_text
 from vaultkit.base.templates import read_template
 

@@ -195,9 +195,3 @@ def git_branch(path: Path) -> str | None:
             head = line[:4096] if _BRANCH_KEY in line[:4096] else line
             found = _branch_in(head) or found
     return found
-
-
-def session_id(record: dict[str, Any]) -> str:
-    """The session id a transcript line carries (``sessionId``), or ``""``."""
-    value = record.get("sessionId")
-    return value.strip() if isinstance(value, str) else ""

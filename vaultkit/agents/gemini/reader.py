@@ -1,105 +1,28 @@
-"""Gemini CLI (0.61): its adapter value, settings.json hook merge, child settings, chat reader.
+"""Gemini CLI's chat-file reader: its JSONL records as :class:`~vaultkit.agents.adapter.Entry`.
 
-Hooks live in ``settings.json`` (``~/.gemini/`` or a project's ``.gemini/``) and run only in a
-trusted folder. A SessionStart hook must print JSON: plain stdout becomes a message shown to the
-user and is not injected; in headless runs the injected ``additionalContext`` is prepended to the
-prompt as ``<hook_context>…</hook_context>``. The chat file is an append-only JSONL of a header,
-messages (a message may be appended again with the same ``id`` when it gains tool calls or
-tokens: the later copy wins), ``$set`` metadata updates and ``$rewindTo`` markers.
+The chat file is an append-only JSONL of a header, messages (a message may be appended again with
+the same ``id`` when it gains tool calls or tokens: the later copy wins), ``$set`` metadata
+updates and ``$rewindTo`` markers. In headless runs the injected ``additionalContext`` is
+prepended to the user's prompt as ``<hook_context>…</hook_context>``. Streaming, bounded memory.
 Stdlib only.
 """
 
 from __future__ import annotations
 
-import shlex
 from collections import OrderedDict
 
-from vaultkit.agents import hookmerge
-from vaultkit.agents.adapter import (
-    ASSISTANT,
-    JSON_ONLY,
-    TOOL,
-    USER,
-    Agent,
-    Entry,
-    cut_blocks,
-    one_line,
-)
+from vaultkit.agents.adapter import ASSISTANT, TOOL, USER, Entry, cut_blocks, first_branch, one_line
 from vaultkit.agents.jsonlines import Tally, iter_objects
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Iterator
     from pathlib import Path
     from typing import Any
 
-AGENT = Agent(
-    name="gemini",
-    display="Gemini CLI 0.61",
-    dir_env="",
-    home_env="GEMINI_CLI_HOME",
-    home_default=".gemini",
-    hook_file="settings.json",
-    project_hook_file=".gemini/settings.json",
-    start_event="SessionStart",
-    end_event="SessionEnd",
-    turn_event="AfterAgent",
-    start_sources=("startup", "resume", "clear"),
-    end_reasons=("exit", "clear", "logout", "prompt_input_exit", "other"),
-    transcript_glob="tmp/*/chats/session-*.jsonl",
-    injection=JSON_ONLY,
-    timeout_unit="ms",
-    child_argv=("gemini", "--skip-trust"),
-    trust="the folder (trustedFolders.json, --skip-trust or GEMINI_CLI_TRUST_WORKSPACE=true)",
-)
-EVENTS = (AGENT.start_event, AGENT.end_event)
-TIMEOUTS_MS = {AGENT.start_event: 10_000, AGENT.end_event: 5_000}
 HOOK_CONTEXT = ("<hook_context>", "</hook_context>")
 SESSION_CONTEXT = ("<session_context>", "</session_context>")
 WINDOW = 32  # messages held back to let a re-appended copy replace the earlier one
-
-
-def hook_entry(executable: str | Sequence[str], event: str) -> dict[str, Any]:
-    """vaultkit's hook for ``event`` (Gemini CLI runs ``command`` through the shell):
-    ``executable`` is the console script or the words of
-    :func:`vaultkit.agents.hookcmd.hook_command`; ``--agent gemini`` tells the hook whose payload
-    it reads."""
-    words = (executable,) if isinstance(executable, str) else tuple(executable)
-    return {
-        "name": f"vaultkit-{event}",
-        "type": "command",
-        "command": " ".join(shlex.quote(w) for w in (*words, event, "--agent", AGENT.name)),
-        "timeout": TIMEOUTS_MS[event],
-    }
-
-
-def parse(text: str, where: str) -> dict[str, Any]:
-    return hookmerge.parse(text, where, EVENTS)
-
-
-def install(data: dict[str, Any], executable: str | Sequence[str]) -> dict[str, Any]:
-    """``settings.json`` data with vaultkit's SessionStart and SessionEnd hooks in place."""
-    return hookmerge.install(data, {e: hook_entry(executable, e) for e in EVENTS})
-
-
-def uninstall(data: dict[str, Any]) -> dict[str, Any]:
-    return hookmerge.uninstall(data)
-
-
-def child_settings(auth_type: str = "gemini-api-key") -> dict[str, Any]:
-    """``settings.json`` for a distillation child's private ``GEMINI_CLI_HOME``: no hooks (the
-    user's and the project's alike, as long as the project does not re-enable them), no
-    telemetry, no update checks."""
-    return {
-        "hooksConfig": {"enabled": False},
-        "security": {"auth": {"selectedType": auth_type}},
-        "privacy": {"usageStatisticsEnabled": False},
-        "telemetry": {"enabled": False},
-        "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
-    }
-
-
-# -- the chat file ----------------------------------------------------------------------------
 
 _EDIT_TOOLS = frozenset({"write_file", "replace", "edit"})
 _SHELL_TOOLS = frozenset({"run_shell_command"})
@@ -179,3 +102,8 @@ def _tool(call: dict[str, Any]) -> Entry:
     first = next((v for v in args.values() if isinstance(v, str) and v), "")
     summary = one_line(command or ", ".join(paths) or first)
     return Entry(TOOL, text=summary, tool=name, command=command, paths=paths)
+
+
+def git_branch(path: Path) -> str | None:
+    """The git branch the transcript's session facts name first (``None`` when none does)."""
+    return first_branch(read(path))

@@ -8,7 +8,6 @@ nothing; uninstalling removes only vaultkit's entries and the containers that he
 from __future__ import annotations
 
 import json
-import shlex
 from typing import Any
 
 from vaultkit.agents import hookcmd, hookmerge
@@ -83,21 +82,7 @@ def hook_entry(executable: str | tuple[str, ...], event: str, *, shell_form: boo
 
 is_vaultkit = hookmerge.is_vaultkit  # one definition of "vaultkit's own hook" for every agent
 installed = hookmerge.installed
-
-
-def executable_of(hook: Hook) -> str:
-    """The program a hook entry runs (exec form: ``command``; shell form: its first word), or
-    vaultkit's entry file when the command runs one on a Python."""
-    command = str(hook.get("command", ""))
-    args = hook.get("args")
-    if "args" in hook:
-        extra = [a for a in args if isinstance(a, str)] if isinstance(args, list) else []
-        return hookcmd.program_of([command, *extra])
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        return command
-    return hookcmd.program_of(words)
+executable_of = hookcmd.executable_of
 
 
 def install(
