@@ -54,11 +54,20 @@ def lint(
     ignore: CodesOpt = None,
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail the run too.")] = False,
     fix: Annotated[
-        bool, typer.Option("--fix", help="Apply safe fixes (INDEX.md, alias links).")
+        bool,
+        typer.Option("--fix", help="Apply the safe fixes (INDEX.md); each is listed on stderr."),
     ] = False,
     dry_run: Annotated[
-        bool, typer.Option("--dry-run", help="Print the safe fixes as a diff; write nothing.")
+        bool, typer.Option("--diff", "--dry-run", help="Print the fixes as a diff; write nothing.")
     ] = (False),
+    unsafe_fixes: Annotated[
+        bool,
+        typer.Option(
+            "--unsafe-fixes",
+            help="Also the fixes that guess a meaning: an alias-only link [[UID]] becomes "
+            "[[Note|UID]] (review with --diff first).",
+        ),
+    ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress, no summary.")] = False,
     no_cache: Annotated[
         bool,
@@ -90,7 +99,8 @@ def lint(
       vaultkit lint examples/sessions/wiki
       vaultkit lint --format github --strict        # this project's sessions/wiki, in CI
       vaultkit lint --select VK1 --ignore VK104 my-vault
-      vaultkit lint --fix --dry-run my-vault        # show the safe fixes as a diff
+      vaultkit lint --fix --diff my-vault           # show the safe fixes as a diff
+      vaultkit lint --diff --unsafe-fixes my-vault  # and the alias rewrites, to review
       vaultkit lint my-vault/a.md my-vault/b.md     # only these notes' findings
       git diff --name-only | vaultkit lint --files-from - my-vault
       vaultkit lint --staged                        # what a commit changes, deletions too
@@ -103,6 +113,7 @@ def lint(
         strict=strict,
         fix=fix,
         dry_run=dry_run,
+        unsafe_fixes=unsafe_fixes,
         quiet=quiet,
         no_cache=no_cache,
         files_from=files_from,

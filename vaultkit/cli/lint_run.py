@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # the lint engine is imported when the command runs
 
     from vaultkit.lint.context import LintContext, LintTarget
     from vaultkit.lint.files import Targets
+    from vaultkit.lint.fix import FixOutcome
     from vaultkit.vault.model import Finding
 
 FORMATS = ("text", "json", "github")
@@ -39,7 +40,8 @@ class LintArgs:
     ignore: tuple[str, ...] = ()
     strict: bool = False
     fix: bool = False
-    dry_run: bool = False
+    dry_run: bool = False  # also --diff: print the fixes as a diff, write nothing
+    unsafe_fixes: bool = False  # also the fixes that guess a meaning (alias links)
     quiet: bool = False
     no_cache: bool = False
     files_from: str | None = None  # a file of more note paths, "-" for standard input
@@ -55,6 +57,8 @@ OPTIONS: dict[str, str] = {
     "--strict": "strict",
     "--fix": "fix",
     "--dry-run": "dry_run",
+    "--diff": "dry_run",
+    "--unsafe-fixes": "unsafe_fixes",
     "--quiet": "quiet",
     "-q": "quiet",
     "--no-cache": "no_cache",
@@ -94,6 +98,7 @@ def read_quick(argv: list[str]) -> LintArgs | None:
         strict="strict" in flags,
         fix="fix" in flags,
         dry_run="dry_run" in flags,
+        unsafe_fixes="unsafe_fixes" in flags,
         quiet="quiet" in flags,
         no_cache="no_cache" in flags,
         staged="staged" in flags,
@@ -121,16 +126,34 @@ def _run_fix(
     kept = finish(target, (n.path for n in ctx.vault.notes), collect(ctx))
     reported = {(f.path, f.line, f.col) for f in kept if f.code == "VK103"}
     outcome = fix_vault(
-        ctx, dry_run=args.dry_run, state_dir=target.state_dir, only=only, reported=reported
+        ctx,
+        dry_run=args.dry_run,
+        unsafe=args.unsafe_fixes,
+        state_dir=target.state_dir,
+        only=only,
+        reported=reported,
     )
+    if not args.quiet:
+        _say_fixes(outcome, args.dry_run)
     if args.dry_run:
         sys.stdout.write(outcome.diff)
-        if not args.quiet:
-            print(f"would fix {len(outcome.changed)} file(s)", file=sys.stderr)
         return 1 if outcome.changed else 0
-    if not args.quiet and outcome.changed:
-        print(f"fixed: {', '.join(outcome.changed)}", file=sys.stderr)
     return load_context(target, cache=cache) if outcome.changed else ctx
+
+
+def _say_fixes(outcome: FixOutcome, dry_run: bool) -> None:
+    """One line per fix on stderr, and how many unsafe fixes were left out."""
+    verb = "would fix" if dry_run else "fixed"
+    for line in outcome.applied:
+        print(f"{verb} {line}", file=sys.stderr)
+    if dry_run:
+        print(f"would fix {len(outcome.changed)} file(s)", file=sys.stderr)
+    if outcome.unsafe_left:
+        print(
+            f"{outcome.unsafe_left} unsafe fix(es) not applied (alias links: a guess of what the "
+            "link means); review them with --diff --unsafe-fixes, apply with --fix --unsafe-fixes",
+            file=sys.stderr,
+        )
 
 
 def _notice_for(quiet: bool) -> Callable[[str], None] | None:
@@ -195,8 +218,8 @@ def _targets(args: LintArgs) -> Targets | None:
 
 def _reported(scope: Targets, target: LintTarget, args: LintArgs) -> Callable[[Finding], bool]:
     """Which findings to report: all (no notes named), else those in the named notes and those
-    on links elsewhere that name a named or gone path (:mod:`vaultkit.lint.reach`)."""
-    from vaultkit.lint.reach import reached_links
+    on links elsewhere that name a named or gone path (:mod:`vaultkit.lint.cache.reach`)."""
+    from vaultkit.lint.cache.reach import reached_links
 
     only = scope.only
     if only is None:
@@ -229,7 +252,7 @@ def run(args: LintArgs) -> int:
     target = lint_target(root)  # vaultkit.toml loaded and the state folder found, once
     cache = False if args.no_cache else None
     select, ignore = _codes(args.select), _codes(args.ignore)
-    if args.fix or args.dry_run:  # the safe fixes read every note anyway: the uncached path
+    if args.fix or args.dry_run:  # fixes read every note anyway: the uncached path
         ctx = load_context(target, progress=progress_for(args.quiet), cache=cache)
         selection = choose(ctx.config, select, ignore, args.strict)
         fixed = _run_fix(ctx, target, args, cache, only)

@@ -8,7 +8,7 @@ else the deepest folder that holds them all.
 
 A path in a ``--files-from`` list (or from ``--staged``) that no longer exists is no error: a
 note deleted or renamed away leaves links behind, so the notes that linked to it are linted
-(:mod:`vaultkit.lint.reach`). A path named on the command line must exist.
+(:mod:`vaultkit.lint.cache.reach`). A path named on the command line must exist.
 """
 
 from __future__ import annotations
