@@ -300,6 +300,7 @@ def _normalised(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
+@pytest.mark.slow
 def test_every_declared_dependency_is_imported_by_vaultkit() -> None:
     """pyproject.toml's dependency list is part of the documentation: nothing in it is unused."""
     project = tomllib.loads(_text(ROOT / "pyproject.toml"))["project"]

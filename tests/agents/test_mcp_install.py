@@ -43,6 +43,7 @@ def _json(path: Path) -> dict[str, object]:
     return value
 
 
+@pytest.mark.slow
 def test_project_scope_writes_mcp_json_and_approves_it(project: Path, tmp_path: Path) -> None:
     config = tmp_path / "config"
     done = vk(project, config, "install", "--scope", "project")

@@ -204,6 +204,7 @@ def test_fix_leaves_an_alias_claimed_by_two_notes_alone(tmp_path: Path) -> None:
     assert "One.md, Two.md" in out.stdout
 
 
+@pytest.mark.slow
 def test_caches_on_a_large_vault_and_no_cache_reads_everything_afresh(tmp_path: Path) -> None:
     vault = tmp_path / "big"
     vault.mkdir()

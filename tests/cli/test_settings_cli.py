@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hook_start_support import add_session, make_project
 
 import vaultkit
@@ -63,6 +64,7 @@ def test_install_into_a_missing_file_then_uninstall_leaves_no_file(tmp_path: Pat
     assert not (home() / ".claude" / "settings.json.vaultkit.bak").exists()
 
 
+@pytest.mark.slow
 def test_hand_written_file_is_backed_up_kept_and_restored_byte_for_byte(tmp_path: Path) -> None:
     target = home() / USER_FILE
     target.parent.mkdir(parents=True)
@@ -115,6 +117,7 @@ def test_dry_run_prints_the_diff_and_changes_nothing(tmp_path: Path) -> None:
     assert target.read_text() == '{"model": "opus"}\n'
 
 
+@pytest.mark.slow
 def test_project_and_local_scopes_and_claude_config_dir(tmp_path: Path) -> None:
     project = make_project(tmp_path / "proj")
     assert vk("hooks", "install", "--scope", "project", cwd=project / "sessions").returncode == 0
@@ -204,6 +207,7 @@ def test_a_dry_run_says_would_and_writes_nothing(tmp_path: Path) -> None:
     assert sorted(p.name for p in (home() / ".claude" / "commands").iterdir()) == commands
 
 
+@pytest.mark.slow
 def test_project_option_is_the_project_itself_not_its_git_root(tmp_path: Path) -> None:
     repo = make_project(tmp_path / "repo")
     sub = repo / "packages" / "app"

@@ -71,6 +71,7 @@ def assert_distilled_exactly_once(store: Store, ids: list[str]) -> None:
         assert len(list(store.raw.glob(f"*_{sid}.jsonl"))) == 1, sid
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_twenty_hooks_at_once_queue_everything_and_one_runner_drains_it(tmp_path: Path) -> None:
     project, folder = make_project(tmp_path)
@@ -166,11 +167,13 @@ def _kill_burst(tmp_path: Path, kill_at: str) -> int:
     return killed
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_hooks_killed_at_random_points_lose_no_session(tmp_path: Path) -> None:
     assert _kill_burst(tmp_path, "random") >= 1, "the kill points hit hooks still running"
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_hooks_killed_at_one_second_lose_no_session(tmp_path: Path) -> None:
     """Claude Code's worst case in issue 12: every hook still running at 1 s is killed (on a

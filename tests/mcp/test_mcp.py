@@ -114,6 +114,7 @@ def test_every_tool_is_read_only_and_declares_its_parameters(client: Client) -> 
     assert "long-term memory" in client.info["instructions"]
 
 
+@pytest.mark.slow
 def test_save_handoff_exists_only_with_allow_write(project: Path) -> None:
     writer = Client(project, "--allow-write")
     try:
