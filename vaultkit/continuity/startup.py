@@ -20,7 +20,7 @@ from vaultkit.base.record import Record
 from vaultkit.base.store import Store, current_branch, find_store
 from vaultkit.continuity import inject
 from vaultkit.errors import VaultkitError
-from vaultkit.session.queue import backfill, health, jobs
+from vaultkit.session.queue import backfill, health, jobs, recover
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -151,6 +151,7 @@ def _backfill(
     agent: str,
 ) -> int:
     try:
+        recover.drain_and_start(env, time.time(), store, spawn)  # hooks killed after spooling
         found = backfill.plan(
             store,
             _field(payload, "transcript_path"),
