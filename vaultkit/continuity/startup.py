@@ -78,6 +78,8 @@ def compose(
     """The injection text for ``agent``'s payload; ``spawn=None`` means look only (no backfill).
     Nothing here depends on the agent but backfill's search: the store is the project's."""
     source = _field(payload, "source") or "startup"
+    if spawn is not None:
+        _recover(env, spawn)
     if source in ("resume", "fork"):
         return ""
     store = find_store(payload_cwd(payload), env=env)
@@ -142,6 +144,15 @@ def _config(store: Store) -> Config:
         return Config()
 
 
+def _recover(env: Mapping[str, str], spawn: Spawner) -> None:
+    """Queue the sessions of SessionEnd hooks killed after they spooled, whichever project's,
+    and start each such store's runner."""
+    try:  # noqa: SIM105  (contextlib would cost the hook an import)
+        recover.drain_and_start(env, time.time(), None, spawn)
+    except OSError:
+        pass  # an unreadable spool: the next SessionStart or runner tries again
+
+
 def _backfill(
     store: Store,
     payload: Mapping[str, object],
@@ -151,7 +162,6 @@ def _backfill(
     agent: str,
 ) -> int:
     try:
-        recover.drain_and_start(env, time.time(), store, spawn)  # hooks killed after spooling
         found = backfill.plan(
             store,
             _field(payload, "transcript_path"),

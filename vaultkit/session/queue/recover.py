@@ -149,9 +149,9 @@ def drain(env: Mapping[str, str], now: float) -> list[Recovered]:
 
 
 def drain_and_start(
-    env: Mapping[str, str], now: float, own: Store, spawn: Callable[[Store], object]
+    env: Mapping[str, str], now: float, own: Store | None, spawn: Callable[[Store], object]
 ) -> list[Recovered]:
-    """:func:`drain`, then ``spawn`` a runner for every other store it queued into (``own``'s
+    """:func:`drain`, then ``spawn`` a runner for every store it queued into but ``own`` (whose
     jobs are the caller's to run)."""
     found = drain(env, now)
     others = {r.store for r in found if r.queued and r.store is not None and r.store != own}
