@@ -65,3 +65,17 @@ def test_only_a_session_end_outside_vaultkits_own_processes_spools(
     argv: list[str], env: dict[str, str], wanted: bool
 ) -> None:
     assert spool.wanted(argv, env) is wanted
+
+
+def test_publish_bytes_leaves_only_the_whole_file_and_never_replaces_one(tmp_path: Path) -> None:
+    from vaultkit.base.fsio import publish_bytes
+
+    target = tmp_path / "spool" / "entry.end"
+    publish_bytes(str(target), b"whole")
+    assert target.read_bytes() == b"whole"
+    assert os.listdir(target.parent) == ["entry.end"]
+    if getattr(os, "O_TMPFILE", 0) and os.path.isdir("/proc/self/fd"):
+        with pytest.raises(FileExistsError):
+            publish_bytes(str(target), b"other")
+        assert target.read_bytes() == b"whole"
+        assert os.listdir(target.parent) == ["entry.end"], "the unnamed file leaves nothing"

@@ -1,13 +1,14 @@
-"""The SessionEnd hook's first act: its stdin and command line, one atomic file in the spool.
+"""The SessionEnd hook's first act: its stdin and command line, one file in the spool.
 
 A hook in a burst may be killed (Claude Code gives all SessionEnd hooks 1.5 s together) before
 it has imported what finding the store and queueing the job take. So before anything else the
-hook writes what it was given into ``<data dir>/spool/<time_ns>.<pid>.end`` (one small atomic
-write, no fsync); once the job is queued it removes the entry. An entry left behind by a hook
-that was killed is queued later by :mod:`vaultkit.session.queue.recover` (the queue runner and
-every SessionStart drain the spool). An entry is ``MAGIC``, then NUL-separated fields (the
-length of stdin, the process's working folder, the command line's words), an empty field and
-stdin's bytes, so a reader can tell a whole entry from a cut one.
+hook writes what it was given into ``<data dir>/spool/<time_ns>.<pid>.end``: one small file,
+visible only once whole (:func:`vaultkit.base.fsio.publish_bytes`), not fsynced. Once the job
+is queued the hook removes the entry; an entry left behind by a hook that was killed is queued
+later by :mod:`vaultkit.session.queue.recover` (the queue runner and every SessionStart drain
+the spool). An entry is ``MAGIC``, then NUL-separated fields (the length of stdin, the
+process's working folder, the command line's words), an empty field and stdin's bytes, so a
+reader can tell a whole entry from a cut one.
 
 Lean (``os``, ``time`` and the lean ``fsio``, ``record``, ``store``): the hook command imports
 this before any other vaultkit module.
@@ -18,7 +19,7 @@ from __future__ import annotations
 import os
 import time
 
-from vaultkit.base.fsio import atomic_write_bytes
+from vaultkit.base.fsio import publish_bytes
 from vaultkit.base.record import Record
 from vaultkit.base.store import data_dir
 
@@ -99,7 +100,7 @@ def write(raw: bytes, argv: Sequence[str], env: Mapping[str, str]) -> str | None
     try:
         folder = spool_dir(env)
         path = os.path.join(folder, f"{time.time_ns()}.{os.getpid()}{SUFFIX}")
-        atomic_write_bytes(path, encode(raw, os.getcwd(), argv), mode=0o600, durable=False)
+        publish_bytes(path, encode(raw, os.getcwd(), argv))
     except (OSError, ValueError):
         return None
     return path
