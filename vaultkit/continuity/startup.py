@@ -20,7 +20,7 @@ from vaultkit.base.record import Record
 from vaultkit.base.store import Store, current_branch, find_store
 from vaultkit.continuity import inject
 from vaultkit.errors import VaultkitError
-from vaultkit.session.queue import backfill, health, jobs
+from vaultkit.session.queue import backfill, health, jobs, recover
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -78,6 +78,8 @@ def compose(
     """The injection text for ``agent``'s payload; ``spawn=None`` means look only (no backfill).
     Nothing here depends on the agent but backfill's search: the store is the project's."""
     source = _field(payload, "source") or "startup"
+    if spawn is not None:
+        _recover(env, spawn)
     if source in ("resume", "fork"):
         return ""
     store = find_store(payload_cwd(payload), env=env)
@@ -140,6 +142,15 @@ def _config(store: Store) -> Config:
     except VaultkitError as exc:
         append_log(store.at("log"), f"session-start: {exc.message}; using default settings")
         return Config()
+
+
+def _recover(env: Mapping[str, str], spawn: Spawner) -> None:
+    """Queue the sessions of SessionEnd hooks killed after they spooled, whichever project's,
+    and start each such store's runner."""
+    try:  # noqa: SIM105  (contextlib would cost the hook an import)
+        recover.drain_and_start(env, time.time(), None, spawn)
+    except OSError:
+        pass  # an unreadable spool: the next SessionStart or runner tries again
 
 
 def _backfill(
