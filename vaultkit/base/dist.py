@@ -11,3 +11,9 @@ CLI = "vaultkit"  # the command line tool, and `vaultkit mcp`
 HOOK = "vaultkit-hook"  # the hook entry point the agents run
 INSTALL = f"pipx install {DISTRIBUTION}"  # or: uv tool install / pip install DISTRIBUTION
 INSTALL_ANY = f"{INSTALL} (or: uv tool install {DISTRIBUTION})"
+# What the Claude Code plugin says when vaultkit is not installed (its SessionStart hook, shown to
+# the user, and its MCP server's error): one line, the exact command.
+MISSING = (
+    f"vaultkit is not installed, so the vaultkit plugin cannot remember this session: install it"
+    f" with `{INSTALL}` (or `uv tool install {DISTRIBUTION}`), then start a new session."
+)
