@@ -20,7 +20,7 @@ import typer
 
 from vaultkit.agents import doctor as agent_doctor
 from vaultkit.agents import known
-from vaultkit.base import gitignore
+from vaultkit.base import dist, gitignore
 from vaultkit.base.config import Config, load_config
 from vaultkit.base.store import Store, find_git_root, find_store, is_project_store
 from vaultkit.cli.app import app
@@ -91,7 +91,7 @@ def doctor(project: ProjectOpt = None, fmt: FormatOpt = OutputFormat.text) -> No
     folder = project_dir(project)
     store = find_store(folder)
     config, config_check = _check_config(store)
-    checks = [config_check, *_check_hooks(folder)]
+    checks = [config_check, _check_install(), *_check_hooks(folder)]
     for name, probe in (
         (f"{known.DEFAULT} CLI", lambda: [_check_default_cli(config)]),
         ("store", lambda: [_check_store(store), _check_location(store, folder)]),
@@ -134,6 +134,29 @@ def _check_config(store: Store) -> tuple[Config, Check]:
         )
     where = store.config_file if store.config_file.exists() else "defaults (no vaultkit.toml)"
     return config, Check("config", "ok", f"valid: {where}")
+
+
+def _check_install() -> Check:
+    """This environment's vaultkit, and a distribution named ``vaultkit`` beside it: another
+    project on PyPI (or this one before its rename) that writes the same import package."""
+    import importlib.metadata
+
+    from vaultkit import __version__
+
+    where = Path(__file__).resolve().parents[1]
+    try:
+        other = importlib.metadata.distribution("vaultkit")
+    except importlib.metadata.PackageNotFoundError:
+        return Check("install", "ok", f"{dist.DISTRIBUTION} {__version__} in {where}")
+    return Check(
+        "install",
+        "fail",
+        f"a distribution named 'vaultkit' ({other.version}) is installed in this environment"
+        f" too: it is another project on PyPI (or vaultkit before its rename to"
+        f" {dist.DISTRIBUTION}) and shares the import package {where}",
+        f"pip uninstall vaultkit && pip install --force-reinstall {dist.DISTRIBUTION}; or give"
+        f" vaultkit an environment of its own: {dist.INSTALL}",
+    )
 
 
 def _check_hooks(folder: Path) -> list[Check]:
