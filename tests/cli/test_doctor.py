@@ -71,7 +71,8 @@ def test_doctor_passes_on_a_good_setup(tmp_path: Path) -> None:
         "ok    agents: codex, gemini: not on this machine (no CLI on PATH, no config "
         in "\n".join(lines)
     )
-    assert lines[-1] == "0 failed, 0 warning(s), 11 ok"
+    assert "ok    shared links: no link in wiki/, summary/ or transcripts/ leaves the store" in lines
+    assert lines[-1] == "0 failed, 0 warning(s), 12 ok"
 
 
 def test_doctor_fails_on_a_broken_setup_and_names_the_fixes(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ import typer
 
 from vaultkit.agents import doctor as agent_doctor
 from vaultkit.agents import known
-from vaultkit.base import gitignore
+from vaultkit.base import gitignore, storelinks
 from vaultkit.base.config import Config, load_config
 from vaultkit.base.store import Store, find_git_root, find_store, is_project_store
 from vaultkit.cli.app import app
@@ -96,6 +96,7 @@ def doctor(project: ProjectOpt = None, fmt: FormatOpt = OutputFormat.text) -> No
         (f"{known.DEFAULT} CLI", lambda: [_check_default_cli(config)]),
         ("store", lambda: [_check_store(store), _check_location(store, folder)]),
         ("git", lambda: _check_git(store, config)),
+        ("shared links", lambda: _check_links(store)),
         ("queue", lambda: _check_queue(store, config)),
         ("worker results", lambda: _check_results(store)),
         ("distillation", lambda: _check_held(store)),
@@ -249,6 +250,24 @@ def _check_tracked(store: Store, root: Path, config: Config) -> Check:
         f"{len(files)} private file(s) tracked by git in {', '.join(p + '/' for p in parts)}",
         f"{command} {' '.join(shlex.quote(p) for p in parts)}  (then commit)",
     )
+
+
+def _check_links(store: Store) -> list[Check]:
+    """Links in the shared folders that vaultkit refuses to follow (a teammate's or a broken
+    commit): each with its target and the command that removes it."""
+    if not store.root.is_dir():
+        return []
+    refused = storelinks.refused_links(store)
+    if not refused:
+        return [
+            Check(
+                "shared links", "ok", "no link in wiki/, summary/ or transcripts/ leaves the store"
+            )
+        ]
+    return [
+        Check("shared link", "fail", f"{r.path} {r.reason}; vaultkit does not read it", r.fix)
+        for r in refused
+    ]
 
 
 def _check_queue(store: Store, config: Config) -> list[Check]:

@@ -16,7 +16,7 @@ from vaultkit.base.config import Config, store_config
 from vaultkit.base.leanmeta import meta_str, read_meta
 from vaultkit.base.log import append_log
 from vaultkit.base.record import Record
-from vaultkit.base.store import Store, find_store
+from vaultkit.base.store import Store, find_store, read_problem
 from vaultkit.continuity import activity, baton
 from vaultkit.errors import VaultkitError
 
@@ -89,10 +89,18 @@ def _head(path: Path, limit: int) -> str:
 
 def handoffs(store: Store) -> list[Handoff]:
     """Handoff notes in ``summary/`` (newest names first, at most ``SCAN_LIMIT`` read), newest
-    first by date."""
+    first by date. Links the store may not follow are left out (``read_problem``)."""
+    if read_problem(store, store.summary):
+        return []
     try:
         names = sorted(
-            (e.name for e in os.scandir(store.summary) if e.name.endswith(".md") and e.is_file()),
+            (
+                e.name
+                for e in os.scandir(store.summary)
+                if e.name.endswith(".md")
+                and e.is_file()
+                and not (e.is_symlink() and read_problem(store, e.path))
+            ),
             reverse=True,
         )
     except OSError:

@@ -17,7 +17,7 @@ from vaultkit.base.config import Config, store_config
 from vaultkit.base.leanmeta import Meta, is_degraded, meta_str, read_meta
 from vaultkit.base.log import append_log
 from vaultkit.base.record import Record
-from vaultkit.base.store import Store, current_branch, find_store
+from vaultkit.base.store import Store, current_branch, find_store, read_problem
 from vaultkit.continuity import inject
 from vaultkit.errors import VaultkitError
 from vaultkit.session.queue import backfill, health, jobs
@@ -198,13 +198,28 @@ def _read_head(path: str, limit: int) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-def note_files(folder: str, limit: int | None = None) -> list[str]:
+def _read_shared(store: Store, path: str, limit: int) -> str:
+    """The head of a shared note, or ``""`` when the store may not read it (a link out of the
+    store or into its private parts: :func:`vaultkit.base.store.read_problem`)."""
+    return "" if read_problem(store, path) else _read_head(path, limit)
+
+
+def note_files(store: Store, folder: str, limit: int | None = None) -> list[str]:
     """``*.md`` files directly in ``folder`` (not INDEX.md), newest name stamp first; past
     ``limit`` only those of the last one's minute (names order a minute by session id, so
-    which of them is newer only the frontmatter says)."""
+    which of them is newer only the frontmatter says). Links the store may not follow, and
+    everything in a ``folder`` that is such a link, are left out."""
+    if read_problem(store, folder):
+        return []
     try:
         with os.scandir(folder) as found:
-            names = [e.name for e in found if e.name.endswith(".md") and e.is_file()]
+            names = [
+                e.name
+                for e in found
+                if e.name.endswith(".md")
+                and e.is_file()
+                and not (e.is_symlink() and read_problem(store, e.path))
+            ]
     except OSError:
         return []
     keyed = sorted(((_name_key(n), n) for n in names if n.lower() != "index.md"), reverse=True)
@@ -217,8 +232,8 @@ def note_files(folder: str, limit: int | None = None) -> list[str]:
 def recent_summaries(store: Store, limit: int = CANDIDATES) -> list[Summary]:
     """The newest summaries (by frontmatter date, else name stamp), newest first."""
     found = []
-    for path in note_files(store.at("summary"), limit):
-        head = _read_head(path, HEAD_BYTES)
+    for path in note_files(store, store.at("summary"), limit):
+        head = _read_shared(store, path, HEAD_BYTES)
         meta, _ = read_meta(head)
         found.append(Summary(path, _date_key(meta, os.path.basename(path)), meta, head))
     found.sort(key=lambda s: (s.key, s.name), reverse=True)
@@ -246,7 +261,7 @@ def _rel(store: Store, path: str) -> str:
 
 
 def _note(store: Store, path: str) -> inject.NoteText | None:
-    text = _read_head(path, NOTE_MAX_BYTES)
+    text = _read_shared(store, path, NOTE_MAX_BYTES)
     if not text:
         return None
     _, body = read_meta(text)
@@ -260,15 +275,15 @@ def wiki_for(store: Store, summary: str) -> str | None:
     wiki = store.at("wiki")
     for name in names:
         candidate = os.path.join(wiki, f"{name}.md")
-        if os.path.isfile(candidate):
+        if os.path.isfile(candidate) and not read_problem(store, candidate):
             return candidate
-    notes = note_files(wiki, 1)
+    notes = note_files(store, wiki, 1)
     return notes[0] if notes else None
 
 
 def index_head(store: Store) -> tuple[tuple[str, ...], int]:
     """The first entry lines of INDEX.md's generated region (whole file for old indexes)."""
-    text = _read_head(store.at("index"), INDEX_MAX_BYTES)
+    text = _read_shared(store, store.at("index"), INDEX_MAX_BYTES)
     lines = text.splitlines()
     start = next((i for i, line in enumerate(lines) if line.startswith(INDEX_START)), -1)
     if start >= 0:
@@ -385,10 +400,10 @@ def compact_text(store: Store, config: Config, session_id: str) -> str:
     if not session_id:
         return ""
     short = re.sub(r"[^A-Za-z0-9-]", "", session_id)[:8]
-    for path in note_files(store.at("summary")):
+    for path in note_files(store, store.at("summary")):
         if short and short not in os.path.basename(path):
             continue
-        meta, _ = read_meta(_read_head(path, HEAD_BYTES))
+        meta, _ = read_meta(_read_shared(store, path, HEAD_BYTES))
         if meta_str(meta, "session_id") in ("", session_id):
             note = _note(store, path)
             if note is not None:

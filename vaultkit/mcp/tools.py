@@ -13,7 +13,7 @@ from pathlib import Path
 
 from vaultkit.base.config import Config, load_config
 from vaultkit.base.leanmeta import meta_str
-from vaultkit.base.store import Store
+from vaultkit.base.store import Store, read_problem
 from vaultkit.errors import VaultkitError
 from vaultkit.search.corpus import KINDS, store_corpus
 from vaultkit.search.find import Filters
@@ -70,6 +70,11 @@ def _file_for(memory: Memory, note: str) -> Path:
     for candidate in (memory.root / wanted, memory.store.wiki / wanted):
         resolved = candidate.resolve()
         inside = any(resolved.is_relative_to(folder) for folder in readable)
+        if inside and read_problem(memory.store, candidate):
+            raise VaultkitError(
+                f"{wanted}: {read_problem(memory.store, candidate)}; vaultkit does not read it",
+                hint="`vaultkit doctor` lists such links and the command that removes each",
+            )
         if inside and resolved.suffix.lower() == ".md" and resolved.is_file():
             return resolved
     from vaultkit.search.related import find_note
