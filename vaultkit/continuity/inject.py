@@ -16,6 +16,7 @@ from vaultkit.base.record import Record
 MAX_BUDGET = 9_000
 MIN_BUDGET = 400
 MIN_WIKI_CHARS = 300
+PINNED_SHOWN = 3  # passed-over summaries named in the injection (doctor names them all)
 SEP = "\n\n"
 
 # Hangul syllables, jamo and compatibility jamo, as inclusive ranges (a regex character class
@@ -35,6 +36,7 @@ EN = {
     "degraded": "The summary below was written in degraded mode ({reason}); the full transcript "
     "is at {raw}.",
     "newer": "A newer summary exists but was passed over: {name}.",
+    "pinned": "Not taken as the latest session: {notes}.",
     "summary": "### Latest session summary ({path})",
     "wiki": "### Previous wiki note ({path})",
     "index": "### Wiki index ({path})",
@@ -57,6 +59,7 @@ KO = {
     "backfill": "요약되지 않은 채 끝난 이전 세션 {n}개의 요약이 백그라운드에서 시작되었습니다.",
     "degraded": "아래 요약은 품질 저하 모드({reason})로 작성되었습니다. 원본 대화: {raw}",
     "newer": "더 최근 요약이 있지만 선택되지 않았습니다: {name}",
+    "pinned": "최신 세션으로 선택하지 않은 요약: {notes}",
     "summary": "### 최신 이어가기 요약 ({path})",
     "wiki": "### 직전 위키 노트 ({path})",
     "index": "### 위키 인덱스 ({path})",
@@ -102,6 +105,7 @@ class Material(Record):
     index_lines: tuple[str, ...] = ()
     index_total: int = 0
     recent: tuple[Recent, ...] = ()
+    passed_over: tuple[str, ...] = ()  # "name (why)" of summaries that may not be the latest
 
 
 def has_hangul(text: str) -> bool:
@@ -153,6 +157,11 @@ def _warnings(m: Material, labels: dict[str, str]) -> list[str]:
         lines.append(labels["degraded"].format(reason=reason, raw=m.raw_path or "sessions/raw/"))
     if m.newer_skipped:
         lines.append(labels["newer"].format(name=m.newer_skipped))
+    if m.passed_over:
+        shown = list(m.passed_over[:PINNED_SHOWN])
+        if len(m.passed_over) > PINNED_SHOWN:
+            shown.append(f"+{len(m.passed_over) - PINNED_SHOWN}")
+        lines.append(labels["pinned"].format(notes="; ".join(shown)))
     return lines
 
 

@@ -18,7 +18,7 @@ from vaultkit.base.leanmeta import Meta, is_degraded, meta_str, read_meta
 from vaultkit.base.log import append_log
 from vaultkit.base.record import Record
 from vaultkit.base.store import Store, current_branch, find_store, read_problem
-from vaultkit.continuity import inject
+from vaultkit.continuity import inject, pinning
 from vaultkit.errors import VaultkitError
 from vaultkit.session.queue import backfill, health, jobs
 
@@ -204,11 +204,14 @@ def _read_shared(store: Store, path: str, limit: int) -> str:
     return "" if read_problem(store, path) else _read_head(path, limit)
 
 
-def note_files(store: Store, folder: str, limit: int | None = None) -> list[str]:
+def note_files(
+    store: Store, folder: str, limit: int | None = None, not_after: str = ""
+) -> list[str]:
     """``*.md`` files directly in ``folder`` (not INDEX.md), newest name stamp first; past
     ``limit`` only those of the last one's minute (names order a minute by session id, so
     which of them is newer only the frontmatter says). Links the store may not follow, and
-    everything in a ``folder`` that is such a link, are left out."""
+    everything in a ``folder`` that is such a link, are left out; so are names stamped after
+    ``not_after`` (``YYYYMMDDHHMM``), so that future-dated names cannot crowd out the rest."""
     if read_problem(store, folder):
         return []
     try:
@@ -223,21 +226,79 @@ def note_files(store: Store, folder: str, limit: int | None = None) -> list[str]
     except OSError:
         return []
     keyed = sorted(((_name_key(n), n) for n in names if n.lower() != "index.md"), reverse=True)
+    if not_after:
+        keyed = [(key, n) for key, n in keyed if key[:12] <= not_after]
     end = len(keyed) if limit is None else max(0, limit)
     while 0 < end < len(keyed) and keyed[end][0] == keyed[end - 1][0]:
         end += 1
     return [os.path.join(folder, n) for _, n in keyed[:end]]
 
 
-def recent_summaries(store: Store, limit: int = CANDIDATES) -> list[Summary]:
-    """The newest summaries (by frontmatter date, else name stamp), newest first."""
+def recent_summaries(
+    store: Store, limit: int = CANDIDATES, now: float | None = None
+) -> list[Summary]:
+    """The newest summaries (by frontmatter date, else name stamp), newest first; names
+    stamped in the future in every time zone are not among them."""
+    not_after = pinning.future_key(time.time() if now is None else now)
     found = []
-    for path in note_files(store, store.at("summary"), limit):
+    for path in note_files(store, store.at("summary"), limit, not_after):
         head = _read_shared(store, path, HEAD_BYTES)
         meta, _ = read_meta(head)
         found.append(Summary(path, _date_key(meta, os.path.basename(path)), meta, head))
     found.sort(key=lambda s: (s.key, s.name), reverse=True)
     return found[: max(0, limit)]
+
+
+def future_named(store: Store, now: float) -> list[str]:
+    """Names in ``summary/`` stamped in the future in every time zone (never candidates)."""
+    not_after = pinning.future_key(now)
+    names = [os.path.basename(p) for p in note_files(store, store.at("summary"))]
+    return [_safe_name(n) for n in names if _name_key(n)[:12] > not_after]
+
+
+def pinned(store: Store, summary: Summary, now: float) -> str:
+    """Why ``summary`` may not be the latest session (:mod:`vaultkit.continuity.pinning`),
+    else ``""``; this machine's done record of its session says when it was distilled."""
+    finished = ""
+    if summary.session_id:
+        done = jobs.read_done(store, summary.session_id)
+        finished = done.finished_at if done is not None else ""
+    date = meta_str(summary.meta, "date")
+    return pinning.pinned_reason(date, _name_key(summary.name), now, finished)
+
+
+class Choice(Record):
+    """The summary SessionStart leads with, the others it may show, and those it passed over
+    as the latest session (each with why)."""
+
+    chosen: Summary | None
+    others: tuple[Summary, ...]
+    passed: tuple[tuple[Summary, str], ...]
+
+
+def latest(store: Store, summaries: list[Summary], branch: str, now: float) -> Choice:
+    """:func:`choose` among the summaries that may be the latest session."""
+    reasons = {s.path: pinned(store, s, now) for s in summaries}
+    eligible = [s for s in summaries if not reasons[s.path]]
+    chosen = choose(eligible, branch)
+    others = tuple(s for s in eligible if s is not chosen)
+    return Choice(chosen, others, tuple((s, reasons[s.path]) for s in summaries if reasons[s.path]))
+
+
+def explain(choice: Choice, branch: str) -> tuple[str, list[tuple[str, str]]]:
+    """Why SessionStart leads with the summary it chose, and the name of each summary it
+    passed over as the latest session with why (``vaultkit restore`` and ``doctor`` say so)."""
+    chosen = choice.chosen
+    passed = [(_safe_name(s.name), why) for s, why in choice.passed]
+    if chosen is None:
+        return ("no summary may be the latest session" if passed else "no summary yet"), passed
+    why = []
+    if branch and meta_str(chosen.meta, "git_branch") == branch:
+        why.append(f"on the current branch {branch}")
+    why.append("degraded, but no better one" if chosen.degraded else "not degraded")
+    if not any(s.key > chosen.key for s in choice.others):
+        why.append("the newest")
+    return f"{_safe_name(chosen.name)}: {', '.join(why)}", passed
 
 
 def choose(summaries: list[Summary], branch: str) -> Summary | None:
@@ -358,14 +419,17 @@ def gather(
     store: Store, config: Config, cwd: str | os.PathLike[str], *, backfilled: int = 0
 ) -> inject.Material:
     """Read what the startup injection shows."""
-    summaries = recent_summaries(store, max(CANDIDATES, config.inject.recent + 1))
-    chosen = choose(summaries, current_branch(cwd))
+    now = time.time()
+    summaries = recent_summaries(store, max(CANDIDATES, config.inject.recent + 1), now)
+    choice = latest(store, summaries, current_branch(cwd), now)
+    chosen = choice.chosen
     note = _note(store, chosen.path) if chosen is not None else None
     wiki_path = wiki_for(store, chosen.path) if chosen is not None else None
     wiki = _note(store, wiki_path) if wiki_path is not None else None
     lines, total = index_head(store)
-    others = [s for s in summaries if chosen is None or s.path != chosen.path]
-    newest = summaries[0] if summaries else None
+    others = list(choice.others)
+    eligible = [s for s in summaries if s is chosen or s in others]
+    newest = eligible[0] if eligible else None
     chosen_name = chosen.name if chosen is not None else ""
     sample = "".join(
         (note.body[:4000] if note else "", wiki.body[:2000] if wiki else "", chosen_name)
@@ -385,7 +449,14 @@ def gather(
         index_lines=lines,
         index_total=total,
         recent=_recent_rows(others, config.inject.recent),
+        passed_over=tuple(f"{_safe_name(s.name)} ({why})" for s, why in choice.passed),
     )
+
+
+def _safe_name(name: str) -> str:
+    """A note's file name as injected text: it came through git, so one plain line."""
+    kept = "".join(ch if ch.isprintable() else " " for ch in name)
+    return " ".join(kept.replace("`", "'").split())[:120]
 
 
 def startup_text(

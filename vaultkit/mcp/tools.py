@@ -7,10 +7,12 @@ come first, and full text only when asked for (``read_note``, ``latest_handoff``
 from __future__ import annotations
 
 import os
+import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from vaultkit.base.author import clean_author
 from vaultkit.base.config import Config, load_config
 from vaultkit.base.leanmeta import meta_str
 from vaultkit.base.store import Store, read_problem
@@ -134,10 +136,11 @@ def related(memory: Memory, note: str, limit: int) -> Json:
 
 def recent_sessions(memory: Memory, limit: int) -> Json:
     """The newest handoff summaries: path, title, date, session id and quality."""
-    from vaultkit.continuity.startup import recent_summaries  # on first use: a faster start
+    from vaultkit.continuity.startup import pinned, recent_summaries  # on first use
 
     rows = []
-    for summary in recent_summaries(memory.store, max(1, min(limit, 50))):
+    now = time.time()
+    for summary in recent_summaries(memory.store, max(1, min(limit, 50)), now):
         rows.append(
             {
                 "path": _shown(memory, Path(summary.path)),
@@ -145,6 +148,8 @@ def recent_sessions(memory: Memory, limit: int) -> Json:
                 "date": meta_str(summary.meta, "date"),
                 "session_id": summary.session_id,
                 "quality": "degraded" if summary.degraded else "ok",
+                "author": clean_author(meta_str(summary.meta, "author")),
+                "not_latest_because": pinned(memory.store, summary, now),
             }
         )
     return {"sessions": rows}
@@ -152,12 +157,15 @@ def recent_sessions(memory: Memory, limit: int) -> Json:
 
 def latest_handoff(memory: Memory, max_lines: int) -> Json:
     """The newest handoff summary's text (paged like ``read_note``)."""
-    from vaultkit.continuity.startup import recent_summaries
+    from vaultkit.base.store import current_branch
+    from vaultkit.continuity.startup import latest, recent_summaries
 
-    newest = recent_summaries(memory.store, 1)
-    if not newest:
+    now = time.time()
+    summaries = recent_summaries(memory.store, now=now)
+    chosen = latest(memory.store, summaries, current_branch(memory.store.project), now).chosen
+    if chosen is None:
         return {"path": None, "text": "", "note": "no handoff has been written in this project yet"}
-    return read_note(memory, _shown(memory, Path(newest[0].path)), 1, max_lines)
+    return read_note(memory, _shown(memory, Path(chosen.path)), 1, max_lines)
 
 
 def vault_health(memory: Memory) -> Json:
