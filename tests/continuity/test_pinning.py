@@ -62,20 +62,14 @@ def test_session_start_passes_over_a_pinned_note_and_says_why(tmp_path: Path) ->
     project = make_project(tmp_path / "p")
     add_session(project, 28, "1000", "aaaa1111-x", "Real", summary="REAL-SUMMARY\n")
     store = Store(project / "sessions")
-    meta: dict[str, object] = {
-        "title": "Pin",
-        "date": "2099-12-31T23:59:00+00:00",
-        "session_id": "bbbb2222",
-    }
-    write_note(store.summary, "2026-11-29_0900_bbbb2222_Pin", "PINNED\n", **meta)
+    pin = "2026-11-29_0900_bbbb2222_Pin"
+    write_note(store.summary, pin, "PINNED\n", date="2099-12-31T23:59:00+00:00", session_id="b")
     for n in range(12):  # future names cannot crowd the real one out of the candidates
         write_note(store.summary, f"2099-12-31_23{n:02d}_cccc{n:04d}_Flood", "FLOOD\n")
-    claimed: dict[str, object] = {
-        "title": "Late",
-        "date": "2026-11-28T11:00:00+00:00",
-        "session_id": "dddd3333",
-    }
-    write_note(store.summary, "2026-11-28_1100_dddd3333_Late", "LATE\n", **claimed)
+    late = "2026-11-28_1100_dddd3333_Late"
+    write_note(
+        store.summary, late, "LATE\n", date="2026-11-28T11:00:00+00:00", session_id="dddd3333"
+    )
     done = jobs.Done("dddd3333", 1, "", "", "", "ok", "", "2026-11-28T10:30:00+00:00")
     jobs.write_done(store, done)
     text = _inject(project)
