@@ -13,6 +13,8 @@ import re
 import time
 
 from vaultkit.agents.payload import payload_cwd
+from vaultkit.base import gitconfig
+from vaultkit.base.author import clean_author, os_user_name
 from vaultkit.base.config import Config, store_config
 from vaultkit.base.leanmeta import Meta, is_degraded, meta_str, read_meta
 from vaultkit.base.log import append_log
@@ -60,6 +62,39 @@ class Summary(Record):
     @property
     def session_id(self) -> str:
         return meta_str(self.meta, "session_id")
+
+    @property
+    def author(self) -> str:
+        """Whose session it was (``author:``, cleaned: it arrives through git), or ``""``."""
+        return clean_author(meta_str(self.meta, "author"))
+
+
+def read_safe(text: str) -> str:
+    """Shared text as it may reach the agent: ``<private>`` spans dropped and secrets redacted
+    again at read time, so a teammate's unredacted note never arrives raw."""
+    from vaultkit.session.transcripts.redact import redact, strip_private
+
+    return redact(strip_private(text))
+
+
+def me(summaries: list[Summary], cwd: str | os.PathLike[str]) -> str:
+    """This user as notes record authors (git ``user.name``, else the OS user); ``""`` when
+    no summary names an author, so nothing is compared (and git is not asked)."""
+    if not any(s.author for s in summaries):
+        return ""
+    folder = os.fspath(cwd)
+    name = gitconfig.user_name(folder)
+    if name is None:  # only git itself can tell (includes, worktrees)
+        from vaultkit.base.author import current_author
+
+        return current_author(folder)
+    return clean_author(name or os_user_name()) or "unknown"
+
+
+def is_mine(summary: Summary, user: str) -> bool:
+    """True for this user's session, and for notes that name no author (written before
+    ``author:`` was recorded, or by this machine)."""
+    return not summary.author or not user or summary.author.casefold() == user.casefold()
 
 
 def envelope(text: str) -> str:
@@ -276,11 +311,13 @@ class Choice(Record):
     passed: tuple[tuple[Summary, str], ...]
 
 
-def latest(store: Store, summaries: list[Summary], branch: str, now: float) -> Choice:
+def latest(
+    store: Store, summaries: list[Summary], branch: str, now: float, user: str = ""
+) -> Choice:
     """:func:`choose` among the summaries that may be the latest session."""
     reasons = {s.path: pinned(store, s, now) for s in summaries}
     eligible = [s for s in summaries if not reasons[s.path]]
-    chosen = choose(eligible, branch)
+    chosen = choose(eligible, branch, user)
     others = tuple(s for s in eligible if s is not chosen)
     return Choice(chosen, others, tuple((s, reasons[s.path]) for s in summaries if reasons[s.path]))
 
@@ -301,14 +338,16 @@ def explain(choice: Choice, branch: str) -> tuple[str, list[tuple[str, str]]]:
     return f"{_safe_name(chosen.name)}: {', '.join(why)}", passed
 
 
-def choose(summaries: list[Summary], branch: str) -> Summary | None:
-    """Prefer the current branch, then non-degraded, then the newest."""
+def choose(summaries: list[Summary], branch: str, user: str = "") -> Summary | None:
+    """Prefer this user's own session on the current branch, then the current branch, then
+    this user's, then non-degraded, then the newest."""
     if not summaries:
         return None
 
-    def rank(s: Summary) -> tuple[bool, bool, str, str]:
+    def rank(s: Summary) -> tuple[bool, bool, bool, bool, str, str]:
         on_branch = bool(branch) and meta_str(s.meta, "git_branch") == branch
-        return (on_branch, not s.degraded, s.key, s.name)
+        mine = is_mine(s, user)
+        return (on_branch and mine, on_branch, mine, not s.degraded, s.key, s.name)
 
     return max(summaries, key=rank)
 
@@ -326,7 +365,7 @@ def _note(store: Store, path: str) -> inject.NoteText | None:
     if not text:
         return None
     _, body = read_meta(text)
-    return inject.NoteText(path=_rel(store, path), body=body)
+    return inject.NoteText(path=_rel(store, path), body=read_safe(body))
 
 
 def wiki_for(store: Store, summary: str) -> str | None:
@@ -351,7 +390,7 @@ def index_head(store: Store) -> tuple[tuple[str, ...], int]:
         end = next((i for i, ln in enumerate(lines) if ln.startswith(INDEX_END)), len(lines))
         lines = lines[start + 1 : end]
     entries = [line.strip() for line in lines if _ENTRY.match(line)]
-    return tuple(entries[:INDEX_HEAD]), len(entries)
+    return tuple(read_safe(e) for e in entries[:INDEX_HEAD]), len(entries)
 
 
 def _newest_mtime(folder: str, suffix: str) -> float:
@@ -394,7 +433,7 @@ def _title(summary: Summary) -> str:
         title = parsed.title if parsed is not None else ""
     if not title:
         title = _first_line(read_meta(summary.head)[1]) or os.path.splitext(summary.name)[0]
-    return " ".join(title.split())[:120]
+    return " ".join(read_safe(title).split())[:120]
 
 
 def _first_line(body: str) -> str:
@@ -406,13 +445,23 @@ def _first_line(body: str) -> str:
     return ""
 
 
-def _recent_rows(others: list[Summary], count: int) -> tuple[inject.Recent, ...]:
+def _stamp(key: str) -> str:
+    return f"{key[:4]}-{key[4:6]}-{key[6:8]} {key[8:10]}:{key[10:12]}" if key else "?"
+
+
+def _recent_rows(others: list[Summary], count: int, user: str) -> tuple[inject.Recent, ...]:
     rows = []
     for s in others[: max(0, count)]:
-        key = s.key
-        stamp = f"{key[:4]}-{key[4:6]}-{key[6:8]} {key[8:10]}:{key[10:12]}" if key else "?"
-        rows.append(inject.Recent(stamp=stamp, title=_title(s), degraded=s.degraded))
+        author = "" if is_mine(s, user) else s.author
+        rows.append(inject.Recent(_stamp(s.key), _title(s), s.degraded, author))
     return tuple(rows)
+
+
+def _teammates(choice: Choice, user: str) -> tuple[str, ...]:
+    """Teammates' sessions newer than the chosen one: ``author · stamp · title`` each."""
+    chosen = choice.chosen
+    newer = [s for s in choice.others if not is_mine(s, user) and chosen and s.key > chosen.key]
+    return tuple(f"{s.author} · {_stamp(s.key)} · {_title(s)}" for s in newer)
 
 
 def gather(
@@ -421,7 +470,8 @@ def gather(
     """Read what the startup injection shows."""
     now = time.time()
     summaries = recent_summaries(store, max(CANDIDATES, config.inject.recent + 1), now)
-    choice = latest(store, summaries, current_branch(cwd), now)
+    user = me(summaries, cwd)
+    choice = latest(store, summaries, current_branch(cwd), now, user)
     chosen = choice.chosen
     note = _note(store, chosen.path) if chosen is not None else None
     wiki_path = wiki_for(store, chosen.path) if chosen is not None else None
@@ -448,14 +498,16 @@ def gather(
         index_path=_rel(store, store.at("index")),
         index_lines=lines,
         index_total=total,
-        recent=_recent_rows(others, config.inject.recent),
+        recent=_recent_rows(others, config.inject.recent, user),
         passed_over=tuple(f"{_safe_name(s.name)} ({why})" for s, why in choice.passed),
+        summary_author="" if chosen is None or is_mine(chosen, user) else chosen.author,
+        teammates=_teammates(choice, user),
     )
 
 
 def _safe_name(name: str) -> str:
     """A note's file name as injected text: it came through git, so one plain line."""
-    kept = "".join(ch if ch.isprintable() else " " for ch in name)
+    kept = "".join(ch if ch.isprintable() else " " for ch in read_safe(name))
     return " ".join(kept.replace("`", "'").split())[:120]
 
 
