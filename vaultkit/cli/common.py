@@ -62,3 +62,15 @@ def display_root(vault: Path) -> str:
     rel = os.path.relpath(vault, Path.cwd())
     shown = vault.as_posix() if rel.startswith("..") else Path(rel).as_posix()
     return "" if shown == "." else shown
+
+
+def unwritable(root: Path, exc: OSError, nothing: str, again: str) -> VaultkitError:
+    """The error for a store that cannot be written (read-only, permissions, full disk): what
+    failed, that ``nothing`` happened, and how to recover (``again`` once it is writable)."""
+    where = exc.filename or root
+    why = exc.strerror or str(exc)
+    return VaultkitError(
+        f"{where}: cannot write to the store ({why}); {nothing}",
+        hint=f"make {root} writable (chmod -R u+w, or remount it read-write), then run: {again}"
+        " (sessions that end meanwhile are archived by the next SessionStart's backfill)",
+    )

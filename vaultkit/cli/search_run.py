@@ -157,6 +157,8 @@ def run(args: SearchArgs) -> int:
     filters = Filters(args.kind, _since(args.since), args.tag, args.agent or "", args.limit)
     progress = progress_for(args.quiet)
     found = search_folder(root, args.query, filters, update=args.refresh, progress=progress)
+    if found.note:
+        print(f"note: {found.note}", file=sys.stderr)
     if found.refresh.skipped:
         print(
             f"note: {found.refresh.total} documents indexed; changed files were not re-read"

@@ -269,6 +269,8 @@ def _trim(body: str, room: int, labels: dict[str, str], path: str) -> str:
 
 STATUS_EN = {
     "prefix": "vaultkit: ",
+    "readonly": "{path} is not writable ({detail}), so sessions that end now are not archived; "
+    "make it writable and the next session start archives them (backfill).",
     "config": "{path} is invalid ({detail}), so sessions are archived but not distilled until it "
     "is fixed; `vaultkit doctor` shows the fix.",
     "failing": "distillation is failing: {what} (last error: {reason}); `vaultkit doctor` shows "
@@ -282,6 +284,8 @@ STATUS_EN = {
 }
 STATUS_KO = {
     "prefix": "vaultkit: ",
+    "readonly": "{path}에 쓸 수 없어({detail}) 지금 끝나는 세션은 보관되지 않습니다. 쓰기 "
+    "가능하게 하면 다음 세션 시작 때 보관됩니다(백필).",
     "config": "{path} 설정이 잘못되어({detail}) 세션은 보관되지만 고칠 때까지 요약되지 "
     "않습니다. `vaultkit doctor`가 고치는 방법을 보여 줍니다.",
     "failing": "요약이 실패하고 있습니다: {what} (마지막 오류: {reason}). `vaultkit doctor`가 "
@@ -302,6 +306,8 @@ class Health(Record):
 
     config_path: str = ""
     config_error: str = ""  # why vaultkit.toml was refused, without its path
+    store_path: str = ""
+    readonly: str = ""  # why the store cannot be written ("" when it can)
     waiting: int = 0
     retrying: int = 0
     gave_up: int = 0
@@ -313,6 +319,8 @@ def status_line(h: Health, *, korean: bool = False) -> str:
     """One line of plain facts when distillation is broken, failing or waiting; else ``""``."""
     labels = STATUS_KO if korean else STATUS_EN
     parts = []
+    if h.readonly:
+        parts.append(labels["readonly"].format(path=h.store_path, detail=h.readonly))
     if h.config_error:
         parts.append(labels["config"].format(path=h.config_path, detail=h.config_error))
     if h.retrying or h.gave_up:

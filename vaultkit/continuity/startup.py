@@ -159,6 +159,8 @@ def store_health(store: Store, config_problem: str = "") -> inject.Health:
     where = store.at("config_file")
     detail = config_problem.removeprefix(f"{where}: ")
     return inject.Health(
+        store_path=_rel(store, store.top) + "/",
+        readonly=_unwritable(store),
         config_path=_rel(store, where) if config_problem else "",
         config_error=health.one_line(detail),
         waiting=facts.waiting,
@@ -167,6 +169,19 @@ def store_health(store: Store, config_problem: str = "") -> inject.Health:
         budget=facts.budget,
         reason=facts.reason,
     )
+
+
+def _unwritable(store: Store) -> str:
+    """Why the store cannot be written (a read-only file system, permissions), else ``""``."""
+    folder = store.at("state") if os.path.isdir(store.at("state")) else store.top
+    if os.access(folder, os.W_OK):
+        return ""
+    try:  # access() says no; the error a write gets says why
+        os.close(os.open(os.path.join(folder, ".vaultkit-probe"), os.O_WRONLY | os.O_CREAT, 0o600))
+        os.unlink(os.path.join(folder, ".vaultkit-probe"))
+    except OSError as exc:
+        return (exc.strerror or "not writable").lower()
+    return ""
 
 
 def _config(store: Store) -> Config:

@@ -59,7 +59,8 @@ def search(memory: Memory, query: str, kinds: list[str], since: str, tag: str, l
         raise VaultkitError(f"unknown type {', '.join(unknown)}", hint=f"use {', '.join(KINDS)}")
     filters = Filters(tuple(kinds), since, (tag,) if tag else (), "", max(1, min(limit, 50)))
     found = search_folder(memory.root, query, filters)
-    return {"query": query, "results": [h.as_json() for h in found.hits]}
+    note = {"note": found.note} if found.note else {}
+    return {"query": query, "results": [h.as_json() for h in found.hits], **note}
 
 
 def _file_for(memory: Memory, note: str) -> Path:
