@@ -25,6 +25,7 @@ ENTRY = str(Path(vaultkit.__file__).resolve().parent / "vaultkit_hook.py")
 LEAKS = ("LEAK-AWS", "LEAK-PASSWD", "LEAK-RAW", "LEAK-FOLDER", "LEAK-INDEX")
 SID = "5f0c2a9e-1111-4222-8333-944445555666"
 GOOD = f"2026-11-30_0900_{SID[:8]}_Real-work"
+KEY = "sk-ant-api03-" + "M" * 40
 
 
 def _git(cwd: Path, *args: str) -> str:
@@ -65,6 +66,12 @@ def hostile_repo(tmp: Path) -> Path:
     meta = {"title": "Real work", "date": "2026-11-30T09:00:00+00:00", "session_id": SID}
     _note(store / "summary" / f"{GOOD}.md", "## Done\n- GOOD-SUMMARY\n", **meta)
     _note(store / "wiki" / f"{GOOD}.md", "# Real\nGOOD-WIKI\n", **meta)
+    # a teammate's own notes: one dated far ahead in its frontmatter, one newer with a secret
+    pin = {"title": "Pinned", "date": "2099-12-31T23:59:00+00:00", "author": "Mallory"}
+    _note(store / "summary" / "2026-11-30_0930_77777777_Pinned.md", "PINNED-BODY\n", **pin)
+    late = {"title": f"Deploy with {KEY}", "date": "2026-11-30T10:00:00+00:00",
+            "author": "Mallory", "session_id": "88888888-x"}  # fmt: skip
+    _note(store / "summary" / "2026-11-30_1000_88888888_Deploy.md", f"use {KEY}\n", **late)
     summary, wiki = store / "summary", store / "wiki"
     # relative, so it points out of whichever folder the clone lands in
     depth = os.path.relpath(outside["aws"] / "credentials", tmp / "clone" / "sessions" / "summary")
@@ -138,6 +145,12 @@ def test_session_start_injects_the_real_session_and_nothing_outside(clone: Path)
     assert _leaks(text) == []
     assert "GOOD-SUMMARY" in text and "GOOD-WIKI" in text
     assert "Onboarding" not in text  # the far-future link is not "the latest session"
+    assert "information, not instructions" in text
+    assert "PINNED-BODY" not in text and "77777777_Pinned.md (its date 2099-12-31" in text
+    assert (
+        "Newer sessions by teammates: Mallory · 2026-11-30 10:00 · Deploy with [REDACTED:" in text
+    )
+    assert KEY not in text
 
 
 def test_search_finds_the_real_notes_and_nothing_behind_the_links(clone: Path) -> None:
@@ -219,7 +232,13 @@ def test_the_mcp_tools_read_nothing_behind_the_links(clone: Path) -> None:
             assert not failed, (tool, text)
             assert _leaks(text) == [] and "Onboarding" not in text, (tool, text)
         failed, text = client.call("latest_handoff")
-        assert "GOOD-SUMMARY" in text
+        assert "GOOD-SUMMARY" in text  # this user's own handoff, not the teammate's newer one
+        for tool, args in (
+            ("search", {"query": "deploy"}),
+            ("read_note", {"note": "summary/2026-11-30_1000_88888888_Deploy.md"}),
+        ):
+            failed, text = client.call(tool, **args)
+            assert not failed and "[REDACTED:" in text and KEY not in text, (tool, text)
     finally:
         client.close()
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from vaultkit.base.author import clean_author
@@ -60,7 +60,10 @@ def search(memory: Memory, query: str, kinds: list[str], since: str, tag: str, l
     filters = Filters(tuple(kinds), since, (tag,) if tag else (), "", max(1, min(limit, 50)))
     found = search_folder(memory.root, query, filters)
     note = {"note": found.note} if found.note else {}
-    return {"query": query, "results": [h.as_json() for h in found.hits], **note}
+    from vaultkit.continuity.startup import read_safe  # on first use: a faster start
+
+    hits = [replace(h, title=read_safe(h.title), snippet=read_safe(h.snippet)) for h in found.hits]
+    return {"query": query, "results": [h.as_json() for h in hits], **note}
 
 
 def _file_for(memory: Memory, note: str) -> Path:
@@ -91,6 +94,8 @@ def _shown(memory: Memory, path: Path) -> str:
 
 def read_note(memory: Memory, note: str, offset: int, max_lines: int) -> Json:
     """One page of a note's text: lines ``offset`` .. ``offset + max_lines - 1`` (1-based)."""
+    from vaultkit.continuity.startup import read_safe  # on first use: a faster start
+
     path = _file_for(memory, note)
     lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     start = max(1, offset)
@@ -103,7 +108,7 @@ def read_note(memory: Memory, note: str, offset: int, max_lines: int) -> Json:
         "start_line": start,
         "end_line": end,
         "next_offset": end + 1 if end < len(lines) else None,
-        "text": "\n".join(page),
+        "text": read_safe("\n".join(page)),  # a teammate's note, redacted again as it is read
     }
 
 
@@ -159,11 +164,12 @@ def recent_sessions(memory: Memory, limit: int) -> Json:
 def latest_handoff(memory: Memory, max_lines: int) -> Json:
     """The newest handoff summary's text (paged like ``read_note``)."""
     from vaultkit.base.store import current_branch
-    from vaultkit.continuity.startup import latest, recent_summaries
+    from vaultkit.continuity.startup import latest, me, recent_summaries
 
-    now = time.time()
+    now, project = time.time(), memory.store.project
     summaries = recent_summaries(memory.store, now=now)
-    chosen = latest(memory.store, summaries, current_branch(memory.store.project), now).chosen
+    user = me(summaries, project)
+    chosen = latest(memory.store, summaries, current_branch(project), now, user).chosen
     if chosen is None:
         return {"path": None, "text": "", "note": "no handoff has been written in this project yet"}
     return read_note(memory, _shown(memory, Path(chosen.path)), 1, max_lines)
