@@ -72,7 +72,9 @@ def test_doctor_passes_on_a_good_setup(tmp_path: Path) -> None:
         in "\n".join(lines)
     )
     assert lines[1].startswith("ok    install: vaultkit-memory ")  # no other 'vaultkit' beside it
-    assert lines[-1] == "0 failed, 0 warning(s), 12 ok"
+    assert "ok    shared links: no link in wiki/, summary/ or transcripts/ leaves the store" in lines
+    assert "ok    latest session: no summary yet" in lines
+    assert lines[-1] == "0 failed, 0 warning(s), 14 ok"
 
 
 def test_doctor_fails_on_a_broken_setup_and_names_the_fixes(tmp_path: Path) -> None:

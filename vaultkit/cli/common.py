@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from vaultkit.base.store import find_store, git_root
+from vaultkit.base.store import find_store, git_root, read_problem, store_of_wiki
 from vaultkit.errors import VaultkitError
 
 
@@ -19,14 +19,27 @@ def resolve_vault(arg: Path | None) -> Path:
             raise VaultkitError(
                 f"{vault}: not a folder", hint="pass the vault folder, e.g. examples/sessions/wiki"
             )
+        _refuse_linked_wiki(vault)
         return vault.resolve()
     wiki = find_store().wiki
+    _refuse_linked_wiki(wiki)
     if not wiki.is_dir():
         raise VaultkitError(
             f"{wiki}: this project has no session wiki yet",
             hint="pass a vault folder, e.g. `vaultkit stats examples/sessions/wiki`",
         )
     return wiki
+
+
+def _refuse_linked_wiki(vault: Path) -> None:
+    """A store's ``wiki/`` that is itself a link out of the store is not read (issue 22)."""
+    store = store_of_wiki(vault)
+    problem = read_problem(store, vault) if store is not None else ""
+    if store is not None and problem:
+        raise VaultkitError(
+            f"{vault}: this store's wiki/ {problem}, so vaultkit does not read it",
+            hint="`vaultkit doctor` names the command that removes the link",
+        )
 
 
 def project_dir(arg: Path | None) -> Path:
@@ -49,3 +62,15 @@ def display_root(vault: Path) -> str:
     rel = os.path.relpath(vault, Path.cwd())
     shown = vault.as_posix() if rel.startswith("..") else Path(rel).as_posix()
     return "" if shown == "." else shown
+
+
+def unwritable(root: Path, exc: OSError, nothing: str, again: str) -> VaultkitError:
+    """The error for a store that cannot be written (read-only, permissions, full disk): what
+    failed, that ``nothing`` happened, and how to recover (``again`` once it is writable)."""
+    where = exc.filename or root
+    why = exc.strerror or str(exc)
+    return VaultkitError(
+        f"{where}: cannot write to the store ({why}); {nothing}",
+        hint=f"make {root} writable (chmod -R u+w, or remount it read-write), then run: {again}"
+        " (sessions that end meanwhile are archived by the next SessionStart's backfill)",
+    )

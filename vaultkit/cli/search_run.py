@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 
@@ -148,6 +148,13 @@ def _shown(root: Path) -> str:
     )
 
 
+def _safe(text: str) -> str:
+    """A hit's text redacted again as it is shown: shared notes arrive through git."""
+    from vaultkit.session.transcripts.redact import redact, strip_private
+
+    return redact(strip_private(text))
+
+
 def run(args: SearchArgs) -> int:
     """Search, print the hits (notes and "no results" on stderr); 1 when nothing matched."""
     from vaultkit.search.find import Filters
@@ -157,20 +164,23 @@ def run(args: SearchArgs) -> int:
     filters = Filters(args.kind, _since(args.since), args.tag, args.agent or "", args.limit)
     progress = progress_for(args.quiet)
     found = search_folder(root, args.query, filters, update=args.refresh, progress=progress)
+    if found.note:
+        print(f"note: {found.note}", file=sys.stderr)
     if found.refresh.skipped:
         print(
             f"note: {found.refresh.total} documents indexed; changed files were not re-read"
             " (vaultkit search --refresh re-reads them)",
             file=sys.stderr,
         )
+    hits = [replace(h, title=_safe(h.title), snippet=_safe(h.snippet)) for h in found.hits]
     if args.fmt == "json":
         import json  # only for --format json: the text form stays lighter
 
-        data = {"root": root.as_posix(), **found.as_json()}
+        data = {"root": root.as_posix(), **replace(found, hits=tuple(hits)).as_json()}
         print(json.dumps(data, ensure_ascii=False, indent=2))
     else:
         prefix = _shown(root)
-        for hit in found.hits:
+        for hit in hits:
             print(f"{prefix}{hit.path}:{hit.line}: {hit.title} ({hit.kind}, {hit.date})")
             print(f"    {hit.snippet}")
         if not found.hits:

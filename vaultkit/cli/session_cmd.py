@@ -20,9 +20,15 @@ import typer
 
 from vaultkit.agents import doctor as agent_doctor
 from vaultkit.agents import known
-from vaultkit.base import dist, gitignore
+from vaultkit.base import dist, gitignore, storelinks
 from vaultkit.base.config import Config, load_config
-from vaultkit.base.store import Store, find_git_root, find_store, is_project_store
+from vaultkit.base.store import (
+    Store,
+    current_branch,
+    find_git_root,
+    find_store,
+    is_project_store,
+)
 from vaultkit.cli.app import app
 from vaultkit.cli.common import project_dir
 from vaultkit.cli.options import FormatOpt, OutputFormat, ProjectOpt
@@ -78,10 +84,32 @@ def restore(
     text = startup.status_first(
         payload, os.environ, startup.compose(payload, os.environ, spawn=None)
     )
+    if source is Source.startup:
+        for line in _choice_lines(find_store(project_dir(project)), project_dir(project)):
+            typer.echo(line, err=True)  # stdout stays exactly what would be injected
     if not text:
         typer.echo(f"nothing would be injected for source {source.value!r}", err=True)
         return
     typer.echo(startup.envelope(text) if fmt is OutputFormat.json else text)
+
+
+def _choice(store: Store, folder: Path) -> tuple[str, list[tuple[str, str]]]:
+    now = time.time()
+    summaries = startup.recent_summaries(store, startup.CANDIDATES, now)
+    branch = current_branch(folder)
+    return startup.explain(startup.latest(store, summaries, branch, now), branch)
+
+
+def _choice_lines(store: Store, folder: Path) -> list[str]:
+    if not store.summary.is_dir():
+        return []
+    chosen, passed = _choice(store, folder)
+    future = [
+        (n, "its file name is dated in the future")
+        for n in startup.future_named(store, time.time())
+    ]
+    lines = [f"vaultkit: latest session: {chosen}"]
+    return lines + [f"vaultkit: passed over: {name}: {why}" for name, why in [*passed, *future]]
 
 
 @app.command()
@@ -96,6 +124,8 @@ def doctor(project: ProjectOpt = None, fmt: FormatOpt = OutputFormat.text) -> No
         (f"{known.DEFAULT} CLI", lambda: [_check_default_cli(config)]),
         ("store", lambda: [_check_store(store), _check_location(store, folder)]),
         ("git", lambda: _check_git(store, config)),
+        ("shared links", lambda: _check_links(store)),
+        ("latest session", lambda: _check_latest(store, folder)),
         ("queue", lambda: _check_queue(store, config)),
         ("worker results", lambda: _check_results(store)),
         ("distillation", lambda: _check_held(store)),
@@ -272,6 +302,40 @@ def _check_tracked(store: Store, root: Path, config: Config) -> Check:
         f"{len(files)} private file(s) tracked by git in {', '.join(p + '/' for p in parts)}",
         f"{command} {' '.join(shlex.quote(p) for p in parts)}  (then commit)",
     )
+
+
+def _check_links(store: Store) -> list[Check]:
+    """Links in the shared folders that vaultkit refuses to follow (a teammate's or a broken
+    commit): each with its target and the command that removes it."""
+    if not store.root.is_dir():
+        return []
+    refused = storelinks.refused_links(store)
+    if not refused:
+        return [
+            Check(
+                "shared links", "ok", "no link in wiki/, summary/ or transcripts/ leaves the store"
+            )
+        ]
+    return [
+        Check("shared link", "fail", f"{r.path} {r.reason}; vaultkit does not read it", r.fix)
+        for r in refused
+    ]
+
+
+def _check_latest(store: Store, folder: Path) -> list[Check]:
+    """Which summary SessionStart leads with and why; each summary passed over (a date in the
+    future, or one at odds with its name or its session) and what to do about it."""
+    if not store.summary.is_dir():
+        return []
+    chosen, passed = _choice(store, folder)
+    checks = [Check("latest session", "ok", chosen)]
+    future = startup.future_named(store, time.time())
+    for name, why in [*passed, *((n, "its file name is dated in the future") for n in future)]:
+        fix = (
+            f"correct the date of {store.summary / name}, or remove it (it is not shown as latest)"
+        )
+        checks.append(Check("passed over", "warn", f"{name}: {why}", fix))
+    return checks
 
 
 def _check_queue(store: Store, config: Config) -> list[Check]:

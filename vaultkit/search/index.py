@@ -224,6 +224,9 @@ def _targeted(corpus: Corpus, shown_paths: Iterable[str]) -> tuple[list[Todo], s
         if source is None:
             continue
         file = source.folder / shown[len(source.prefix) :]
+        if source.refuses(file):
+            gone.add(shown)
+            continue
         try:
             todo.append((shown, source.kind, file, file.stat()))
         except OSError:

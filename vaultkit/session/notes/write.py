@@ -20,7 +20,7 @@ import yaml
 from frontmatter.default_handlers import YAMLHandler
 
 from vaultkit.base.fsio import atomic_write_text
-from vaultkit.base.store import Store
+from vaultkit.base.store import Store, read_problem
 from vaultkit.session.notes.naming import (
     UNTITLED,
     heading_text,
@@ -114,12 +114,17 @@ def _belongs_to(path: Path, session_id: str) -> bool:
     return recorded is None or str(recorded) == session_id
 
 
-def find_session_notes(folder: Path, session_id: str) -> list[Path]:
-    """Notes directly in ``folder`` that belong to ``session_id``."""
+def find_session_notes(folder: Path, session_id: str, store: Store | None = None) -> list[Path]:
+    """Notes directly in ``folder`` that belong to ``session_id``; with ``store``, links the
+    store may not follow are neither read nor returned (``read_problem``)."""
+    if store is not None and read_problem(store, folder):
+        return []
     try:
         candidates = sorted(p for p in folder.iterdir() if p.suffix == ".md" and p.is_file())
     except OSError:
         return []
+    if store is not None:
+        candidates = [p for p in candidates if not (p.is_symlink() and read_problem(store, p))]
     return [p for p in candidates if _belongs_to(p, session_id)]
 
 
