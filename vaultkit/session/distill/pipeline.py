@@ -30,7 +30,7 @@ from vaultkit.session.distill.backends import (
 )
 from vaultkit.session.distill.costs import NO_USAGE, Usage
 from vaultkit.session.distill.markers import Parsed, parse_markers
-from vaultkit.session.notes.naming import parse_name, short_id
+from vaultkit.session.notes.naming import names_session, parse_name
 from vaultkit.session.notes.write import NoteMeta, write_session_notes
 from vaultkit.session.transcripts.condense import Digest, condense
 from vaultkit.session.transcripts.redact import redact
@@ -75,11 +75,14 @@ def existing_note_names(store: Store, exclude_session: str = "") -> list[str]:
         names = [p.stem for p in store.wiki.glob("*.md") if p.name != "INDEX.md"]
     except OSError:
         return []
-    own = short_id(exclude_session) if exclude_session else None
     kept = []
     for name in sorted(names, reverse=True):
         parsed = parse_name(f"{name}.md")
-        if own is None or parsed is None or parsed.session != own:
+        if (
+            not exclude_session
+            or parsed is None
+            or not names_session(parsed.session, exclude_session)
+        ):
             kept.append(name)
     return kept[:EXISTING_NOTES_MAX]
 
