@@ -57,6 +57,11 @@ class SessionInfo:
     agent: str = "claude"  # vaultkit.agents.known.AGENTS: whose session this was
 
 
+class NoUserTurn(Exception):
+    """The session has no user turn (Codex's hook-trust session, an aborted start): it leaves
+    no note, only its raw copy."""
+
+
 @dataclass(frozen=True, slots=True)
 class DistillOutcome:
     title: str
@@ -144,7 +149,8 @@ def _fallback(offline: Parsed, results: list[BackendResult]) -> tuple[str, str]:
 
 
 def distill_session(store: Store, info: SessionInfo, config: Config) -> DistillOutcome:
-    """Distil ``info``'s transcript and write its two notes (replacing earlier ones)."""
+    """Distil ``info``'s transcript and write its two notes (replacing earlier ones); raises
+    :class:`NoUserTurn` for a session without a user turn."""
     digest = _condense(info, config)
     facts = OfflineFacts(digest, info.cwd, info.project, info.session_id)
     offline = offline_parts(facts)
@@ -188,12 +194,15 @@ def offline_session(store: Store, info: SessionInfo, config: Config, reason: str
 
 def _condense(info: SessionInfo, config: Config) -> Digest:
     try:
-        return condense(info.transcript, config.distill.transcript_budget, info.agent, info.cwd)
+        digest = condense(info.transcript, config.distill.transcript_budget, info.agent, info.cwd)
     except OSError as exc:
         raise VaultkitError(
             f"{info.transcript}: cannot read transcript: {exc.strerror or exc}",
             hint="check the raw copy exists, then run `vaultkit ingest` on it again",
         ) from exc
+    if not digest.first_prompt:
+        raise NoUserTurn(info.session_id)
+    return digest
 
 
 def _meta(store: Store, info: SessionInfo, digest: Digest) -> NoteMeta:
