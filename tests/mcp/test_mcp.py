@@ -176,3 +176,28 @@ def test_links_related_sessions_handoff_and_health(client: Client) -> None:
     error, health = client.call("vault_health")
     assert (health["ghosts"], health["orphans"], health["degraded"]) == (2, 1, 1)
     assert health["notes"] == 16
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("read_note", {"note": "wiki/a\x00b.md"}),
+        ("read_note", {"note": "[[x\x00]]"}),
+        ("search", {"query": "parser\x00"}),
+        ("links", {"note": "\x00"}),
+        ("related", {"note": "a\x00"}),
+    ],
+)
+def test_a_nul_byte_in_an_argument_is_a_tool_error_not_a_traceback(
+    project: Path, tool: str, arguments: dict[str, object]
+) -> None:
+    c = Client(project)
+    try:
+        failed, text = c.call(tool, **arguments)
+        assert failed and "NUL" in text, text
+        still_failing, _ = c.call("recent_sessions")  # the server is still serving
+        assert not still_failing
+    finally:
+        c.close()
+    assert c.proc.stderr is not None
+    assert "Traceback" not in c.proc.stderr.read()

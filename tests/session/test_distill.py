@@ -26,7 +26,7 @@ from vaultkit.errors import VaultkitError
 from vaultkit.session.distill.agentcli import usage
 from vaultkit.session.distill.backends import classify
 from vaultkit.session.distill.costs import Usage
-from vaultkit.session.distill.pipeline import InfraError, SessionInfo, distill_session
+from vaultkit.session.distill.pipeline import InfraError, NoUserTurn, SessionInfo, distill_session
 from vaultkit.session.notes.write import read_frontmatter
 from vaultkit.session.queue.jobs import pid_alive
 
@@ -475,14 +475,17 @@ def test_hostile_llm_titles_stay_inside_the_store(
     assert sorted(store.root.rglob("*.md")) == sorted([outcome.summary_path, outcome.wiki_path])
 
 
-def test_empty_transcript_needs_no_llm_call(tmp_path: Path) -> None:
+def test_a_session_without_a_user_turn_needs_no_llm_call_and_leaves_no_note(
+    tmp_path: Path,
+) -> None:
     store = Store(tmp_path / "sessions")
     raw = tmp_path / "empty.jsonl"
     raw.write_text('{"type": "summary", "summary": "x"}\n', encoding="utf-8")
     info = SessionInfo(SID, raw, "proj", str(tmp_path), None, WHEN)
     never = script(tmp_path, "never", "import sys; sys.exit('must not run')")
-    outcome = distill_session(store, info, command_config(never))
-    assert (outcome.quality, outcome.degraded_reason) == ("degraded", "empty-transcript")
+    with pytest.raises(NoUserTurn):
+        distill_session(store, info, command_config(never))
+    assert not list(store.root.rglob("*.md"))
 
 
 def test_missing_transcript_is_a_vaultkit_error_naming_the_path(tmp_path: Path) -> None:

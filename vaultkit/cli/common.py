@@ -74,3 +74,39 @@ def unwritable(root: Path, exc: OSError, nothing: str, again: str) -> VaultkitEr
         hint=f"make {root} writable (chmod -R u+w, or remount it read-write), then run: {again}"
         " (sessions that end meanwhile are archived by the next SessionStart's backfill)",
     )
+
+
+_TRANSCRIPT_HINT = (
+    "pass a transcript an agent wrote: Claude Code's ~/.claude/projects/<project>/<id>.jsonl, "
+    "a Codex rollout ~/.codex/sessions/YYYY/MM/DD/rollout-….jsonl or a Gemini CLI chat "
+    "~/.gemini/tmp/<project>/chats/session-….jsonl"
+)
+
+
+def check_transcript(source: Path, agent: str | None) -> str:
+    """The agent whose transcript ``source`` is (``agent`` when given, else found by content);
+    refuse anything else (it may live anywhere: the user named it). ``ingest`` and
+    ``transcript export`` share it."""
+    from vaultkit.agents import known, readers
+    from vaultkit.agents.transcripts import file_problem
+
+    if not source.exists() and not source.is_symlink():
+        raise VaultkitError(f"{source}: no such transcript file", hint=_TRANSCRIPT_HINT)
+    if agent is None:
+        found, why = readers.detect(str(source), os.environ)
+        if found is None:
+            raise VaultkitError(
+                f"{source}: not an agent's transcript ({why})", hint=_TRANSCRIPT_HINT
+            )
+        return found
+    if agent not in known.AGENTS:
+        raise VaultkitError(
+            f"--agent {agent}: no such agent", hint=f"use one of {', '.join(known.names())}"
+        )
+    problem = file_problem(str(source), os.environ, anywhere=True, agent=agent)
+    if problem is not None:
+        display = known.get(agent).display
+        raise VaultkitError(
+            f"{source}: not a {display} transcript ({problem})", hint=_TRANSCRIPT_HINT
+        )
+    return agent

@@ -355,6 +355,7 @@ def _check_queue(store: Store, config: Config) -> list[Check]:
         )
     else:
         checks.append(Check("queue", "ok", f"{len(queued)} queued, {len(live)} worker(s) running"))
+    checks.extend(_check_junk(store))
     if failed:
         names = ", ".join(p.stem for p in failed[:5])
         checks.append(
@@ -367,6 +368,21 @@ def _check_queue(store: Store, config: Config) -> list[Check]:
             )
         )
     return checks
+
+
+def _check_junk(store: Store) -> list[Check]:
+    """Queue files that hold no job: set aside by the runner, or waiting for its next pass."""
+    import shlex
+
+    folder = jobs.queue_dir(store) / jobs.JUNK
+    aside, waiting = jobs.junk_count(store), len(jobs.unreadable(store))
+    if not aside and not waiting:
+        return []
+    detail = f"{aside} file(s) that held no job set aside in {folder}"
+    if waiting:
+        detail += f"; {waiting} more in the queue (the next worker sets them aside)"
+    fix = f"read them, then remove them: rm -r {shlex.quote(str(folder))}"
+    return [Check("queue junk", "warn", detail, fix)]
 
 
 def _ingest_commands(failed: list[Path]) -> str:

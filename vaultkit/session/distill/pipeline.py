@@ -31,7 +31,7 @@ from vaultkit.session.distill.backends import (
 )
 from vaultkit.session.distill.costs import NO_USAGE, Usage
 from vaultkit.session.distill.markers import Parsed, parse_markers
-from vaultkit.session.notes.naming import parse_name, short_id
+from vaultkit.session.notes.naming import names_session, parse_name
 from vaultkit.session.notes.write import NoteMeta, write_session_notes
 from vaultkit.session.transcripts.condense import Digest, condense
 from vaultkit.session.transcripts.redact import redact
@@ -58,6 +58,11 @@ class SessionInfo:
     agent: str = "claude"  # vaultkit.agents.known.AGENTS: whose session this was
 
 
+class NoUserTurn(Exception):
+    """The session has no user turn (Codex's hook-trust session, an aborted start): it leaves
+    no note, only its raw copy."""
+
+
 @dataclass(frozen=True, slots=True)
 class DistillOutcome:
     title: str
@@ -76,11 +81,14 @@ def existing_note_names(store: Store, exclude_session: str = "") -> list[str]:
         names = [p.stem for p in store.wiki.glob("*.md") if p.name != "INDEX.md"]
     except OSError:
         return []
-    own = short_id(exclude_session) if exclude_session else None
     kept = []
     for name in sorted(names, reverse=True):
         parsed = parse_name(f"{name}.md")
-        if own is None or parsed is None or parsed.session != own:
+        if (
+            not exclude_session
+            or parsed is None
+            or not names_session(parsed.session, exclude_session)
+        ):
             kept.append(name)
     return kept[:EXISTING_NOTES_MAX]
 
@@ -142,7 +150,8 @@ def _fallback(offline: Parsed, results: list[BackendResult]) -> tuple[str, str]:
 
 
 def distill_session(store: Store, info: SessionInfo, config: Config) -> DistillOutcome:
-    """Distil ``info``'s transcript and write its two notes (replacing earlier ones)."""
+    """Distil ``info``'s transcript and write its two notes (replacing earlier ones); raises
+    :class:`NoUserTurn` for a session without a user turn."""
     digest = _condense(info, config)
     facts = OfflineFacts(digest, info.cwd, info.project, info.session_id)
     offline = offline_parts(facts)
@@ -186,12 +195,15 @@ def offline_session(store: Store, info: SessionInfo, config: Config, reason: str
 
 def _condense(info: SessionInfo, config: Config) -> Digest:
     try:
-        return condense(info.transcript, config.distill.transcript_budget, info.agent, info.cwd)
+        digest = condense(info.transcript, config.distill.transcript_budget, info.agent, info.cwd)
     except OSError as exc:
         raise VaultkitError(
             f"{info.transcript}: cannot read transcript: {exc.strerror or exc}",
             hint="check the raw copy exists, then run `vaultkit ingest` on it again",
         ) from exc
+    if not digest.first_prompt:
+        raise NoUserTurn(info.session_id)
+    return digest
 
 
 def _meta(store: Store, info: SessionInfo, digest: Digest) -> NoteMeta:

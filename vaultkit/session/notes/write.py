@@ -25,9 +25,9 @@ from vaultkit.session.notes.naming import (
     UNTITLED,
     heading_text,
     inert_title,
+    names_session,
     note_stem,
     parse_name,
-    short_id,
 )
 from vaultkit.session.transcripts.redact import redact
 
@@ -108,7 +108,7 @@ def _belongs_to(path: Path, session_id: str) -> bool:
         return False
     if name.seed:
         return name.session == session_id
-    if name.session != short_id(session_id):
+    if not names_session(name.session, session_id):
         return False
     recorded = read_frontmatter(path).get("session_id")
     return recorded is None or str(recorded) == session_id
@@ -128,6 +128,18 @@ def find_session_notes(folder: Path, session_id: str, store: Store | None = None
     return [p for p in candidates if _belongs_to(p, session_id)]
 
 
+def _held_by_another(store: Store, stem: str, session_id: str) -> bool:
+    """A note named ``stem`` exists and records another session (the same minute, title and
+    short id: time-ordered ids share their first 8 characters)."""
+    for folder in (store.summary, store.summary_archive, store.wiki):
+        path = folder / f"{stem}.md"
+        if path.is_file():
+            recorded = read_frontmatter(path).get("session_id")
+            if recorded is not None and str(recorded) != session_id:
+                return True
+    return False
+
+
 def _inert_meta(meta: NoteMeta) -> NoteMeta:
     """The project and branch (from folder names and the transcript) made inert like titles."""
     branch = None if meta.git_branch is None else inert_title(meta.git_branch) or None
@@ -141,6 +153,8 @@ def write_session_notes(
     title = inert_title(redact(title)) or UNTITLED
     meta = _inert_meta(meta)
     stem = note_stem(meta.ended_at, meta.session_id, title)
+    if _held_by_another(store, stem, meta.session_id):
+        stem = note_stem(meta.ended_at, meta.session_id, title, long=True)
     summary_path = store.summary / f"{stem}.md"
     wiki_path = store.wiki / f"{stem}.md"
     old = [

@@ -30,6 +30,26 @@ def _candidates(store: Store, only: str | None) -> list[tuple[str, int]]:
     return found
 
 
+def set_aside_junk(store: Store, say: Progress) -> int:
+    """Move every queue file that holds no job into ``queue/junk/`` (one log line each), and
+    queue its session again at once when its name is a session's and its transcript is found."""
+    import time
+
+    from vaultkit.session.queue import backfill
+
+    moved = 0
+    for path in jobs.unreadable(store):
+        target = jobs.set_aside(store, path)
+        if target is None:
+            continue
+        moved += 1
+        name = os.path.basename(path)
+        job = backfill.recover(store, name[: -len(".json")], time.time(), os.environ)
+        again = f"; {job.session_id} queued again from {job.transcript_path}" if job else ""
+        say(f"queue: {name} holds no job; moved to queue/junk/{os.path.basename(target)}{again}")
+    return moved
+
+
 @dataclass(frozen=True, slots=True)
 class Steps:
     """What every job of one drain is processed with (None: the real thing)."""
@@ -50,6 +70,7 @@ def _drain(
     results: list[Result] = []
     while True:
         recover_spool(store)
+        set_aside_junk(store, steps.progress or store_logger(store))
         fresh = [(s, m) for s, m in _candidates(store, session_id) if tried.get(s) != m]
         for sid, _ in fresh:
             result = process_job(
