@@ -123,7 +123,9 @@ def test_save_handoff_exists_only_with_allow_write(project: Path) -> None:
         assert not error
         assert saved["path"].startswith("summary/") and saved["path"].endswith("_Wrap-up.md")
         assert "Next tasks" in saved["missing_sections"]
-        assert "auto_saved: false" in (project / "sessions" / saved["path"]).read_text("utf-8")
+        text = (project / "sessions" / saved["path"]).read_text("utf-8")
+        assert "auto_saved: false" in text
+        assert "\nauthor: " in text  # no git user.name here: the OS user
     finally:
         writer.close()
 
@@ -137,6 +139,22 @@ def test_search_finds_an_older_note_and_a_korean_one(client: Client) -> None:
     assert found["results"][0]["path"].startswith("wiki/2026-11-09_1545_")
     error, text = client.call("search", query="x", type=["bogus"])
     assert error and "unknown type bogus" in text
+
+
+def test_search_filters_by_the_author_a_teammate_recorded(project: Path) -> None:
+    note = project / "sessions" / "wiki" / "concepts" / "Idempotent imports.md"
+    text = note.read_text(encoding="utf-8")
+    note.write_text(text.replace("---\n", "---\nauthor: Bob Builder\n", 1), encoding="utf-8")
+    c = Client(project)
+    try:
+        error, found = c.call("search", query="idempotent", author="bob builder")
+        assert not error
+        assert [r["path"] for r in found["results"]] == ["wiki/concepts/Idempotent imports.md"]
+        assert found["results"][0]["author"] == "Bob Builder"
+        error, found = c.call("search", query="idempotent", author="alice")
+        assert not error and found["results"] == []
+    finally:
+        c.close()
 
 
 def test_read_note_by_name_and_in_pages(client: Client) -> None:

@@ -34,6 +34,7 @@ class SearchArgs:
     since: str | None = None
     tag: tuple[str, ...] = ()
     agent: str | None = None
+    author: str | None = None
     limit: int = 10
     fmt: str = "text"
     refresh: bool | None = None  # None: re-read changed files unless the index is very large
@@ -47,6 +48,7 @@ OPTIONS: dict[str, str] = {
     "--since": "since",
     "--tag": "tag",
     "--agent": "agent",
+    "--author": "author",
     "--limit": "limit",
     "-n": "limit",
     "--format": "fmt",
@@ -56,7 +58,7 @@ OPTIONS: dict[str, str] = {
     "--quiet": "quiet",
     "-q": "quiet",
 }
-VALUED = frozenset({"kind", "since", "tag", "agent", "limit", "fmt"})
+VALUED = frozenset({"kind", "since", "tag", "agent", "author", "limit", "fmt"})
 REPEATABLE = frozenset({"kind", "tag"})
 
 
@@ -107,6 +109,7 @@ def _args(
         since=single.get("since"),
         tag=tuple(many["tag"]),
         agent=single.get("agent"),
+        author=single.get("author"),
         limit=int(single.get("limit", "10")),
         fmt=single.get("fmt", "text"),
         refresh=flags.get("refresh"),
@@ -154,7 +157,14 @@ def run(args: SearchArgs) -> int:
     from vaultkit.search.recall import search_folder
 
     root = _folder(args.folder)
-    filters = Filters(args.kind, _since(args.since), args.tag, args.agent or "", args.limit)
+    filters = Filters(
+        args.kind,
+        _since(args.since),
+        args.tag,
+        args.agent or "",
+        args.limit,
+        author=args.author or "",
+    )
     progress = progress_for(args.quiet)
     found = search_folder(root, args.query, filters, update=args.refresh, progress=progress)
     if found.refresh.skipped:

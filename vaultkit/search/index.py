@@ -27,13 +27,14 @@ from vaultkit.search.grams import bigram_text, unigram_text
 if TYPE_CHECKING:  # read_document is imported when a file is read, not by every search
     from vaultkit.search.document import Document
 
-SCHEMA = "vaultkit-search-2"
+SCHEMA = "vaultkit-search-3"  # 3: files.author
 LOG_NAME = "vaultkit.log"
 _SCHEMA_SQL = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE files (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, kind TEXT NOT NULL,"
     " size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, date TEXT NOT NULL,"
-    " agent TEXT NOT NULL, title TEXT NOT NULL, body_line INTEGER NOT NULL)",
+    " agent TEXT NOT NULL, author TEXT NOT NULL, title TEXT NOT NULL,"
+    " body_line INTEGER NOT NULL)",
     "CREATE TABLE tags (id INTEGER NOT NULL, tag TEXT NOT NULL, PRIMARY KEY (tag, id))",
     "CREATE INDEX tags_id ON tags (id)",  # a re-indexed file drops its tags without a scan
     "CREATE VIRTUAL TABLE docs USING fts5(title, headings, body, gtitle, gbody, uni,"
@@ -145,8 +146,8 @@ def _changed(corpus: Corpus, stored: Stored) -> tuple[list[Todo], set[str]]:
 
 def _insert(conn: sqlite3.Connection, doc: Document, info: os.stat_result) -> None:
     cursor = conn.execute(
-        "INSERT INTO files (path, kind, size, mtime_ns, date, agent, title, body_line)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO files (path, kind, size, mtime_ns, date, agent, author, title, body_line)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             doc.path,
             doc.kind,
@@ -154,6 +155,7 @@ def _insert(conn: sqlite3.Connection, doc: Document, info: os.stat_result) -> No
             info.st_mtime_ns,
             doc.date,
             doc.agent,
+            doc.author,
             doc.title,
             doc.body_line,
         ),
