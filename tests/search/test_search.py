@@ -194,6 +194,20 @@ def test_an_index_of_the_previous_schema_is_rebuilt_with_authors(tmp_path: Path)
     assert _paths(tmp_path, "schema", author="alice") == ["a.md"]
 
 
+def test_a_file_replaced_with_its_old_size_and_mtime_is_read_again(tmp_path: Path) -> None:
+    # What a pull (or a copy keeping mtimes) does: the new text arrives in a new file whose
+    # mtime may be older than the index; its inode and ctime still tell it apart.
+    a = _note(tmp_path, "a.md", "apple\n")
+    before = a.stat()
+    assert _paths(tmp_path, "apple") == ["a.md"]
+    incoming = _note(tmp_path, "incoming.tmp", "mango\n")  # same size, not a note
+    os.utime(incoming, ns=(before.st_atime_ns, before.st_mtime_ns))
+    os.replace(incoming, a)
+    assert (a.stat().st_size, a.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    assert _paths(tmp_path, "mango") == ["a.md"]
+    assert _paths(tmp_path, "apple") == []
+
+
 def test_refresh_reparses_only_changed_files_and_drops_removed_ones(tmp_path: Path) -> None:
     a = _note(tmp_path, "a.md", "apple\n")
     _note(tmp_path, "b.md", "banana\n")
