@@ -119,18 +119,19 @@ def _args(
 
 def _folder(arg: Path | None) -> Path:
     from vaultkit.base.store import find_store
+    from vaultkit.cli.common import up_to_date
 
     if arg is not None:
         if not arg.expanduser().is_dir():
             raise VaultkitError(f"{arg}: not a folder", hint="pass a store or vault folder")
-        return arg.expanduser().resolve()
+        return up_to_date(arg.expanduser().resolve())
     root = find_store().root
     if not root.is_dir():
         raise VaultkitError(
             f"{root}: this project has no session store yet",
             hint="pass a folder, e.g. `vaultkit search 'schema' examples/sessions`",
         )
-    return root
+    return up_to_date(root)
 
 
 def _since(text: str | None) -> str:

@@ -13,6 +13,7 @@ import re
 import time
 
 from vaultkit.agents.payload import payload_cwd
+from vaultkit.base import pulled
 from vaultkit.base.config import Config, store_config
 from vaultkit.base.leanmeta import Meta, is_degraded, meta_str, read_meta
 from vaultkit.base.log import append_log
@@ -89,6 +90,8 @@ def compose(
     if source == "compact":
         return compact_text(store, config, _field(payload, "session_id"))
     started = _backfill(store, payload, env, config, spawn, agent) if spawn is not None else 0
+    if spawn is not None and not started and pulled.changed(store):
+        spawn(store)  # a teammate's notes arrived: the runner regenerates INDEX.md and search
     return startup_text(store, config, payload_cwd(payload), backfilled=started)
 
 

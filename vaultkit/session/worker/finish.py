@@ -7,7 +7,8 @@ from pathlib import Path
 
 from filelock import FileLock
 
-from vaultkit.base.config import Config
+from vaultkit.base import pulled
+from vaultkit.base.config import Config, store_config
 from vaultkit.base.store import Store
 from vaultkit.errors import VaultkitError
 from vaultkit.session.worker.outcome import Progress
@@ -33,6 +34,7 @@ def finish_store(
         with FileLock(str(store.locks / "store.lock"), timeout=STORE_LOCK_TIMEOUT):
             index = regenerate_index(store.wiki)
             archived = apply_retention(store, config.retention.keep_summaries)
+            pulled.record(store)  # what git changes next is seen against this
     except Exception as exc:
         say(f"INDEX.md/retention not updated ({exc!r}); the next worker or `vaultkit index` will")
         return
@@ -43,6 +45,21 @@ def finish_store(
     )
     moved = [store.summary / p.name for p in archived]  # where retention took them from
     update_search(store, say, (*written, *moved, *archived))
+
+
+def refresh_if_pulled(store: Store, say: Progress) -> bool:
+    """After a pull (or any change git made to the shared notes): INDEX.md regenerated from
+    the notes (a union merge left both sides' lines, maybe out of order), retention and the
+    search index, as after a job. True when there was something to do."""
+    if not pulled.changed(store):
+        return False
+    try:
+        config = store_config(store)
+    except VaultkitError:
+        config = Config()  # the defaults until vaultkit.toml is fixed; doctor names the problem
+    say("the shared notes changed outside vaultkit (a pull?): INDEX.md and search updated")
+    finish_store(store, config, say)
+    return True
 
 
 def update_search(store: Store, say: Progress, changed: tuple[Path, ...] = ()) -> None:
