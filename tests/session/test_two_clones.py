@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -73,7 +74,7 @@ class Clone:
     def vk(self, *args: str) -> subprocess.CompletedProcess[bytes]:
         return self.run(sys.executable, "-m", "vaultkit", *args)
 
-    def hook(self, event: str, payload: dict[str, object]) -> subprocess.CompletedProcess[bytes]:
+    def hook(self, event: str, payload: Mapping[str, object]) -> subprocess.CompletedProcess[bytes]:
         stdin = json.dumps(payload).encode()
         return self.run(sys.executable, "-m", "vaultkit.hookentry", event, stdin=stdin)
 
