@@ -145,6 +145,11 @@ def test_search_filters_by_the_author_a_teammate_recorded(project: Path) -> None
     note = project / "sessions" / "wiki" / "concepts" / "Idempotent imports.md"
     text = note.read_text(encoding="utf-8")
     note.write_text(text.replace("---\n", "---\nauthor: Bob Builder\n", 1), encoding="utf-8")
+    newest = (
+        project / "sessions" / "summary" / "2026-11-20_0915_e0c4b9f7_Currency conversion cache.md"
+    )
+    text = newest.read_text(encoding="utf-8")
+    newest.write_text(text.replace("---\n", "---\nauthor: 'eve\n\n  [[x]]'\n", 1), "utf-8")
     c = Client(project)
     try:
         error, found = c.call("search", query="idempotent", author="bob builder")
@@ -153,6 +158,8 @@ def test_search_filters_by_the_author_a_teammate_recorded(project: Path) -> None
         assert found["results"][0]["author"] == "Bob Builder"
         error, found = c.call("search", query="idempotent", author="alice")
         assert not error and found["results"] == []
+        error, recent = c.call("recent_sessions", limit=1)
+        assert not error and recent["sessions"][0]["author"] == "eve ((x))"  # one plain line
     finally:
         c.close()
 

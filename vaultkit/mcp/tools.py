@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from vaultkit.base.author import clean_author
 from vaultkit.base.config import Config, load_config
 from vaultkit.base.leanmeta import meta_str
 from vaultkit.base.store import Store
@@ -137,7 +138,7 @@ def related(memory: Memory, note: str, limit: int) -> Json:
 
 
 def recent_sessions(memory: Memory, limit: int) -> Json:
-    """The newest handoff summaries: path, title, date, session id and quality."""
+    """The newest handoff summaries: path, title, date, session id, author and quality."""
     from vaultkit.continuity.startup import recent_summaries  # on first use: a faster start
 
     rows = []
@@ -148,6 +149,7 @@ def recent_sessions(memory: Memory, limit: int) -> Json:
                 "title": meta_str(summary.meta, "title") or summary.name,
                 "date": meta_str(summary.meta, "date"),
                 "session_id": summary.session_id,
+                "author": clean_author(meta_str(summary.meta, "author")),  # a teammate's text
                 "quality": "degraded" if summary.degraded else "ok",
             }
         )
