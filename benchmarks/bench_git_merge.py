@@ -8,7 +8,9 @@ merge) and pushes, alice pulls; every third round bob's session re-distils one o
 sessions instead (its INDEX.md line changes on one side while the other adds a line). A pull that
 stops on a conflict is counted, then resolved as a user would (the index regenerated, committed)
 so the rounds go on. After each merge, INDEX.md is compared with what regeneration gives
-(``stale``: out of order or a line twice, until the next vaultkit run fixes it).
+(``stale``: out of order or a line twice, until the next vaultkit run fixes it). Bob's sessions
+end after alice's in even rounds and before them in odd ones, so a union's "ours, then theirs"
+order is wrong half the time. Every round runs each strategy in turn, so load hits them alike.
 
 Strategies:
 
@@ -175,30 +177,43 @@ def _pull(clone: Clone, tally: Tally) -> None:
     tally.regenerate_ms.append((time.perf_counter() - started) * 1000)
 
 
-def run_strategy(strategy: str, rounds: int, keep: int, folder: Path) -> Tally:
+@dataclass(frozen=True)
+class Team:
+    """One strategy's origin and clones, and what its rounds gave so far."""
+
+    alice: Clone
+    bob: Clone
+    tally: Tally
+
+
+def make_team(strategy: str, folder: Path) -> Team:
     driver = folder / "driver.py"
     driver.write_text(DRIVER, encoding="utf-8")
     alice, bob, steps = _team(folder, strategy, driver)
-    tally = Tally(strategy, setup_steps=steps)
-    for n in range(rounds):
-        when = BASE_TIME + timedelta(hours=2 * n)
-        a_id = f"a{n:07d}-0000-4000-8000-{n:012d}"
-        _session(alice, a_id, when, keep, f"alpha{n}")
-        if n % 3 == 2:  # bob re-distils alice's previous session: its line changes on his side
-            b_id = f"a{n - 1:07d}-0000-4000-8000-{n - 1:012d}"
-            b_when = BASE_TIME + timedelta(hours=2 * (n - 1))
-        else:
-            b_id, b_when = f"b{n:07d}-0000-4000-8000-{n:012d}", when + timedelta(minutes=30)
-        _session(bob, b_id, b_when, keep, f"bravo{n}")
-        alice.git("push", "-q", "origin", "main")
-        _pull(bob, tally)
-        bob.git("push", "-q", "origin", "main")
-        _pull(alice, tally)
-        for clone in (alice, bob):
-            if clone.git("status", "--porcelain").stdout:
-                clone.git("add", "-A")
-                clone.git("commit", "-qm", "vaultkit: INDEX.md regenerated")
-    return tally
+    return Team(alice, bob, Tally(strategy, setup_steps=steps))
+
+
+def play_round(team: Team, n: int, keep: int) -> None:
+    """Both record a session, alice pushes, bob pulls (a merge) and pushes, alice pulls; then
+    the next vaultkit run in each clone regenerates INDEX.md and the result is committed."""
+    alice, bob, tally = team.alice, team.bob, team.tally
+    when = BASE_TIME + timedelta(hours=2 * n)
+    _session(alice, f"a{n:07d}-0000-4000-8000-{n:012d}", when, keep, f"alpha{n}")
+    if n % 3 == 2:  # bob re-distils alice's previous session: its line changes on his side
+        b_id = f"a{n - 1:07d}-0000-4000-8000-{n - 1:012d}"
+        b_when = BASE_TIME + timedelta(hours=2 * (n - 1))
+    else:  # bob's session ended after alice's, or (odd rounds) before it
+        b_id = f"b{n:07d}-0000-4000-8000-{n:012d}"
+        b_when = when + timedelta(minutes=-30 if n % 2 else 30)
+    _session(bob, b_id, b_when, keep, f"bravo{n}")
+    alice.git("push", "-q", "origin", "main")
+    _pull(bob, tally)
+    bob.git("push", "-q", "origin", "main")
+    _pull(alice, tally)
+    for clone in (alice, bob):
+        if clone.git("status", "--porcelain").stdout:
+            clone.git("add", "-A")
+            clone.git("commit", "-qm", "vaultkit: INDEX.md regenerated")
 
 
 def _median(values: list[float]) -> float:
@@ -214,12 +229,15 @@ def main(argv: list[str] | None = None) -> int:
     if shutil.which("git") is None:
         print("git is not on PATH", file=sys.stderr)
         return 2
-    tallies = []
     with tempfile.TemporaryDirectory(prefix="vk-bench-git-") as tmp:
+        teams = []
         for strategy in STRATEGIES:
-            folder = Path(tmp) / strategy
-            folder.mkdir()
-            tallies.append(run_strategy(strategy, args.rounds, args.keep, folder))
+            (Path(tmp) / strategy).mkdir()
+            teams.append(make_team(strategy, Path(tmp) / strategy))
+        for n in range(args.rounds):  # side by side: each round runs every strategy in turn
+            for team in teams:
+                play_round(team, n, args.keep)
+    tallies = [team.tally for team in teams]
     if args.json:
         print(json.dumps([t.__dict__ for t in tallies], indent=2))
         return 0
