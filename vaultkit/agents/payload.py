@@ -70,7 +70,7 @@ class HookFields(Record):
 
     @property
     def end_reason(self) -> str:
-        """``reason`` with unknown or missing values read as ``"other"`` (SPEC §4)."""
+        """``reason`` with unknown or missing values read as ``"other"``."""
         return self.reason if self.reason in SESSION_END_REASONS else "other"
 
     @property

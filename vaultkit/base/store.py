@@ -1,4 +1,5 @@
-"""Where a project's session store lives and the names of everything inside it (SPEC §2).
+"""Where a project's session store lives and the names of everything inside it (README: "The
+session store").
 
 Lean (``os.path`` strings, no pathlib): the hooks find their store here. :meth:`Store.at` gives
 a place as a string; the properties of the same names give it as a :class:`~pathlib.Path`.

@@ -68,6 +68,13 @@ def lint(
         ),
     ] = False,
     files_from: FilesFromOpt = None,
+    staged: Annotated[
+        bool,
+        typer.Option(
+            "--staged",
+            help="Also the notes git has staged, deleted and renamed ones included (pre-commit).",
+        ),
+    ] = False,
 ) -> None:
     """Check links, frontmatter, orphans, degraded notes and INDEX.md.
 
@@ -75,6 +82,8 @@ def lint(
     clean, 1 on error findings (any finding with --strict), 2 on a usage or tool error.
     Rules and the JSON schema: docs/lint.md. Vaults of 200+ notes keep caches in .vaultkit/
     (parsed notes, findings), so an unchanged vault costs about one directory scan.
+    Named notes bring in the notes that link to them; a listed path that no longer exists
+    (deleted, renamed away) is no error: the notes that linked to it are checked.
 
     \b
     Examples:
@@ -84,6 +93,7 @@ def lint(
       vaultkit lint --fix --dry-run my-vault        # show the safe fixes as a diff
       vaultkit lint my-vault/a.md my-vault/b.md     # only these notes' findings
       git diff --name-only | vaultkit lint --files-from - my-vault
+      vaultkit lint --staged                        # what a commit changes, deletions too
     """
     args = LintArgs(
         paths=tuple(paths or ()),
@@ -96,5 +106,6 @@ def lint(
         quiet=quiet,
         no_cache=no_cache,
         files_from=files_from,
+        staged=staged,
     )
     raise typer.Exit(run(args))

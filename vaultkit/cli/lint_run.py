@@ -43,6 +43,7 @@ class LintArgs:
     quiet: bool = False
     no_cache: bool = False
     files_from: str | None = None  # a file of more note paths, "-" for standard input
+    staged: bool = False  # also every path git has staged (deleted and renamed ones too)
 
 
 # Option spelling -> the LintArgs field it sets; VALUED take a value, the rest are flags.
@@ -58,6 +59,7 @@ OPTIONS: dict[str, str] = {
     "-q": "quiet",
     "--no-cache": "no_cache",
     "--files-from": "files_from",
+    "--staged": "staged",
 }
 VALUED = frozenset({"fmt", "select", "ignore", "files_from"})
 
@@ -94,6 +96,7 @@ def read_quick(argv: list[str]) -> LintArgs | None:
         dry_run="dry_run" in flags,
         quiet="quiet" in flags,
         no_cache="no_cache" in flags,
+        staged="staged" in flags,
     )
 
 
@@ -161,16 +164,46 @@ def _read_list(source: str) -> list[Path]:
         ) from exc
 
 
-def _targets(args: LintArgs) -> Targets:
+def _targets(args: LintArgs) -> Targets | None:
     """The vault and the notes named (see :mod:`vaultkit.lint.files`); a named file outside
-    the vault is said on stderr and left alone (pre-commit passes every changed file)."""
-    from vaultkit.lint.files import targets
+    the vault is said on stderr and left alone (pre-commit passes every changed file).
+    None: ``--staged`` found nothing staged and nothing else was named."""
+    from vaultkit.lint.files import git_staged, targets
 
     listed = _read_list(args.files_from) if args.files_from is not None else None
+    if args.staged:
+        folders = [path.resolve() for path in args.paths if path.is_dir()]
+        staged = [  # notes; attachments too inside a vault folder named
+            path
+            for path in git_staged(Path.cwd())
+            if path.suffix.lower() == ".md" or any(path.is_relative_to(f) for f in folders)
+        ]
+        if not staged and not args.paths and listed is None:
+            return None
+        listed = [*(listed or ()), *staged]
     found = targets(args.paths, listed, resolve_vault)
     for file in found.outside:
         print(f"note: {file} is not in the vault {found.vault}: not linted", file=sys.stderr)
+    if not args.quiet:
+        for path in sorted(found.gone):
+            print(
+                f"note: {path} no longer exists: checking the notes that linked to it",
+                file=sys.stderr,
+            )
     return found
+
+
+def _reported(scope: Targets, target: LintTarget, args: LintArgs) -> Callable[[Finding], bool]:
+    """Which findings to report: all (no notes named), else those in the named notes and those
+    on links elsewhere that name a named or gone path (:mod:`vaultkit.lint.reach`)."""
+    from vaultkit.lint.reach import reached_links
+
+    only = scope.only
+    if only is None:
+        return lambda f: True
+    named = only | scope.gone
+    links = reached_links(target, named, cache=not args.no_cache) if named else set()
+    return lambda f: f.path in only or (f.code < "VK2" and (f.path, f.line, f.col) in links)
 
 
 def run(args: LintArgs) -> int:
@@ -188,6 +221,10 @@ def run(args: LintArgs) -> int:
     )
 
     scope = _targets(args)
+    if scope is None:
+        if not args.quiet:
+            print("no notes staged: nothing to check", file=sys.stderr)
+        return 0
     root, only = scope.vault, scope.only
     target = lint_target(root)  # vaultkit.toml loaded and the state folder found, once
     cache = False if args.no_cache else None
@@ -206,8 +243,9 @@ def run(args: LintArgs) -> int:
         result = lint_vault(target, progress=progress_for(args.quiet), cache=cache, notice=notice)
         found, notes = result.findings, result.notes
     if only is not None:
-        found = [f for f in found if f.path in only]
-        notes = sum(1 for path in only if path.lower().endswith(".md"))
+        wanted = _reported(scope, target, args)
+        found = [f for f in found if wanted(f)]
+        notes = len({f.path for f in found} | {p for p in only if p.lower().endswith(".md")})
     findings = select_findings(found, selection)
     code = exit_code(findings, selection.strict)
     sys.stdout.write(_render(args.fmt, findings, root, notes, code))

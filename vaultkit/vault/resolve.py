@@ -1,4 +1,7 @@
-"""Obsidian's link resolution (SPEC §3.1) over a FileIndex of vault paths; pure, no I/O."""
+"""Obsidian's link resolution over a FileIndex of vault paths; pure, no I/O.
+
+The rules are listed in docs/lint.md ("Rules") and the README ("Lint any Obsidian vault").
+"""
 
 from __future__ import annotations
 

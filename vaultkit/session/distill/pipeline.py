@@ -1,6 +1,7 @@
 """Distil one session: condense → prompt → one LLM call (+ one retry) → markers → two notes.
 
-Quality self-check (SPEC §5): a missing HANDOFF or WIKI part, empty output, a timeout or an error
+Quality self-check (docs/ARCHITECTURE.md, "The session pipeline"): a missing HANDOFF or WIKI
+part, empty output, a timeout or an error
 gets one retry; if that fails too a degraded note is still written from the offline extract plus
 whatever partial output exists. Infrastructure failures raise :class:`InfraError` and write
 nothing, so the caller keeps the job queued. INDEX.md and retention are the caller's business.

@@ -55,7 +55,7 @@ class NoteMeta:
 
 
 def frontmatter(meta: NoteMeta, title: str, kind: str, tags: list[str]) -> dict[str, Any]:
-    """The frontmatter mapping (SPEC §2) in a stable key order."""
+    """The frontmatter mapping (README, "The session store") in a stable key order."""
     data: dict[str, Any] = {
         "title": title,
         "date": meta.ended_at.isoformat(timespec="seconds"),
