@@ -222,7 +222,8 @@ def test_the_next_command_after_a_pull_brings_index_and_search_up_to_date(
     _session(alice, "a1a1a1a1-0000-4000-8000-000000000011", "zeppelin")
     _sync(alice)
     _session(bob, "b0b0b0b0-0000-4000-8000-000000000012", "quokka")
-    assert _search(bob, "quokka")  # the search index exists before the pull
+    assert _search(bob, "quokka")  # the search index and the lint cache exist before the pull
+    assert bob.vk("lint", "--format", "json").returncode in (0, 1)
     _sync(bob)  # union-merged INDEX.md, not regenerated yet
     assert pulled.changed(bob.store)
     done = bob.vk("search", "zeppelin", "--format", "json", "-q")
@@ -232,5 +233,13 @@ def test_the_next_command_after_a_pull_brings_index_and_search_up_to_date(
     assert hit["author"] == "alice"
     assert not pulled.changed(bob.store)
     assert bob.vk("index", "--check").returncode == 0
-    lint = bob.vk("lint", "--format", "json")
-    assert "VK402" not in lint.stdout.decode(), lint.stdout
+    lint = json.loads(bob.vk("lint", "--format", "json").stdout)
+    linted = {f["path"].removesuffix(".md") for f in lint["findings"]}
+    assert linted == _notes(bob) and len(linted) == 2  # the teammate's note, from the cache's walk
+    assert "VK402" not in {f["code"] for f in lint["findings"]}  # INDEX.md is current
+    [theirs] = _notes(alice)
+    related = bob.vk("related", theirs, "--format", "json")
+    assert related.returncode == 0, related.stderr
+    assert [r["path"].removesuffix(".md") for r in json.loads(related.stdout)["related"]] == [
+        stem for stem in _notes(bob) if stem != theirs
+    ]
