@@ -30,6 +30,9 @@ def resolve_vault(arg: Path | None) -> Path:
     return up_to_date(wiki)
 
 
+CLI_LOCK_TIMEOUT = 5.0  # seconds a command waits for the store lock before going on as is
+
+
 def up_to_date(folder: Path) -> Path:
     """``folder``, after bringing its store up to date when it is a store (its ``sessions/`` or
     ``wiki/``) whose shared notes git changed since vaultkit last indexed them (a pull):
@@ -44,7 +47,8 @@ def up_to_date(folder: Path) -> Path:
         from vaultkit.session.worker.finish import refresh_if_pulled
         from vaultkit.session.worker.outcome import store_logger
 
-        refresh_if_pulled(store, store_logger(store))
+        if not refresh_if_pulled(store, store_logger(store), lock_timeout=CLI_LOCK_TIMEOUT):
+            return folder  # a worker holds the store: it brings everything up to date itself
         print(
             f"note: {top}: notes changed outside vaultkit (a pull?); INDEX.md and the search"
             " index brought up to date",
