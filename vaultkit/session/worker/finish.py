@@ -68,7 +68,11 @@ def refresh_if_pulled(
     except VaultkitError:
         config = Config()  # the defaults until vaultkit.toml is fixed; doctor names the problem
     say("the shared notes changed outside vaultkit (a pull?): INDEX.md and search updated")
-    return finish_store(store, config, say, lock_timeout=lock_timeout)
+    try:
+        return finish_store(store, config, say, lock_timeout=lock_timeout)
+    except OSError as exc:  # the state folder cannot be written: derived, never fatal
+        say(f"refresh after a pull not done: {exc}")
+        return False
 
 
 def update_search(store: Store, say: Progress, changed: tuple[Path, ...] = ()) -> None:
