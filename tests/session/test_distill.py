@@ -459,6 +459,25 @@ def test_offline_backend_is_always_available_and_degraded(
     assert front["auto_saved"] is True and front["quality"] == "degraded"
 
 
+def test_both_notes_record_the_git_user_of_the_sessions_folder_as_author(
+    session: tuple[Store, SessionInfo], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, info = session
+    require_program("git")
+    project = Path(info.cwd)
+    project.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    subprocess.run(["git", "-C", str(project), "config", "user.name", "Ada L."], check=True)
+    offline = Config(distill=DistillConfig(backend="offline"))
+    outcome = distill_session(store, info, offline)
+    for path in (outcome.summary_path, outcome.wiki_path):
+        assert read_frontmatter(path)["author"] == "Ada L."
+    subprocess.run(["git", "-C", str(project), "config", "--unset", "user.name"], check=True)
+    monkeypatch.setenv("USER", "ada-login")  # no git user.name: the OS user
+    outcome = distill_session(store, info, offline)
+    assert read_frontmatter(outcome.summary_path)["author"] == "ada-login"
+
+
 @pytest.mark.parametrize(
     "title", ["../../etc/passwd", "CON", "x" * 400, "🎉 emoji 🎉", "한국어 제목", "a/b\\c:d"]
 )

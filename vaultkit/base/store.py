@@ -33,6 +33,7 @@ if TYPE_CHECKING:
         "queue",
         "config_file",
         "gitignore",
+        "gitattributes",
         "forgotten",
     ]
 
@@ -55,6 +56,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
     "queue": (".vaultkit", "queue"),
     "config_file": ("vaultkit.toml",),
     "gitignore": (".gitignore",),
+    "gitattributes": (".gitattributes",),  # how git merges INDEX.md (base/gitattributes.py)
     "forgotten": (".vaultkit", "forgotten"),  # tombstones of forgotten sessions
 }
 # The parts ``[git] share`` may name (in .gitignore order); ``logs/`` (its own .gitignore) and

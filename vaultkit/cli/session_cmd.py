@@ -253,7 +253,11 @@ def _check_git(store: Store, config: Config) -> list[Check]:
         return [Check("git", "ok", f"{store.root} is not in a git repository: nothing is shared")]
     if not shutil.which("git"):
         return [Check("git", "warn", "git is not on PATH, tracking not checked", "install git")]
-    return [_check_ignore_file(store, config), _check_tracked(store, Path(root), config)]
+    return [
+        _check_ignore_file(store, config),
+        _check_merge(store, Path(root)),
+        _check_tracked(store, Path(root), config),
+    ]
 
 
 def _check_ignore_file(store: Store, config: Config) -> Check:
@@ -275,6 +279,32 @@ def _check_ignore_file(store: Store, config: Config) -> Check:
         "warn",
         f"{path} is {state}",
         "the next worker run writes it (end a session here, or vaultkit ingest TRANSCRIPT)",
+    )
+
+
+def _check_merge(store: Store, root: Path) -> Check:
+    """What git itself says about merging INDEX.md here (``git check-attr``), so a user's own
+    ``.gitattributes`` that overrides the store's is seen too."""
+    index = Path(os.path.relpath(store.at("index"), root)).as_posix()
+    done = subprocess.run(
+        ["git", "-C", str(root), "check-attr", "merge", "--", index],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    value = done.stdout.strip().rsplit(": ", 1)[-1] if done.returncode == 0 else ""
+    if value == "union":
+        return Check("git merge", "ok", f"{index} merges as a union: two clones never conflict")
+    if not os.path.exists(store.at("gitattributes")) and not store.root.is_dir():
+        return Check("git merge", "ok", f"{store.at('gitattributes')} is written with the store")
+    return Check(
+        "git merge",
+        "warn",
+        f"git merges {index} with {value or 'an unknown driver'}, not as a union: "
+        "two clones that record sessions will conflict in it",
+        f"the next worker run writes {store.at('gitattributes')}; remove any line of your own"
+        " that sets merge for it",
     )
 
 

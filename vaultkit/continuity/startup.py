@@ -13,7 +13,7 @@ import re
 import time
 
 from vaultkit.agents.payload import payload_cwd
-from vaultkit.base import gitconfig
+from vaultkit.base import gitconfig, pulled
 from vaultkit.base.author import clean_author, os_user_name
 from vaultkit.base.config import Config, store_config
 from vaultkit.base.leanmeta import Meta, is_degraded, meta_str, read_meta
@@ -126,7 +126,19 @@ def compose(
     if source == "compact":
         return compact_text(store, config, _field(payload, "session_id"))
     started = _backfill(store, payload, env, config, spawn, agent) if spawn is not None else 0
+    if spawn is not None and not started:
+        _after_pull(store, spawn)
     return startup_text(store, config, payload_cwd(payload), backfilled=started)
+
+
+def _after_pull(store: Store, spawn: Spawner) -> None:
+    """A teammate's notes arrived (git changed INDEX.md or the notes' folders): start the
+    runner, which regenerates INDEX.md and the search index. Never fails the hook."""
+    try:
+        if pulled.changed(store) and spawn(store) is None:
+            append_log(store.at("log"), "session-start: notes pulled, but no worker could start")
+    except OSError as exc:
+        append_log(store.at("log"), f"session-start: no refresh after a pull: {exc}")
 
 
 def _field(payload: Mapping[str, object], key: str) -> str:

@@ -15,6 +15,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Literal
 
+from vaultkit.base.author import current_author
 from vaultkit.base.config import Config
 from vaultkit.base.log import append_log
 from vaultkit.base.store import Store
@@ -209,7 +210,16 @@ def _condense(info: SessionInfo, config: Config) -> Digest:
 def _meta(store: Store, info: SessionInfo, digest: Digest) -> NoteMeta:
     branch = info.git_branch or digest.git_branch
     source = _source(store, info.transcript)
-    return NoteMeta(info.session_id, info.project, info.ended_at, source, branch, agent=info.agent)
+    author = current_author(info.cwd or str(store.project))
+    return NoteMeta(
+        info.session_id,
+        info.project,
+        info.ended_at,
+        source,
+        branch,
+        agent=info.agent,
+        author=author,
+    )
 
 
 def _with_retries(meta: NoteMeta, retries: int) -> NoteMeta:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 
+from vaultkit.base import pulled
 from vaultkit.base.fsio import atomic_write_text
 from vaultkit.base.store import Store, read_problem
 from vaultkit.errors import VaultkitError
@@ -35,8 +36,9 @@ MIN_PREFIX = 8
 LOCK_WAIT = 30.0  # seconds forget waits for the store lock before it gives up
 # The top-level .vaultkit/ files that are not derived: the log and the cost log (its sums are
 # the daily budget's; a forgotten session's lines lose their id instead, see costs.forget), and
-# the folder's own .gitignore (base.statedir), which mentions no session.
-KEPT_STATE = frozenset({"vaultkit.log", costs.COST_LOG, ".gitignore"})
+# the folder's own .gitignore (base.statedir) and the shared stamp (base.pulled: how a pull is
+# told from vaultkit's own writes), which mention no session.
+KEPT_STATE = frozenset({"vaultkit.log", costs.COST_LOG, ".gitignore", pulled.STAMP_NAME})
 _RAW_NAME = re.compile(r"^(?:(\d{4})-(\d{2})-(\d{2})_(\d{2})(\d{2})_)?(.+)\.jsonl$")
 
 

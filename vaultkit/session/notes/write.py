@@ -51,6 +51,7 @@ class NoteMeta:
     degraded_reason: str | None = None
     retries: int = 0
     agent: str = ""  # whose session (vaultkit.agents.known.AGENTS); "" when not known
+    author: str = ""  # who wrote it (vaultkit.base.author.current_author); "" when not known
 
 
 def frontmatter(meta: NoteMeta, title: str, kind: str, tags: list[str]) -> dict[str, Any]:
@@ -63,12 +64,15 @@ def frontmatter(meta: NoteMeta, title: str, kind: str, tags: list[str]) -> dict[
         "source": meta.source,
         "session_id": meta.session_id,
         "agent": meta.agent,
+        "author": meta.author,
         "git_branch": meta.git_branch,
         "tags": tags,
         "auto_saved": meta.auto_saved,
     }
     if not meta.agent:  # a handoff saved by hand: which agent asked is not known
         del data["agent"]
+    if not meta.author:  # notes written before authorship was recorded, or by a test
+        del data["author"]
     if meta.quality == "degraded":
         data["quality"] = "degraded"
         data["degraded_reason"] = meta.degraded_reason or "unknown"

@@ -11,6 +11,7 @@ from vaultkit.base.store import Store
 from vaultkit.session.queue import jobs, recover, runlock
 from vaultkit.session.queue.spawn import start_runner
 from vaultkit.session.transcripts import rawcopy
+from vaultkit.session.worker.finish import refresh_if_pulled
 from vaultkit.session.worker.job import process_job
 from vaultkit.session.worker.outcome import (
     DistillFn,
@@ -137,6 +138,7 @@ def run_runner(
         say("runner start")
         try:
             results += _drain(store, tried, session_id, once, steps)
+            refresh_if_pulled(store, say)  # a teammate's notes pulled meanwhile
         finally:
             say("runner end")
             runlock.clear_pid(store)
