@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from vaultkit.vault import parallel, splitread
+from vaultkit.vault import records, splitread, strategy, thresholds
 from vaultkit.vault.load import load_vault
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 
 
-def _vault(root: Path, notes: int = 120) -> list[parallel.Job]:
+def _vault(root: Path, notes: int = 120) -> list[records.Job]:
     root.mkdir(parents=True, exist_ok=True)
     for n in range(notes):
         text = f"---\ntags: [t{n % 3}]\n---\n# N{n}\n[[n{(n * 7) % notes}]] [[gone {n}]]\n"
@@ -26,7 +26,7 @@ def _vault(root: Path, notes: int = 120) -> list[parallel.Job]:
     return [(p, None) for p in [*paths, "Missing.md"]]
 
 
-def _values(results: list[parallel.Parsed]) -> list[object]:
+def _values(results: list[records.Parsed]) -> list[object]:
     return [
         (p.path, p.size, p.digest, p.error, p.record and marshal.loads(p.record)) for p in results
     ]
@@ -42,7 +42,7 @@ def _no_children_left() -> bool:
 
 def test_split_read_gives_what_one_process_gives(tmp_path: Path) -> None:
     jobs = _vault(tmp_path / "v")
-    single = list(parallel.read_all(str(tmp_path / "v"), jobs, workers=1))
+    single = list(strategy.read_all(str(tmp_path / "v"), jobs, workers=1))
     seen: list[tuple[int, int]] = []
     split = list(splitread.split_read(str(tmp_path / "v"), jobs, lambda d, n: seen.append((d, n))))
     assert _values(split) == _values(single)
@@ -57,10 +57,10 @@ def test_a_failing_child_means_this_process_reads_its_half(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     jobs = _vault(tmp_path / "v")
-    expected = _values(list(parallel.read_all(str(tmp_path / "v"), jobs, workers=1)))
+    expected = _values(list(strategy.read_all(str(tmp_path / "v"), jobs, workers=1)))
     parent = os.getpid()
 
-    def chunk(root: str, part: object) -> list[parallel.ParsedRow]:
+    def chunk(root: str, part: object) -> list[records.ParsedRow]:
         if os.getpid() != parent:
             raise RuntimeError("the child breaks")
         raise AssertionError("the parent never reads a chunk's rows")
@@ -72,7 +72,7 @@ def test_a_failing_child_means_this_process_reads_its_half(
 
 def test_no_fork_means_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     jobs = _vault(tmp_path / "v")
-    expected = _values(list(parallel.read_all(str(tmp_path / "v"), jobs, workers=1)))
+    expected = _values(list(strategy.read_all(str(tmp_path / "v"), jobs, workers=1)))
 
     def refuse() -> int:
         raise OSError(11, "Resource temporarily unavailable")
@@ -107,11 +107,16 @@ def test_a_reader_stopped_early_leaves_no_child(tmp_path: Path) -> None:
 
 
 def test_mid_sized_loads_split_and_others_do_not() -> None:
-    on_linux = sys.platform.startswith("linux") and parallel._cores() >= 2
-    assert parallel.splits(parallel.SPLIT_MIN_FILES) is on_linux
-    assert parallel.splits(parallel.PARALLEL_MIN_FILES - 1) is on_linux
-    assert not parallel.splits(parallel.SPLIT_MIN_FILES - 1)
-    assert not parallel.splits(parallel.PARALLEL_MIN_FILES)  # the pool's
+    on_linux = sys.platform.startswith("linux") and strategy.cores() >= 2
+    table = thresholds.TABLE
+
+    def splits(files: int) -> bool:
+        return strategy.choose(files).reader == "split"
+
+    assert splits(table.split_min_files) is on_linux
+    assert splits(table.pool_min_files - 1) is on_linux
+    assert not splits(table.split_min_files - 1)
+    assert not splits(table.pool_min_files)  # the pool's
 
 
 def test_a_split_cold_load_equals_an_uncached_one(tmp_path: Path) -> None:

@@ -35,6 +35,7 @@ from datetime import date
 from functools import partial
 from typing import Any, NamedTuple
 
+from vaultkit.vault import thresholds
 from vaultkit.vault.wikisyntax import (
     COMMENT,
     FOOTNOTE,
@@ -930,12 +931,8 @@ def body_plan(lines: Sequence[str], start: int, window: int | None = None) -> li
     return plan
 
 
-BIG_BODY_LINES = 50_000  # a body this long is planned and walked window by window
-WINDOW_LINES = 10_000
-
-
 def windows(lines: Sequence[str], start: int) -> list[int] | None:
-    """Window bounds for a very long body (``start``, cuts about ``WINDOW_LINES`` apart,
+    """Window bounds for a very long body (``start``, cuts about ``window_lines`` apart,
     the body's end), or None for a body of ordinary length or one that may hold a link
     reference definition (document-wide, so never planned piecemeal).
 
@@ -945,13 +942,13 @@ def windows(lines: Sequence[str], start: int) -> list[int] | None:
     pieces would otherwise take several times its size.
     """
     line_max = body_end(lines)
-    if line_max - start < BIG_BODY_LINES:
+    if line_max - start < thresholds.TABLE.big_body_lines:
         return None
     if any("]:" in line and _REFERENCE.search(line) for line in lines[start:line_max]):
         return None
     bounds = [start]
     for cut in cuts(lines, block_kinds(lines, start, line_max), start, line_max):
-        if cut - bounds[-1] >= WINDOW_LINES:
+        if cut - bounds[-1] >= thresholds.TABLE.window_lines:
             bounds.append(cut)
     return [*bounds, line_max] if bounds[-1] != line_max else bounds
 

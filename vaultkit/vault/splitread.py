@@ -1,6 +1,6 @@
 """One mid-sized read shared by this process and one forked child, chunk by chunk.
 
-Below the pool's threshold (``parallel.PARALLEL_MIN_FILES``) a process pool costs more than it
+Below the pool's threshold (``strategy.TABLE.pool_min_files``) a process pool costs more than it
 saves: importing ``concurrent.futures``, starting workers that each import the parser, and a
 parent that only waits. Here the parser is imported once, then a child is forked and both
 processes take chunk numbers from a pipe of tickets until it is empty, so whichever is slower
@@ -19,7 +19,7 @@ import signal
 from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import NoReturn
 
-from vaultkit.vault.parallel import Job, Parsed, ParsedRow, chunk_rows, read_one, unpack_rows
+from vaultkit.vault.records import Job, Parsed, ParsedRow, chunk_rows, read_one, unpack_rows
 
 CHUNK_FILES = 6  # files per ticket: small enough to balance, large enough to cost nothing
 MAX_TICKETS = 255  # one byte per ticket
