@@ -2,9 +2,9 @@
 
 A job is ``(path, known_digest)``: when the file's blake2b digest equals ``known_digest`` the
 file is not parsed again (its cached record is still right). Results are plain tuples so they
-cross process boundaries cheaply (marshal, not pickled objects). The serial reader, the
-process pool (:mod:`vaultkit.vault.parallel`) and the forked split read
-(:mod:`vaultkit.vault.splitread`) all read through :func:`read_one` and :func:`chunk_rows`.
+cross process boundaries cheaply (marshal, not pickled objects). The serial reader
+(:mod:`vaultkit.vault.strategy`) and the process pool (:mod:`vaultkit.vault.parallel`) both
+read through :func:`read_one`.
 """
 
 from __future__ import annotations

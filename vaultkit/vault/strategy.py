@@ -3,8 +3,6 @@
 The strategies, each measured in ``benchmarks/README.md`` ("Load strategies"):
 
 - **serial**: this process reads and parses every file, in order.
-- **split** (:mod:`vaultkit.vault.splitread`): this process and one forked child share the
-  files chunk by chunk.
 - **pool** (:mod:`vaultkit.vault.parallel`): a process pool, one worker per core.
 - **cache** (:mod:`vaultkit.vault.cache` with :mod:`vaultkit.vault.relink`): a warm load reads
   only the files whose stat changed and re-resolves only the links a change can affect.
@@ -12,16 +10,18 @@ The strategies, each measured in ``benchmarks/README.md`` ("Load strategies"):
   window by window and its links packed; a cached note with ``pack_min_links`` links is read
   back packed. This one is decided per note, by the parser, from the same table.
 
-``VAULTKIT_LOAD_STRATEGY=serial|split|pool`` forces the reader (tests and benchmarks compare
-them on the same vaults); a fork is still never made beside other threads, nor a split off
-Linux.
+``VAULTKIT_LOAD_STRATEGY=serial|pool`` forces the reader (tests and benchmarks compare them on
+the same vaults); a pool is still never forked beside other threads.
+
+A third reader, one forked child sharing a cold load of 100-299 notes through a pipe of chunk
+tickets, was removed: forced on the same vaults it bought no whole-process gain of 10 % (it
+cost 13-19 % more CPU), see benchmarks/README.md ("Load strategies").
 """
 
 from __future__ import annotations
 
 import marshal
 import os
-import sys
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -39,8 +39,8 @@ from vaultkit.vault.records import (
     read_one,
 )
 
-Reader = Literal["serial", "split", "pool"]
-READERS: tuple[Reader, ...] = ("serial", "split", "pool")
+Reader = Literal["serial", "pool"]
+READERS: tuple[Reader, ...] = ("serial", "pool")
 FORCE_ENV = "VAULTKIT_LOAD_STRATEGY"
 
 
@@ -80,13 +80,10 @@ def _forced() -> Reader | None:
 
 
 def _reader(files: int, forced: Reader | None) -> tuple[Reader, int]:
-    table, count, forkable = thresholds.TABLE, cores(), may_fork()
-    if forced == "pool" or (forced is None and files >= table.pool_min_files and count >= 2):
-        return ("pool", max(2, count)) if forkable else ("serial", 1)
-    in_range = table.split_min_files <= files < table.pool_min_files and count >= 2
-    if forced == "split" or (forced is None and in_range):
-        linux = sys.platform.startswith("linux")  # elsewhere a fork without exec is unsafe
-        return ("split", 2) if forkable and linux else ("serial", 1)
+    count = cores()
+    wanted = files >= thresholds.TABLE.pool_min_files and count >= 2
+    if forced == "pool" or (forced is None and wanted):
+        return ("pool", max(2, count)) if may_fork() else ("serial", 1)
     return "serial", 1
 
 
@@ -108,11 +105,7 @@ def read_all(
         plan = choose(len(jobs))
     else:
         plan = Plan(False, "pool" if workers > 1 else "serial", workers)
-    if plan.reader == "split":
-        from vaultkit.vault.splitread import split_read
-
-        yield from split_read(root, jobs, progress)
-    elif plan.reader == "pool":
+    if plan.reader == "pool":
         from vaultkit.vault.parallel import pool_read
 
         yield from pool_read(root, jobs, plan.workers, thresholds.TABLE.pool_chunk_files, progress)
@@ -136,7 +129,5 @@ def parse_all(root: str, paths: Sequence[str], progress: Progress | None = None)
     for parsed in read_all(root, [(p, None) for p in paths], progress):
         if parsed.error is not None or parsed.record is None:
             yield parsed.path, None, parsed.error or "unknown error"
-        elif parsed.note is not None:  # parsed here (this process's share of a split)
-            yield parsed.path, parsed.note, None
         else:
             yield parsed.path, note_from_record(marshal.loads(parsed.record)), None

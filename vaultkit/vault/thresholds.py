@@ -13,8 +13,6 @@ class Thresholds:
     # From here a load goes through the note cache: a warm lint of the 173-note help vault
     # 3-6 ms from the caches against 350 ms uncached; a first run pays 10-25 % more to fill it.
     cache_min_notes: int = 50
-    # From here to pool_min_files a forked child shares the parse (Linux, 2+ cores).
-    split_min_files: int = 100
     # From here a process pool parses on every core: below it a pool costs more than it saves.
     pool_min_files: int = 300
     pool_chunk_files: int = 250  # at most; smaller batches keep every worker busy
