@@ -124,13 +124,20 @@ def _library_version(name: str) -> str:
         return blake2b(handle.read(), digest_size=8).hexdigest()
 
 
+def fastparse_modules() -> tuple[str, ...]:
+    """The fast parser's modules, listed without importing it (a warm run parses nothing)."""
+    folder = Path(__file__).parent / "fastparse"
+    return tuple(sorted(p.stem for p in folder.glob("*.py")))
+
+
 @cache
 def cache_version() -> str:
     """A digest of everything a cached record depends on: schema, parser code, libraries."""
     parts = (SCHEMA_VERSION, sys.version_info[:2], marshal.version)
     libs = (_library_version("markdown_it"), _library_version("yaml"))
-    modules = tuple(
-        f"vault/{name}.py" for name in ("model", "parse", "fastparse", "wikilink", "records")
+    modules = (
+        *(f"vault/{name}.py" for name in ("model", "parse", "wikilink", "wikisyntax", "records")),
+        *(f"vault/fastparse/{name}.py" for name in fastparse_modules()),
     )
     return source_digest((parts, libs), modules)
 
