@@ -15,7 +15,6 @@ from vaultkit.vault.fastparse.tokens import (
     ESCAPABLE,
     NONE,
     SPECIAL,
-    WIKILINK,
     Found,
     Piece,
     make_piece,
@@ -23,7 +22,9 @@ from vaultkit.vault.fastparse.tokens import (
 )
 from vaultkit.vault.wikisyntax import (
     COMMENT,
+    SIMPLE_WIKILINK,
     MathScan,
+    scan_wikilink,
     split_wikilink,
     wikilink_meta,
 )
@@ -88,19 +89,12 @@ def _escape(src: str, pos: int) -> Found | None:
 
 
 def _wikilink(src: str, pos: int, embed: bool) -> Found | None:
-    """vaultkit's wikilink rule; ``None`` for what it would report or hand to ``link``."""
-    inner = pos + (3 if embed else 2)
-    close = src.find("]]", inner)
-    if close < 0:
-        return None  # unclosed: markdown-it reports it
-    line_end = src.find("\n", pos, close)
-    nested = src.find("[[", inner, close)
-    if line_end >= 0 or nested >= 0:
-        return None
-    parts = split_wikilink(src[inner:close])
-    if parts is None:
-        return None
-    return (Piece("wikilink", "", wikilink_meta(parts, embed, pos)),), close + 2
+    """vaultkit's wikilink rule (the shared scanner); ``None`` for what it would report or hand
+    to ``link``."""
+    found = scan_wikilink(src, pos + 1 if embed else pos)
+    if found.parts is None:
+        return None  # unclosed or nested: markdown-it reports it; empty: not a link
+    return (Piece("wikilink", "", wikilink_meta(found.parts, embed, pos)),), found.end
 
 
 def _angle(src: str, pos: int) -> Found | None:
@@ -159,7 +153,7 @@ def inline_children(src: str) -> list[Piece] | None:
     while (special := search(src, pos)) is not None:
         at = special.start()
         char = src[at]
-        if char in "[!" and (match := WIKILINK.match(src, at)):
+        if char in "[!" and (match := SIMPLE_WIKILINK.match(src, at)):
             parts = split_wikilink(match.group(2))
             if parts is None:
                 return None

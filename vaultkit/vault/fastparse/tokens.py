@@ -10,10 +10,8 @@ from typing import Any, NamedTuple
 
 ESCAPABLE = frozenset(string.punctuation)  # what markdown-it's escape rule unescapes
 SPECIAL = re.compile(r"[\n!\[\]\\`<%$]")  # characters where an enabled inline rule may start
-# The two common tokens, matched whole where a special character is: a wikilink with no bracket
-# or newline inside (so its "]]" is the first one, nothing nested) and a one-backtick code span
-# closed by the next backtick run when that run is a single backtick.
-WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]*)\]\]")
+# The common code span, matched whole where a backtick is: one backtick closed by the next
+# backtick run when that run is a single backtick (the common wikilink: SIMPLE_WIKILINK).
 CODE = re.compile(r"`(?!`)([^`]*)`(?!`)")
 LABEL_STOP = re.compile(r"[\[\]\\`<\n$]|!\[|%%")  # ends a label we can decide without markdown-it
 DEST = re.compile(r"[^\s()<>\\\x00-\x1f\x7f]+")  # link_href decodes "&" entities
