@@ -29,6 +29,7 @@ from vaultkit.session.notes.naming import (
     parse_name,
     short_id,
 )
+from vaultkit.session.notes.shape import one_h1
 from vaultkit.session.transcripts.redact import redact
 
 FRONTMATTER_READ_BYTES = 64 * 1024
@@ -79,7 +80,7 @@ def frontmatter(meta: NoteMeta, title: str, kind: str, tags: list[str]) -> dict[
 def render_note(data: dict[str, Any], title: str, body: str) -> str:
     """Frontmatter + ``# title`` (escaped: :func:`heading_text`) + body (without NUL, which
     would make the note binary), as python-frontmatter serialises a post."""
-    text = body.replace("\0", "").strip()
+    text = one_h1(body.replace("\0", "").strip(), title).strip()
     post = python_frontmatter.Post(f"# {heading_text(title) or UNTITLED}\n\n{text}")
     post.metadata.update(data)  # not as keywords: a key may not clash with Post's parameters
     return python_frontmatter.dumps(post, _YAML, **_DUMP_OPTIONS) + "\n"
