@@ -47,6 +47,9 @@ class IndexConfig(Record):
 BACKENDS = ("auto", "claude", "codex", "gemini", "command", "offline")
 
 
+GHOST_LINKS = ("text", "stub")
+
+
 class DistillConfig(Record):
     backend: str = "auto"  # one of BACKENDS
     model: str = "sonnet"  # the claude backend's model
@@ -61,6 +64,9 @@ class DistillConfig(Record):
     gemini_path: str = "gemini"
     gemini_model: str = ""  # "" = Gemini CLI's default
     daily_budget: float = 0.0  # USD a day for LLM distillation; 0 means no cap
+    candidates_budget: int = 1_500  # tokens of existing note names the prompt offers
+    ghost_links: str = "text"  # an answer's link to no note: "text" (plain text) or "stub"
+    stub_folder: str = "stubs"  # where "stub" puts the stub notes, inside wiki/
 
 
 class InjectConfig(Record):
@@ -195,6 +201,17 @@ def _check_distill(path: object, distill: DistillConfig) -> None:
         raise VaultkitError(
             f"{path}: distill.backend is {distill.backend!r}, not a backend",
             hint=f"set distill.backend to one of: {', '.join(BACKENDS)}",
+        )
+    if distill.ghost_links not in GHOST_LINKS:
+        raise VaultkitError(
+            f"{path}: distill.ghost_links is {distill.ghost_links!r}",
+            hint=f"set distill.ghost_links to one of: {', '.join(GHOST_LINKS)}",
+        )
+    parts = distill.stub_folder.replace("\\", "/").split("/")
+    if not distill.stub_folder or any(p in ("", ".", "..") or p.startswith(".") for p in parts):
+        raise VaultkitError(
+            f"{path}: distill.stub_folder {distill.stub_folder!r} is not a folder inside wiki/",
+            hint='set distill.stub_folder to a relative folder name such as "stubs"',
         )
     for key in ("claude_path", "codex_path", "gemini_path"):
         if not getattr(distill, key).strip():

@@ -52,6 +52,7 @@ class NoteMeta:
     degraded_reason: str | None = None
     retries: int = 0
     agent: str = ""  # whose session (vaultkit.agents.known.AGENTS); "" when not known
+    unresolved_links: tuple[str, ...] = ()  # the answer's links to no note (notes.links)
 
 
 def frontmatter(meta: NoteMeta, title: str, kind: str, tags: list[str]) -> dict[str, Any]:
@@ -74,6 +75,8 @@ def frontmatter(meta: NoteMeta, title: str, kind: str, tags: list[str]) -> dict[
         data["quality"] = "degraded"
         data["degraded_reason"] = meta.degraded_reason or "unknown"
         data["distill_retries"] = meta.retries
+    if meta.unresolved_links:
+        data["unresolved_links"] = list(meta.unresolved_links)
     return data
 
 
