@@ -10,6 +10,7 @@ four characters each), and each note comes with its aliases so the LLM can link
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -129,6 +130,18 @@ def _is_own(path: str, own: str | None) -> bool:
     return parsed is not None and parsed.session == own
 
 
+def _newest(wiki: Path, notes: list[str]) -> list[str]:
+    """``notes`` newest first: by modification time, then by name (a session note's starts
+    with its date)."""
+    stamped = []
+    for path in notes:
+        try:
+            stamped.append((os.stat(wiki / path).st_mtime_ns, path))
+        except OSError:
+            continue
+    return [path for _, path in sorted(stamped, reverse=True)]
+
+
 def _link_names(notes: list[str]) -> Mapping[str, str]:
     counts = Counter(_stem(p).casefold() for p in notes)
     return {p: _stem(p) if counts[_stem(p).casefold()] == 1 else p[:-3] for p in notes}
@@ -145,7 +158,7 @@ def select(store: Store, transcript: str, exclude_session: str, budget: int) -> 
     words = set(text.split())
     named = [p for _, p in sorted(_named(notes, text, words), key=lambda n: (-n[0], n[1]))]
     searched = [p for p in _searched(store, query_terms(transcript)) if p in known]
-    newest = sorted((p for p in notes if "/" not in p and parse_name(p)), reverse=True)
+    newest = _newest(store.wiki, [p for p in notes if p not in named])
     links = _link_names(notes)
     chosen: list[Candidate] = []
     spent = 0
