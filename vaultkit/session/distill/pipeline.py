@@ -32,6 +32,7 @@ from vaultkit.session.distill.backends import (
 from vaultkit.session.distill.candidates import Candidate, select
 from vaultkit.session.distill.costs import NO_USAGE, Usage
 from vaultkit.session.distill.markers import Parsed, parse_markers
+from vaultkit.session.distill.selfcheck import rejection
 from vaultkit.session.notes.links import settle, vault_files, write_stubs
 from vaultkit.session.notes.write import NoteMeta, write_session_notes
 from vaultkit.session.transcripts.condense import Digest, condense
@@ -92,12 +93,24 @@ def _source(store: Store, transcript: Path) -> str:
         return str(transcript)
 
 
+def _checked(result: BackendResult, template: str, transcript: str) -> BackendResult:
+    """``result`` as the self-check sees it: an echo or an empty answer is ``rejected``."""
+    if result.status != "ok" or result.backend == "offline":
+        return result
+    why = rejection(parse_markers(result.output), template, transcript)
+    return result if why is None else replace(result, status="rejected", detail=why)
+
+
 def _attempts(
-    store: Store, info: SessionInfo, prompt: str, config: Config, facts: OfflineFacts
+    store: Store, info: SessionInfo, prompts: tuple[str, str], config: Config, facts: OfflineFacts
 ) -> list[BackendResult]:
+    """One attempt, and one retry when it failed or the self-check rejected it; ``prompts`` are
+    the template and the prompt made from it."""
+    template, prompt = prompts
     results: list[BackendResult] = []
     for attempt in (1, 2):
         result = run_backend(prompt, config, offline=facts, agent=info.agent)
+        result = _checked(result, template, facts.digest.text)
         append_log(
             store.log,
             f"distill {info.session_id}: attempt {attempt} via {result.backend}: "
@@ -147,7 +160,7 @@ def distill_session(store: Store, info: SessionInfo, config: Config) -> DistillO
     offered = select(store, digest.text, info.session_id, config.distill.candidates_budget)
     prompt = build_prompt(template, info, digest, offered)
     settling = _settling(config, {c.path: c.aliases for c in offered if c.aliases})
-    results = _attempts(store, info, prompt, config, facts)
+    results = _attempts(store, info, (template, prompt), config, facts)
     retries = len(results) - 1
     final = results[-1]
     usage = NO_USAGE
@@ -159,9 +172,10 @@ def distill_session(store: Store, info: SessionInfo, config: Config) -> DistillO
         title = parsed.title or offline_title(facts)
         outcome = _write(store, meta, title, (parsed.handoff, parsed.wiki), settling)
         return replace(outcome, usage=usage, backend=final.backend)
-    handoff, wiki = _fallback(offline, results)
-    title = parse_markers(final.output).title or offline.title
-    meta = _degraded(meta, final.status, retries)
+    kept = [r for r in results if r.status != "rejected"]  # nothing of an echo is worth keeping
+    handoff, wiki = _fallback(offline, kept) if kept else (offline.handoff, offline.wiki)
+    title = (parse_markers(kept[-1].output).title if kept else "") or offline.title
+    meta = _degraded(meta, final.detail if final.status == "rejected" else final.status, retries)
     outcome = _write(store, meta, title, (handoff, wiki), settling)
     return replace(outcome, usage=usage, backend=final.backend)
 
