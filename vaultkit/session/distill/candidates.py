@@ -1,15 +1,20 @@
 """The existing notes a distillation prompt offers for linking: the most related first.
 
 Every folder of the wiki counts (concept and decision notes live in sub-folders). A note comes
-first when its name or one of its aliases is written in the condensed transcript; then the search
-index's best wiki hits for the transcript's most frequent content words (titles and headings
-weigh most there); then the newest session notes. The list is cut by a budget in tokens (about
-four characters each), and each note comes with its aliases so the LLM can link
-``[[Note|alias]]``.
+first when its name or one of its aliases is written in the condensed transcript (words compared
+without case and a plural ``s``), then when every word of its name is there, the rarest names
+first; then the search index's best wiki hits for the transcript's most frequent content words
+(titles and headings weigh most there); then the newest notes. The list is cut by a budget in
+tokens (about four characters each), and each note comes with its aliases so the LLM can link
+``[[Note|alias]]``. Aliases are read from the notes' frontmatter once and kept, by size and
+modification time, in ``.vaultkit/candidates.json``.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
+import math
 import os
 import re
 from collections import Counter
@@ -17,14 +22,19 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from vaultkit.base.fsio import atomic_write_text
+from vaultkit.base.leanmeta import read_meta
 from vaultkit.base.store import Store
 from vaultkit.errors import VaultkitError
-from vaultkit.session.notes.links import vault_files
 from vaultkit.session.notes.naming import parse_name, short_id
 
-QUERY_TERMS = 24  # content words of the transcript asked of the search index
-SEARCH_HITS = 40
+QUERY_TERMS = 4  # content words of the transcript asked of the search index (each costs)
+SEARCH_HITS = 20
+BAG_MAX = 30  # notes with every word of their name in the transcript, but not as a phrase
 CHARS_PER_TOKEN = 4
+CATALOGUE = "candidates.json"  # in the store's .vaultkit/
+CATALOGUE_VERSION = 2
+HEAD_BYTES = 8192  # of a note read for its aliases
 _WORD = re.compile(r"[^\W_]+")
 # Words too common in coding sessions to say what one is about (English; others pass through).
 _STOP_WORDS = """the and for with that this from have has had are was were will would could should
@@ -53,8 +63,23 @@ class Candidate:
         return f"- [[{self.link}]] (also written {shown})"
 
 
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A wiki note as the selection knows it."""
+
+    path: str
+    size: int
+    mtime_ns: int
+    aliases: tuple[str, ...]
+    keys: tuple[str, ...]  # the name's and the aliases' words in comparison form
+
+
+def _word(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
 def _key(text: str) -> str:
-    return " ".join(_WORD.findall(text.casefold()))
+    return " ".join(_word(w) for w in _WORD.findall(text.casefold()))
 
 
 def _stem(path: str) -> str:
@@ -63,34 +88,117 @@ def _stem(path: str) -> str:
 
 def _title_words(path: str) -> str:
     """What a note's name says: a session note's title part, any other note's file name."""
-    name = path.rsplit("/", 1)[-1]
-    parsed = parse_name(name) if "/" not in path else None
-    return parsed.title if parsed is not None else name[:-3]
+    parsed = parse_name(path) if "/" not in path else None
+    return parsed.title if parsed is not None else _stem(path)
 
 
 def query_terms(text: str, most: int = QUERY_TERMS) -> list[str]:
     """The transcript's most frequent content words (no stop words, no numbers)."""
-    counts = Counter(
-        w
-        for w in _WORD.findall(text.casefold())
-        if len(w) > 2 and w not in STOP and not w.isdigit()
-    )
+    words = _WORD.findall(text.casefold())
+    counts = Counter(w for w in words if len(w) > 2 and w not in STOP and not w.isdigit())
     return [word for word, _ in counts.most_common(most)]
 
 
-def _named(paths: Iterable[str], transcript: str, words: set[str]) -> list[tuple[int, str]]:
-    """Notes whose name is written in the transcript, as (words in the name, path)."""
+def _scan(wiki: Path) -> list[tuple[str, int, int]]:
+    """``(path, size, mtime_ns)`` of every note below ``wiki`` (dot-folders skipped)."""
     found = []
-    for path in paths:
-        key = _key(_title_words(path))
-        parts = key.split()
-        if not parts or not all(p in words for p in parts):
+    stack = [("", str(wiki))]
+    while stack:
+        prefix, folder = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
             continue
-        if len(parts) == 1 and (len(key) < 4 or key in STOP):
-            continue
-        if f" {key} " in transcript:
-            found.append((len(parts), path))
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            rel = prefix + entry.name
+            try:
+                if entry.is_dir():
+                    stack.append((rel + "/", entry.path))
+                elif entry.name.lower().endswith(".md") and rel != "INDEX.md":
+                    info = entry.stat()
+                    found.append((rel, info.st_size, info.st_mtime_ns))
+            except OSError:
+                continue
     return found
+
+
+def _read_aliases(path: Path) -> tuple[str, ...]:
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(HEAD_BYTES).decode("utf-8", errors="replace")
+    except OSError:
+        return ()
+    raw = read_meta(head.replace("\r\n", "\n"))[0].get("aliases") or ()
+    names = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
+    kept = [" ".join(str(n).split()) for n in names if isinstance(n, str | int | float)]
+    return tuple(a for a in dict.fromkeys(kept) if a and not any(c in a for c in "[]|#^"))
+
+
+def _load(path: str) -> dict[str, Entry]:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+        if data.get("version") != CATALOGUE_VERSION:
+            return {}
+        notes = data["notes"].items()
+        return {p: Entry(p, int(s), int(m), tuple(a), tuple(k)) for p, (s, m, a, k) in notes}
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return {}
+
+
+def catalogue(store: Store) -> list[Entry]:
+    """Every wiki note with its aliases (read again only when its size or mtime changed)."""
+    path = os.path.join(store.at("state"), CATALOGUE)
+    known = _load(path)
+    entries = []
+    changed = False
+    for rel, size, mtime in _scan(store.wiki):
+        old = known.get(rel)
+        if old is not None and (old.size, old.mtime_ns) == (size, mtime):
+            entries.append(old)
+            continue
+        is_session = "/" not in rel and parse_name(rel) is not None
+        aliases = () if is_session else _read_aliases(store.wiki / rel)
+        keys = (_key(_title_words(rel)), *map(_key, aliases))
+        entries.append(Entry(rel, size, mtime, aliases, keys))
+        changed = True
+    if changed or len(entries) != len(known):
+        notes = {e.path: [e.size, e.mtime_ns, e.aliases, e.keys] for e in entries}
+        with contextlib.suppress(OSError):
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            atomic_write_text(path, json.dumps({"version": CATALOGUE_VERSION, "notes": notes}))
+    return entries
+
+
+def _named(entries: list[Entry], transcript: str) -> list[str]:
+    """Notes whose name or an alias is written in the transcript (longest names first), then
+    those with every word of their name in it (rarest words first)."""
+    words = set(transcript.split())
+    names = [(e.path, e.keys) for e in entries]
+    frequency = Counter(w for _, keys in names for w in set(keys[0].split()))
+    phrase: list[tuple[int, str]] = []
+    bag: list[tuple[float, str]] = []
+    for path, keys in names:
+        best = 0
+        for key in keys:
+            parts = key.split()
+            if not parts or not all(p in words for p in parts):
+                continue
+            if len(parts) == 1 and (len(key) < 4 or key in STOP):
+                continue
+            if f" {key} " in transcript:
+                best = max(best, len(parts))
+        if best:
+            phrase.append((best, path))
+            continue
+        parts = keys[0].split()
+        if len(parts) > 1 and all(p in words for p in parts):
+            bag.append((sum(math.log(1 + len(names) / frequency[p]) for p in parts), path))
+    ordered = sorted(phrase, key=lambda n: (-n[0], n[1]))
+    rare = sorted(bag, key=lambda n: (-n[0], n[1]))[:BAG_MAX]
+    return [p for _, p in ordered] + [p for _, p in rare]
 
 
 def _searched(store: Store, terms: list[str]) -> list[str]:
@@ -101,26 +209,11 @@ def _searched(store: Store, terms: list[str]) -> list[str]:
     from vaultkit.search.recall import search_folder
 
     try:
-        found = search_folder(
-            store.root,
-            " OR ".join(terms),
-            Filters(kinds=("wiki",), limit=SEARCH_HITS),
-            update=False,
-        )
+        wiki = Filters(kinds=("wiki",), limit=SEARCH_HITS)
+        found = search_folder(store.root, " OR ".join(terms), wiki, update=False)
     except (VaultkitError, OSError):
         return []
     return [hit.path[len("wiki/") :] for hit in found.hits if hit.path.startswith("wiki/")]
-
-
-def _aliases(wiki: Path, path: str) -> tuple[str, ...]:
-    from vaultkit.session.notes.write import read_frontmatter
-
-    raw = read_frontmatter(wiki / path).get("aliases") or ()
-    names = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
-    kept = [" ".join(str(n).split()) for n in names if isinstance(n, str | int | float)]
-    return tuple(
-        a for a in dict.fromkeys(kept) if a and "[" not in a and "]" not in a and "|" not in a
-    )
 
 
 def _is_own(path: str, own: str | None) -> bool:
@@ -130,40 +223,25 @@ def _is_own(path: str, own: str | None) -> bool:
     return parsed is not None and parsed.session == own
 
 
-def _newest(wiki: Path, notes: list[str]) -> list[str]:
-    """``notes`` newest first: by modification time, then by name (a session note's starts
-    with its date)."""
-    stamped = []
-    for path in notes:
-        try:
-            stamped.append((os.stat(wiki / path).st_mtime_ns, path))
-        except OSError:
-            continue
-    return [path for _, path in sorted(stamped, reverse=True)]
-
-
-def _link_names(notes: list[str]) -> Mapping[str, str]:
-    counts = Counter(_stem(p).casefold() for p in notes)
-    return {p: _stem(p) if counts[_stem(p).casefold()] == 1 else p[:-3] for p in notes}
+def _link_names(paths: Iterable[str]) -> Mapping[str, str]:
+    listed = list(paths)
+    counts = Counter(_stem(p).casefold() for p in listed)
+    return {p: _stem(p) if counts[_stem(p).casefold()] == 1 else p[:-3] for p in listed}
 
 
 def select(store: Store, transcript: str, exclude_session: str, budget: int) -> list[Candidate]:
     """The notes to offer, most related first, within ``budget`` tokens of prompt lines."""
-    files = vault_files(str(store.wiki))
-    notes = [p for p in files if p.lower().endswith(".md") and p != "INDEX.md"]
     own = short_id(exclude_session) if exclude_session else None
-    notes = [p for p in notes if not _is_own(p, own)]
-    known = set(notes)
-    text = f" {_key(transcript)} "
-    words = set(text.split())
-    named = [p for _, p in sorted(_named(notes, text, words), key=lambda n: (-n[0], n[1]))]
-    searched = [p for p in _searched(store, query_terms(transcript)) if p in known]
-    newest = _newest(store.wiki, [p for p in notes if p not in named])
-    links = _link_names(notes)
+    entries = [e for e in catalogue(store) if not _is_own(e.path, own)]
+    by_path = {e.path: e for e in entries}
+    named = _named(entries, f" {_key(transcript)} ")
+    searched = [p for p in _searched(store, query_terms(transcript)) if p in by_path]
+    newest = [e.path for e in sorted(entries, key=lambda e: (e.mtime_ns, e.path), reverse=True)]
+    links = _link_names(by_path)
     chosen: list[Candidate] = []
     spent = 0
     for path in dict.fromkeys([*named, *searched, *newest]):
-        candidate = Candidate(path, links[path], _aliases(store.wiki, path))
+        candidate = Candidate(path, links[path], by_path[path].aliases)
         cost = len(candidate.line()) // CHARS_PER_TOKEN + 1
         if spent + cost > budget:
             if spent + 8 > budget:
