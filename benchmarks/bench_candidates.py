@@ -3,9 +3,10 @@
 Usage: ``.venv/bin/python -m benchmarks.bench_candidates [--notes 10000] [--sessions 200]``.
 A seeded store: ``--notes`` wiki notes, 15 % of them concept and decision notes in folders
 (``concepts/<area>/``, ``decisions/``), 40 % of those with aliases, the rest session notes at the
-wiki root; its search index built as the worker leaves it. Each generated session is about one
-concept, written the ways people write: its exact name, lower case with the plural changed, an
-alias, or its words apart in a sentence; amid filler and passing mentions of five other concepts.
+wiki root; a vocabulary of 1,500 words (90 real, the rest made up). Each generated session is
+about one concept, written the ways people write: its exact name, lower case with the plural
+changed, an alias, or its words apart in a sentence; amid filler and passing mentions of five
+other concepts.
 For each session: is the concept's note among the candidates offered (vaultkit's selection, and
 side by side the old list: the newest 80 names at the wiki root), at which place, and what the
 selection costs in process; then whole processes (``python -c`` running one selection) beside
@@ -37,7 +38,20 @@ _TECH = (
     " stream buffer backpressure deadline timeout circuit breaker fallback canary rollout"
     " feature flag secret rotation keyring certificate pinning proxy tunnel socket handshake"
 )
-TECH = _TECH.split()
+_SYLLABLE_TEXT = "ka lo mi ne ru sa ti vo ze bri dan fel gor hin jul kes lam mor nix pel"
+_SYLLABLES = _SYLLABLE_TEXT.split()
+
+
+def _vocabulary(size: int = 1500) -> list[str]:
+    """Real technical words, then made-up ones: a project's vocabulary of ``size`` words."""
+    words = dict.fromkeys(_TECH.split())
+    rng = random.Random(7)
+    while len(words) < size:
+        words["".join(rng.choices(_SYLLABLES, k=rng.choice((2, 3))))] = None
+    return list(words)
+
+
+TECH = _vocabulary()
 _FILLER = (
     "the we it then so and but a to of in on for with this that is was be can will just now"
     " change function test run file line value output error fix call return update check add"
@@ -125,15 +139,11 @@ def old_list(store: Store) -> list[str]:
 
 def measure(notes: int, sessions: int, seed: int) -> dict[str, object]:
     from vaultkit.base.leanmeta import read_meta
-    from vaultkit.search.corpus import store_corpus
-    from vaultkit.search.index import opened
     from vaultkit.session.distill.candidates import select
 
     work = Path(tempfile.mkdtemp(prefix="vaultkit-bench-candidates-"))
     try:
         store, concepts = write_store(work, notes, seed)
-        with opened(store_corpus(store), update=True):
-            pass  # the index as the worker leaves it after each session
         select(store, "warm up", "", 1500)  # the alias catalogue, as after the first session
         rng = random.Random(seed + 1)
         hits = old_hits = 0

@@ -1,13 +1,17 @@
 """The existing notes a distillation prompt offers for linking: the most related first.
 
-Every folder of the wiki counts (concept and decision notes live in sub-folders). A note comes
-first when its name or one of its aliases is written in the condensed transcript (words compared
-without case and a plural ``s``), then when every word of its name is there, the rarest names
-first; then the search index's best wiki hits for the transcript's most frequent content words
-(titles and headings weigh most there); then the newest notes. The list is cut by a budget in
-tokens (about four characters each), and each note comes with its aliases so the LLM can link
-``[[Note|alias]]``. Aliases are read from the notes' frontmatter once and kept, by size and
-modification time, in ``.vaultkit/candidates.json``.
+Every folder of the wiki counts (concept and decision notes live in sub-folders). The condensed
+transcript is indexed once (its words, compared without case and a plural ``s``, and its text in
+that form), and every note's name and aliases are looked up in it: a note comes first when its
+name or an alias is written there (longest first), then when every word of its name is there
+(the rarest names first); then the newest notes. The list is cut by a budget in tokens (about
+four characters each), and each note comes with its aliases so the LLM can link
+``[[Note|alias]]``. Names and aliases are read once and kept, by size and modification time, in
+``.vaultkit/candidates.json``.
+
+The search index is not asked: an OR query of the transcript's frequent words cost its FTS5
+ranking 145 s on a 10,000-note store (every word matches most notes), against the 100 ms a
+selection may take.
 """
 
 from __future__ import annotations
@@ -25,11 +29,8 @@ from pathlib import Path
 from vaultkit.base.fsio import atomic_write_text
 from vaultkit.base.leanmeta import read_meta
 from vaultkit.base.store import Store
-from vaultkit.errors import VaultkitError
 from vaultkit.session.notes.naming import parse_name, short_id
 
-QUERY_TERMS = 4  # content words of the transcript asked of the search index (each costs)
-SEARCH_HITS = 20
 BAG_MAX = 30  # notes with every word of their name in the transcript, but not as a phrase
 CHARS_PER_TOKEN = 4
 CATALOGUE = "candidates.json"  # in the store's .vaultkit/
@@ -90,13 +91,6 @@ def _title_words(path: str) -> str:
     """What a note's name says: a session note's title part, any other note's file name."""
     parsed = parse_name(path) if "/" not in path else None
     return parsed.title if parsed is not None else _stem(path)
-
-
-def query_terms(text: str, most: int = QUERY_TERMS) -> list[str]:
-    """The transcript's most frequent content words (no stop words, no numbers)."""
-    words = _WORD.findall(text.casefold())
-    counts = Counter(w for w in words if len(w) > 2 and w not in STOP and not w.isdigit())
-    return [word for word, _ in counts.most_common(most)]
 
 
 def _scan(wiki: Path) -> list[tuple[str, int, int]]:
@@ -174,46 +168,33 @@ def catalogue(store: Store) -> list[Entry]:
 
 def _named(entries: list[Entry], transcript: str) -> list[str]:
     """Notes whose name or an alias is written in the transcript (longest names first), then
-    those with every word of their name in it (rarest words first)."""
+    those with every word of their name in it (rarest words first, at most ``BAG_MAX``)."""
     words = set(transcript.split())
-    names = [(e.path, e.keys) for e in entries]
-    frequency = Counter(w for _, keys in names for w in set(keys[0].split()))
     phrase: list[tuple[int, str]] = []
-    bag: list[tuple[float, str]] = []
-    for path, keys in names:
+    maybe: list[tuple[str, tuple[str, ...]]] = []
+    for entry in entries:
         best = 0
-        for key in keys:
+        for key in entry.keys:
             parts = key.split()
-            if not parts or not all(p in words for p in parts):
+            if not parts or not words.issuperset(parts):
                 continue
             if len(parts) == 1 and (len(key) < 4 or key in STOP):
                 continue
             if f" {key} " in transcript:
                 best = max(best, len(parts))
         if best:
-            phrase.append((best, path))
-            continue
-        parts = keys[0].split()
-        if len(parts) > 1 and all(p in words for p in parts):
-            bag.append((sum(math.log(1 + len(names) / frequency[p]) for p in parts), path))
-    ordered = sorted(phrase, key=lambda n: (-n[0], n[1]))
-    rare = sorted(bag, key=lambda n: (-n[0], n[1]))[:BAG_MAX]
-    return [p for _, p in ordered] + [p for _, p in rare]
-
-
-def _searched(store: Store, terms: list[str]) -> list[str]:
-    """The search index's best wiki notes for ``terms`` (paths below wiki/), best first."""
-    if not terms:
-        return []
-    from vaultkit.search.find import Filters
-    from vaultkit.search.recall import search_folder
-
-    try:
-        wiki = Filters(kinds=("wiki",), limit=SEARCH_HITS)
-        found = search_folder(store.root, " OR ".join(terms), wiki, update=False)
-    except (VaultkitError, OSError):
-        return []
-    return [hit.path[len("wiki/") :] for hit in found.hits if hit.path.startswith("wiki/")]
+            phrase.append((best, entry.path))
+        elif entry.keys and words.issuperset(parts := entry.keys[0].split()) and len(parts) > 1:
+            maybe.append((entry.path, tuple(parts)))
+    ordered = [p for _, p in sorted(phrase, key=lambda n: (-n[0], n[1]))]
+    if not maybe:
+        return ordered
+    wanted = {w for _, parts in maybe for w in parts}
+    frequency = Counter(w for e in entries if e.keys for w in set(e.keys[0].split()) if w in wanted)
+    rarity = [
+        (sum(math.log(1 + len(entries) / frequency[w]) for w in parts), p) for p, parts in maybe
+    ]
+    return ordered + [p for _, p in sorted(rarity, key=lambda n: (-n[0], n[1]))[:BAG_MAX]]
 
 
 def _is_own(path: str, own: str | None) -> bool:
@@ -235,12 +216,11 @@ def select(store: Store, transcript: str, exclude_session: str, budget: int) -> 
     entries = [e for e in catalogue(store) if not _is_own(e.path, own)]
     by_path = {e.path: e for e in entries}
     named = _named(entries, f" {_key(transcript)} ")
-    searched = [p for p in _searched(store, query_terms(transcript)) if p in by_path]
     newest = [e.path for e in sorted(entries, key=lambda e: (e.mtime_ns, e.path), reverse=True)]
     links = _link_names(by_path)
     chosen: list[Candidate] = []
     spent = 0
-    for path in dict.fromkeys([*named, *searched, *newest]):
+    for path in dict.fromkeys([*named, *newest]):
         candidate = Candidate(path, links[path], by_path[path].aliases)
         cost = len(candidate.line()) // CHARS_PER_TOKEN + 1
         if spent + cost > budget:
