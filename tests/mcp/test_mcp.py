@@ -98,6 +98,8 @@ READ_ONLY_TOOLS = {
     "recent_sessions",
     "latest_handoff",
     "vault_health",
+    "restore",
+    "memory_cost",
 }
 
 
@@ -186,9 +188,13 @@ def test_links_related_sessions_handoff_and_health(client: Client) -> None:
     error, found = client.call("links", note="Idempotent imports")
     assert not error and found["path"] == "wiki/concepts/Idempotent imports.md"
     assert any(b["source"].endswith("CSV importer for bank exports.md") for b in found["backlinks"])
-    assert any(o["resolved"] == "concepts/Transaction fingerprint.md" for o in found["outgoing"])
+    assert all(b["source"].startswith("wiki/") for b in found["backlinks"])
+    assert any(
+        o["resolved"] == "wiki/concepts/Transaction fingerprint.md" for o in found["outgoing"]
+    )
     error, near = client.call("related", note="Idempotent imports", limit=2)
-    assert near["related"][0]["path"] == "concepts/Transaction fingerprint.md"
+    assert near["path"] == "wiki/concepts/Idempotent imports.md"
+    assert near["related"][0]["path"] == "wiki/concepts/Transaction fingerprint.md"
     error, recent = client.call("recent_sessions", limit=3)
     assert [s["date"][:10] for s in recent["sessions"]] == [
         "2026-11-20",
@@ -226,3 +232,80 @@ def test_a_nul_byte_in_an_argument_is_a_tool_error_not_a_traceback(
         c.close()
     assert c.proc.stderr is not None
     assert "Traceback" not in c.proc.stderr.read()
+
+
+def test_only_tools_are_advertised(client: Client) -> None:
+    assert set(client.info["capabilities"]) == {"tools"}
+    assert client.proc.stdin is not None and client.proc.stdout is not None
+    message = {"jsonrpc": "2.0", "id": 99, "method": "prompts/list", "params": {}}
+    client.proc.stdin.write(json.dumps(message) + "\n")
+    client.proc.stdin.flush()
+    reply = json.loads(client.proc.stdout.readline())
+    assert reply["id"] == 99 and reply["error"]["code"] == -32601  # method not found
+
+
+def test_since_is_checked_as_the_cli_checks_it(client: Client) -> None:
+    error, text = client.call("search", query="idempotent", since="last week")
+    assert error and "since 'last week': not a date" in text and "2026-11-30" in text
+    error, found = client.call("search", query="idempotent", since="2099-01-01")
+    assert not error and found["results"] == []
+    error, found = client.call("search", query="idempotent", since="2026-11-01")
+    assert not error and found["results"]
+
+
+def test_a_limit_above_the_maximum_is_clamped_and_said(client: Client) -> None:
+    error, found = client.call("search", query="import", limit=500)
+    assert not error and 0 < len(found["results"]) <= 50
+    assert "limit 500 is above the maximum" in found["note"]
+    error, recent = client.call("recent_sessions", limit=10_000)
+    assert not error and len(recent["sessions"]) >= 3
+    error, page = client.call("read_note", note="Idempotent imports", max_lines=5000)
+    assert not error and page["next_offset"] is None
+
+
+def test_argument_errors_are_plain_words(client: Client) -> None:
+    error, text = client.call("search", query="x", limit="many")
+    assert error and text.startswith("search: limit:") and "'many'" in text
+    assert "pydantic" not in text and "http" not in text
+    error, text = client.call("search", limit=3)
+    assert error and "query: field required" in text and "pydantic" not in text
+    error, text = client.call("read_note", note="Idempotent imports", offset=0)
+    assert error and "offset:" in text and "greater than or equal to 1" in text
+
+
+def test_restore_shows_what_the_next_session_gets(client: Client) -> None:
+    error, start = client.call("restore")
+    assert not error and start["source"] == "startup"
+    assert "Currency conversion cache" in start["text"]
+    assert start["latest_session"].startswith("2026-11-20_0915_")
+    error, text = client.call("restore", source="sideways")
+    assert error and "unknown source 'sideways'" in text
+
+
+def test_memory_cost_sums_the_cost_log(project: Path) -> None:
+    from datetime import datetime
+
+    state = project / "sessions" / ".vaultkit"
+    state.mkdir(exist_ok=True)
+    today = datetime.now().astimezone().date().isoformat()
+    line = {
+        "date": today,
+        "session_id": "s1",
+        "backend": "claude",
+        "model": "m",
+        "input_tokens": 1000,
+        "output_tokens": 234,
+        "cost_usd": 0.0123,
+    }
+    old = {**line, "date": "2001-01-01", "cost_usd": 5.0}
+    (state / "costs.jsonl").write_text(f"{json.dumps(line)}\n{json.dumps(old)}\nnot json\n")
+    c = Client(project)
+    try:
+        error, cost = c.call("memory_cost")
+    finally:
+        c.close()
+    assert not error
+    assert cost["today"]["sessions"] == 1 and cost["today"]["input_tokens"] == 1000
+    assert cost["this_month"]["cost_usd"] == 0.0123
+    assert cost["line"].startswith("today 1 session(s), 1,234 tokens, $0.0123;")
+    assert cost["budget_reached"] is False

@@ -13,9 +13,9 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass, replace
-from datetime import date
 from pathlib import Path
 
+from vaultkit.base.isodate import since_date
 from vaultkit.cli import quickwords
 from vaultkit.cli.progress import progress_for
 from vaultkit.errors import VaultkitError
@@ -134,15 +134,6 @@ def _folder(arg: Path | None) -> Path:
     return up_to_date(root)
 
 
-def _since(text: str | None) -> str:
-    if not text:
-        return ""
-    try:
-        return date.fromisoformat(text).isoformat()
-    except ValueError as exc:
-        raise VaultkitError(f"--since {text!r}: not a date", hint="write it as 2026-11-30") from exc
-
-
 def _shown(root: Path) -> str:
     rel = os.path.relpath(root, Path.cwd())
     return (
@@ -167,7 +158,7 @@ def run(args: SearchArgs) -> int:
     root = _folder(args.folder)
     filters = Filters(
         args.kind,
-        _since(args.since),
+        since_date(args.since),
         args.tag,
         args.agent or "",
         args.limit,

@@ -453,24 +453,12 @@ def _check_held(store: Store) -> list[Check]:
     return checks
 
 
-def _money(value: float) -> str:
-    """Dollars with two decimals, or up to four for the small sums one session costs."""
-    whole, _, cents = f"{value:.4f}".partition(".")
-    return f"${whole}.{cents.rstrip('0').ljust(2, '0')}"
-
-
-def _spent(label: str, total: costs.Totals) -> str:
-    tokens = total.input_tokens + total.output_tokens
-    return f"{label} {total.sessions} session(s), {tokens:,} tokens, {_money(total.cost_usd)}"
-
-
 def _check_costs(store: Store, config: Config) -> Check:
     """Sessions distilled, tokens and cost today and this month, from the cost log."""
     today = datetime.now().astimezone().date().isoformat()
     day, month = costs.totals(store, today), costs.totals(store, today[:7])
     cap = config.distill.daily_budget
-    budget = f"daily budget {_money(cap)}" if cap > 0 else "no daily budget"
-    detail = f"{_spent('today', day)}; {_spent('this month', month)} ({budget})"
+    detail = costs.cost_line(day, month, cap)
     if cap > 0 and day.cost_usd >= cap:
         return Check(
             "distillation cost",

@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
-from typing import Annotated, ParamSpec, TypeVar
+from typing import Annotated, Any, ParamSpec, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from vaultkit import __version__
 from vaultkit.base.store import find_store
@@ -33,13 +33,57 @@ INSTRUCTIONS = (
     "agent sessions, with [[links]] between them. search finds older decisions, findings and "
     "files by words (Korean, Japanese and Chinese by any part of a word); read_note shows a "
     "note (paged); links and related walk the note graph; recent_sessions and latest_handoff "
-    "say what happened last; vault_health reports broken links and degraded notes."
+    "say what happened last; restore shows what the next session will be given; memory_cost "
+    "what distilling sessions has cost; vault_health reports broken links and degraded notes."
 )
 
 Note = Annotated[
     str, Field(description="A note: store path (wiki/x.md), wiki path, or its [[name]].")
 ]
-Limit = Annotated[int, Field(ge=1, le=50, description="Most results to return.")]
+Limit = Annotated[
+    int,
+    Field(
+        ge=1, description=f"Most results to return (above {tools.MAX_LIMIT}: {tools.MAX_LIMIT})."
+    ),
+]
+Lines = Annotated[
+    int, Field(ge=1, description=f"Lines per page (above {tools.MAX_LINES}: {tools.MAX_LINES}).")
+]
+UNUSED = (
+    "prompts/list",
+    "prompts/get",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+)
+
+
+class Server(MCPServer):
+    """The SDK's server, advertising tools only and saying argument errors in plain words."""
+
+    def __init__(self, **settings: Any) -> None:
+        super().__init__("vaultkit", **settings)
+        handlers = self._lowlevel_server._request_handlers  # no prompts or resources behind them
+        for method in UNUSED:
+            handlers.pop(method, None)
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                raise ToolError(plain(name, exc.__cause__)) from None
+            raise
+
+
+def plain(tool: str, error: ValidationError) -> str:
+    """A tool's argument errors as one sentence each: which argument, what was wrong."""
+    lines = []
+    for item in error.errors(include_url=False):
+        where = ".".join(str(part) for part in item["loc"]) or "arguments"
+        given = "" if item["type"] == "missing" else f" (got {item.get('input')!r})"
+        lines.append(f"{where}: {item['msg'].rstrip('.').lower()}{given}")
+    return f"{tool}: " + "; ".join(lines)
 
 
 def _answers(fn: Callable[P, R]) -> Callable[P, R]:
@@ -64,11 +108,9 @@ def _answers(fn: Callable[P, R]) -> Callable[P, R]:
     return run
 
 
-def build_server(memory: Memory, *, allow_write: bool = False) -> MCPServer:
+def build_server(memory: Memory, *, allow_write: bool = False) -> Server:
     """The server with its tools registered (``save_handoff`` only when ``allow_write``)."""
-    server: MCPServer = MCPServer(
-        "vaultkit", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
-    )
+    server = Server(version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
 
     @server.tool(annotations=READ_ONLY)
     @_answers
@@ -94,9 +136,7 @@ def build_server(memory: Memory, *, allow_write: bool = False) -> MCPServer:
     def read_note(
         note: Note,
         offset: Annotated[int, Field(ge=1, description="First line to return (1-based).")] = 1,
-        max_lines: Annotated[
-            int, Field(ge=1, le=1000, description="Lines per page.")
-        ] = tools.PAGE_LINES,
+        max_lines: Lines = tools.PAGE_LINES,
     ) -> Json:
         """Read a note one page of lines at a time (next_offset: where the next page starts)."""
         return tools.read_note(memory, note, offset, max_lines)
@@ -122,9 +162,7 @@ def build_server(memory: Memory, *, allow_write: bool = False) -> MCPServer:
     @server.tool(annotations=READ_ONLY)
     @_answers
     def latest_handoff(
-        max_lines: Annotated[
-            int, Field(ge=1, le=1000, description="Lines per page.")
-        ] = tools.PAGE_LINES,
+        max_lines: Lines = tools.PAGE_LINES,
     ) -> Json:
         """The newest handoff summary's text: what was done, the current state, next steps."""
         return tools.latest_handoff(memory, max_lines)
@@ -134,6 +172,25 @@ def build_server(memory: Memory, *, allow_write: bool = False) -> MCPServer:
     def vault_health() -> Json:
         """Counts of broken links (ghosts), orphan notes and degraded notes, with the worst."""
         return tools.vault_health(memory)
+
+    @server.tool(annotations=READ_ONLY)
+    @_answers
+    def restore(
+        source: Annotated[
+            str, Field(description="The SessionStart source: startup, clear or compact.")
+        ] = "startup",
+        session_id: Annotated[str, Field(description="Session id (for source compact).")] = "",
+    ) -> Json:
+        """Exactly what the next session would be given at start (as `vaultkit restore`), and
+        which handoff it would resume from and why newer ones were passed over."""
+        return tools.restore(memory, source, session_id)
+
+    @server.tool(annotations=READ_ONLY)
+    @_answers
+    def memory_cost() -> Json:
+        """What distilling sessions into memory cost today and this month, with the daily budget
+        (the cost lines of `vaultkit doctor`)."""
+        return tools.memory_cost(memory)
 
     if allow_write:
 
@@ -151,5 +208,5 @@ def build_server(memory: Memory, *, allow_write: bool = False) -> MCPServer:
 
 def serve(project: Path | None, *, allow_write: bool = False) -> None:
     """Run the server on stdio for the store of ``project`` (default: the working directory)."""
-    store = find_store(project.resolve() if project is not None else None)
-    build_server(Memory(store), allow_write=allow_write).run("stdio")
+    folder = project.resolve() if project is not None else Path.cwd()
+    build_server(Memory(find_store(folder), folder), allow_write=allow_write).run("stdio")

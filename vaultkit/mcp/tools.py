@@ -14,6 +14,7 @@ from pathlib import Path
 
 from vaultkit.base.author import clean_author
 from vaultkit.base.config import Config, load_config
+from vaultkit.base.isodate import since_date
 from vaultkit.base.leanmeta import meta_str
 from vaultkit.base.store import Store, read_problem
 from vaultkit.errors import VaultkitError
@@ -23,6 +24,8 @@ from vaultkit.search.recall import related_notes, search_folder
 from vaultkit.vault.value import Vault
 
 PAGE_LINES = 200
+MAX_LIMIT = 50  # results per call; a larger ``limit`` is clamped to it, not refused
+MAX_LINES = 1000  # lines per page
 WORST = 5
 Json = dict[str, object]
 
@@ -32,6 +35,11 @@ class Memory:
     """The store the server answers for (found from its working directory at start)."""
 
     store: Store
+    folder: Path | None = None  # the folder the server was started for (default: the project's)
+
+    @property
+    def where(self) -> Path:
+        return self.folder if self.folder is not None else self.store.project
 
     @property
     def root(self) -> Path:
@@ -66,13 +74,25 @@ def search(
     if unknown:
         raise VaultkitError(f"unknown type {', '.join(unknown)}", hint=f"use {', '.join(KINDS)}")
     tags = (tag,) if tag else ()
-    filters = Filters(tuple(kinds), since, tags, "", max(1, min(limit, 50)), author=author)
+    day = since_date(since, "since")
+    filters = Filters(tuple(kinds), day, tags, "", clamp(limit), author=author)
     found = search_folder(memory.root, query, filters)
-    note = {"note": found.note} if found.note else {}
+    said = [found.note, clamped(limit)]
+    note = {"note": "; ".join(n for n in said if n)} if any(said) else {}
     from vaultkit.continuity.startup import read_safe  # on first use: a faster start
 
     hits = [replace(h, title=read_safe(h.title), snippet=read_safe(h.snippet)) for h in found.hits]
     return {"query": query, "results": [h.as_json() for h in hits], **note}
+
+
+def clamp(limit: int, most: int = MAX_LIMIT) -> int:
+    """``limit`` within 1 .. ``most``: more than the maximum gives the maximum."""
+    return max(1, min(limit, most))
+
+
+def clamped(limit: int, most: int = MAX_LIMIT) -> str:
+    """What the answer says when ``limit`` was above the maximum ("" otherwise)."""
+    return f"limit {limit} is above the maximum, {most} were asked for" if limit > most else ""
 
 
 def _file_for(memory: Memory, note: str) -> Path:
@@ -108,7 +128,7 @@ def read_note(memory: Memory, note: str, offset: int, max_lines: int) -> Json:
     path = _file_for(memory, note)
     lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     start = max(1, offset)
-    count = max(1, min(max_lines, 1000))
+    count = clamp(max_lines, MAX_LINES)
     page = lines[start - 1 : start - 1 + count]
     end = start + len(page) - 1
     return {
@@ -129,14 +149,14 @@ def links(memory: Memory, note: str) -> Json:
         {
             "line": r.link.line,
             "target": r.link.target,
-            "resolved": r.resolution.path,
+            "resolved": _in_wiki(r.resolution.path),
             "kind": r.link.kind,
         }
         for r in vault.links
         if r.source == path
     ]
     back = [
-        {"source": r.source, "line": r.link.line}
+        {"source": "wiki/" + r.source, "line": r.link.line}
         for r in vault.links
         if r.resolution.path == path and r.source != path
     ]
@@ -146,7 +166,15 @@ def links(memory: Memory, note: str) -> Json:
 def related(memory: Memory, note: str, limit: int) -> Json:
     """The wiki notes nearest to ``note``, ranked, each with why."""
     path = _shown(memory, _file_for(memory, note)).removeprefix("wiki/")
-    return related_notes(memory.store.wiki, path, max(1, min(limit, 50))).as_json()
+    found = related_notes(memory.store.wiki, path, clamp(limit))
+    rows = [{**r.as_json(), "path": "wiki/" + r.path} for r in found.related]
+    said = {"note": clamped(limit)} if clamped(limit) else {}
+    return {"path": "wiki/" + found.note, "related": rows, **said}
+
+
+def _in_wiki(path: str | None) -> str | None:
+    """A wiki path as every tool gives paths: relative to ``sessions/`` (``wiki/…``)."""
+    return None if path is None else "wiki/" + path
 
 
 def recent_sessions(memory: Memory, limit: int) -> Json:
@@ -155,7 +183,7 @@ def recent_sessions(memory: Memory, limit: int) -> Json:
 
     rows = []
     now = time.time()
-    for summary in recent_summaries(memory.store, max(1, min(limit, 50)), now):
+    for summary in recent_summaries(memory.store, clamp(limit), now):
         rows.append(
             {
                 "path": _shown(memory, Path(summary.path)),
@@ -201,6 +229,68 @@ def vault_health(memory: Memory) -> Json:
         ],
         "orphan_notes": ["wiki/" + p for p in analysis.orphans(vault)[:WORST]],
         "degraded_notes": ["wiki/" + p for p in analysis.degraded(vault)[:WORST]],
+    }
+
+
+SOURCES = ("startup", "clear", "compact")
+
+
+def restore(memory: Memory, source: str, session_id: str) -> Json:
+    """What the SessionStart hook would inject now for ``source`` (``vaultkit restore``), with
+    which summary it would choose and why the newer ones were passed over."""
+    from vaultkit.base.store import current_branch
+    from vaultkit.continuity import startup
+
+    if source not in SOURCES:
+        raise VaultkitError(f"unknown source {source!r}", hint=f"use {', '.join(SOURCES)}")
+    payload: dict[str, object] = {
+        "source": source,
+        "cwd": str(memory.where),
+        "session_id": session_id,
+    }
+    composed = startup.compose(payload, os.environ, spawn=None)  # looks only: no backfill
+    text = startup.status_first(payload, os.environ, composed)
+    answer: Json = {"source": source, "text": text}
+    if not text:
+        answer["note"] = f"nothing would be injected for source {source!r}"
+    if source == "startup" and memory.store.summary.is_dir():
+        now = time.time()
+        summaries = startup.recent_summaries(memory.store, startup.CANDIDATES, now)
+        branch = current_branch(memory.where)
+        chosen, passed = startup.explain(
+            startup.latest(memory.store, summaries, branch, now), branch
+        )
+        answer["latest_session"] = chosen
+        answer["passed_over"] = [{"name": n, "why": why} for n, why in passed]
+    return answer
+
+
+def memory_cost(memory: Memory) -> Json:
+    """What distilling sessions cost today and this month (``vaultkit doctor``'s cost lines)."""
+    from datetime import datetime
+
+    from vaultkit.session.distill import costs
+
+    today = datetime.now().astimezone().date().isoformat()
+    day, month = costs.totals(memory.store, today), costs.totals(memory.store, today[:7])
+    cap = memory.config().distill.daily_budget
+
+    def period(total: costs.Totals) -> Json:
+        return {
+            "sessions": total.sessions,
+            "input_tokens": total.input_tokens,
+            "output_tokens": total.output_tokens,
+            "cost_usd": round(total.cost_usd, 6),
+        }
+
+    reached = cap > 0 and day.cost_usd >= cap
+    return {
+        "today": {"date": today, **period(day)},
+        "this_month": {"month": today[:7], **period(month)},
+        "daily_budget_usd": cap if cap > 0 else None,
+        "budget_reached": reached,
+        "line": costs.cost_line(day, month, cap)
+        + (": reached, sessions get offline notes until tomorrow" if reached else ""),
     }
 
 

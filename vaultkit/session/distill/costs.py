@@ -117,3 +117,21 @@ def totals(store: Store, prefix: str) -> Totals:
         if entry.date.startswith(prefix):
             total = total.add(entry)
     return total
+
+
+def money(value: float) -> str:
+    """Dollars with two decimals, or up to four for the small sums one session costs."""
+    whole, _, cents = f"{value:.4f}".partition(".")
+    return f"${whole}.{cents.rstrip('0').ljust(2, '0')}"
+
+
+def spent(label: str, total: Totals) -> str:
+    """``today 3 session(s), 12,345 tokens, $0.04``: one period's line in ``vaultkit doctor``."""
+    tokens = total.input_tokens + total.output_tokens
+    return f"{label} {total.sessions} session(s), {tokens:,} tokens, {money(total.cost_usd)}"
+
+
+def cost_line(day: Totals, month: Totals, cap: float) -> str:
+    """Today's and this month's spending with the daily budget, as ``vaultkit doctor`` says it."""
+    budget = f"daily budget {money(cap)}" if cap > 0 else "no daily budget"
+    return f"{spent('today', day)}; {spent('this month', month)} ({budget})"
