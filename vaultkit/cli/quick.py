@@ -1,5 +1,6 @@
 """Answers that need no typer: ``--help``/``-h`` and no arguments, ``--version``/``-V`` and
-``version``, and plain ``vaultkit lint``, ``search``, ``graph``, ``links`` and ``stats`` runs.
+``version``, and plain ``vaultkit lint``, ``search``, ``graph``, ``links``, ``stats`` and ``mcp``
+runs.
 Everything else goes to the typer app."""
 
 from __future__ import annotations
@@ -82,6 +83,31 @@ def _links(argv: list[str]) -> int | None:
     return None if options is None else _guarded(lambda: run(options))
 
 
+def _mcp(argv: list[str]) -> int | None:
+    """``vaultkit mcp [--project PATH] [--allow-write]``: the server starts without typer, so
+    ``initialize`` is answered at once; anything else (``--help``, a typo) goes to typer."""
+    project, allow_write, words = None, False, list(argv)
+    while words:
+        word = words.pop(0)
+        if word == "--allow-write" and not allow_write:
+            allow_write = True
+        elif word == "--project" and words and project is None and words[0][:1] not in ("", "-"):
+            project = words.pop(0)
+        elif word.startswith("--project=") and project is None and len(word) > len("--project="):
+            project = word.removeprefix("--project=")
+        else:
+            return None
+    from pathlib import Path
+
+    from vaultkit.mcp.server import serve
+
+    def run() -> int:
+        serve(None if project is None else Path(project), allow_write=allow_write)
+        return 0
+
+    return _guarded(run)
+
+
 def _guarded(run: Callable[[], int]) -> int:
     """``run()`` ending as typer ends a command on Ctrl-C, end of input or a closed pipe."""
     try:
@@ -106,4 +132,11 @@ def _silence_stdout() -> None:
 
 
 # The commands with a typer-free path for their plain command lines (see each *_run module).
-QUICK = {"lint": _lint, "search": _search, "graph": _graph, "links": _links, "stats": _stats}
+QUICK = {
+    "lint": _lint,
+    "search": _search,
+    "graph": _graph,
+    "links": _links,
+    "stats": _stats,
+    "mcp": _mcp,
+}

@@ -1,212 +1,180 @@
-"""``vaultkit mcp``: a stdio MCP server (official SDK) over the project's memory, read-only by
-default; ``save_handoff`` exists only with ``--allow-write``."""
+"""``vaultkit mcp``: a stdio MCP server over the project's memory, read-only by default;
+``save_handoff`` exists only with ``--allow-write``. The tools are declared here as data
+(mcp/spec) and served by a lean JSON-RPC layer (mcp/rpc), so ``initialize`` answers at once."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
-from functools import wraps
 from pathlib import Path
-from typing import Annotated, Any, ParamSpec, TypeVar
-
-from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import ToolAnnotations
-from pydantic import Field, ValidationError
 
 from vaultkit import __version__
 from vaultkit.base.store import find_store
 from vaultkit.errors import VaultkitError
-from vaultkit.mcp import tools
-from vaultkit.mcp.tools import Json, Memory
+from vaultkit.mcp import rpc, tools
+from vaultkit.mcp.spec import ArgumentError, Json, Param, Tool
+from vaultkit.mcp.tools import Memory
 
-P = ParamSpec("P")
-R = TypeVar("R")
-
-READ_ONLY = ToolAnnotations(
-    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
-)
-WRITES = ToolAnnotations(
-    read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
-)
 INSTRUCTIONS = (
     "vaultkit is this project's long-term memory: handoff summaries and wiki notes of earlier "
     "agent sessions, with [[links]] between them. search finds older decisions, findings and "
     "files by words (Korean, Japanese and Chinese by any part of a word); read_note shows a "
     "note (paged); links and related walk the note graph; recent_sessions and latest_handoff "
     "say what happened last; restore shows what the next session will be given; memory_cost "
-    "what distilling sessions has cost; vault_health reports broken links and degraded notes."
+    "what distilling sessions has cost; vault_health reports broken links and degraded notes. "
+    "Every path is relative to the store's sessions/ folder (wiki/..., summary/...)."
 )
 
-Note = Annotated[
-    str, Field(description="A note: store path (wiki/x.md), wiki path, or its [[name]].")
-]
-Limit = Annotated[
-    int,
-    Field(
-        ge=1, description=f"Most results to return (above {tools.MAX_LIMIT}: {tools.MAX_LIMIT})."
-    ),
-]
-Lines = Annotated[
-    int, Field(ge=1, description=f"Lines per page (above {tools.MAX_LINES}: {tools.MAX_LINES}).")
-]
-UNUSED = (
-    "prompts/list",
-    "prompts/get",
-    "resources/list",
-    "resources/templates/list",
-    "resources/read",
+NOTE = Param("note", "string", "A note: store path (wiki/x.md), wiki path, or its [[name]].")
+LIMIT = Param(
+    "limit",
+    "integer",
+    f"Most results to return (above {tools.MAX_LIMIT}: {tools.MAX_LIMIT}).",
+    10,
+    1,
+)
+LINES = Param(
+    "max_lines",
+    "integer",
+    f"Lines per page (above {tools.MAX_LINES}: {tools.MAX_LINES}).",
+    tools.PAGE_LINES,
+    1,
+)
+SEARCH = (
+    Param("query", "string", 'Words, "a phrase", prefix*, a OR b, -excluded.'),
+    Param("type", "strings", "Only these kinds: wiki, summary, transcript.", []),
+    Param("since", "string", "Only documents dated on or after YYYY-MM-DD.", ""),
+    Param("tag", "string", "Only notes with this tag (or a child tag).", ""),
+    LIMIT,
+    Param("author", "string", "Only notes written by this person (their git user.name).", ""),
+)
+RESTORE = (
+    Param("source", "string", "The SessionStart source: startup, clear or compact.", "startup"),
+    Param("session_id", "string", "Session id (for source compact).", ""),
 )
 
 
-class Server(MCPServer):
-    """The SDK's server, advertising tools only and saying argument errors in plain words."""
+def tool_list(memory: Memory, *, allow_write: bool = False) -> list[Tool]:
+    """Every tool the server offers (``save_handoff`` only when ``allow_write``)."""
 
-    def __init__(self, **settings: Any) -> None:
-        super().__init__("vaultkit", **settings)
-        handlers = self._lowlevel_server._request_handlers  # no prompts or resources behind them
-        for method in UNUSED:
-            handlers.pop(method, None)
+    def on(fn: Callable[..., Json]) -> Callable[..., Json]:
+        return lambda **kw: fn(memory, **kw)
 
-    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
-        try:
-            return await super().call_tool(name, arguments, context)
-        except ToolError as exc:
-            if isinstance(exc.__cause__, ValidationError):
-                raise ToolError(plain(name, exc.__cause__)) from None
-            raise
+    found = [
+        Tool(
+            "search",
+            "Search the project's memory (wiki notes, handoff summaries, readable transcripts).",
+            SEARCH,
+            lambda **kw: tools.search(
+                memory,
+                kw["query"],
+                kw["type"],
+                kw["since"],
+                kw["tag"],
+                kw["limit"],
+                kw["author"],
+            ),
+        ),
+        Tool(
+            "read_note",
+            "Read a note one page of lines at a time (next_offset: where the next page starts).",
+            (NOTE, Param("offset", "integer", "First line to return (1-based).", 1, 1), LINES),
+            on(tools.read_note),
+        ),
+        Tool(
+            "links",
+            "A wiki note's outgoing links (and where each resolves) and the notes linking to it.",
+            (NOTE,),
+            on(tools.links),
+        ),
+        Tool(
+            "related",
+            "The wiki notes nearest to a note in the link graph, ranked, each with why.",
+            (NOTE, LIMIT),
+            on(tools.related),
+        ),
+        Tool(
+            "recent_sessions",
+            "The newest session handoff summaries: path, title, date, session id, quality.",
+            (LIMIT,),
+            on(tools.recent_sessions),
+        ),
+        Tool(
+            "latest_handoff",
+            "The newest handoff summary's text: what was done, the current state, next steps.",
+            (LINES,),
+            on(tools.latest_handoff),
+        ),
+        Tool(
+            "vault_health",
+            "Counts of broken links (ghosts), orphan notes and degraded notes, with the worst.",
+            (),
+            on(tools.vault_health),
+        ),
+        Tool(
+            "restore",
+            "Exactly what the next session would be given at start (as `vaultkit restore`), "
+            "and which handoff it would resume from and why newer ones were passed over.",
+            RESTORE,
+            on(tools.restore),
+        ),
+        Tool(
+            "memory_cost",
+            "What distilling sessions into memory cost today and this month, with the daily "
+            "budget (the cost lines of `vaultkit doctor`).",
+            (),
+            on(tools.memory_cost),
+        ),
+    ]
+    if allow_write:
+        found.append(
+            Tool(
+                "save_handoff",
+                "Save a handoff written by the agent as a summary note (auto_saved: false).",
+                (
+                    Param("text", "string", "The handoff in Markdown (resume contract)."),
+                    Param("title", "string", "Title (default: its # heading).", ""),
+                ),
+                on(tools.save),
+                writes=True,
+            )
+        )
+    return [Tool(t.name, t.description, t.params, _no_nul(t.name, t.run), t.writes) for t in found]
 
 
-def plain(tool: str, error: ValidationError) -> str:
-    """A tool's argument errors as one sentence each: which argument, what was wrong."""
-    lines = []
-    for item in error.errors(include_url=False):
-        where = ".".join(str(part) for part in item["loc"]) or "arguments"
-        given = "" if item["type"] == "missing" else f" (got {item.get('input')!r})"
-        lines.append(f"{where}: {item['msg'].rstrip('.').lower()}{given}")
-    return f"{tool}: " + "; ".join(lines)
+def _no_nul(name: str, run: Callable[..., Json]) -> Callable[..., Json]:
+    """No path, query or note name holds a NUL byte: say so instead of failing deeper down."""
 
-
-def _answers(fn: Callable[P, R]) -> Callable[P, R]:
-    """Turn a user-facing VaultkitError (or a NUL byte in an argument) into a tool error the
-    model can read and act on."""
-
-    @wraps(fn)
-    def run(*args: P.args, **kwargs: P.kwargs) -> R:
-        for key, value in kwargs.items():  # no path, query or note name holds one
+    def checked(**kwargs: object) -> Json:
+        for key, value in kwargs.items():
             if isinstance(value, str) and "\x00" in value:
-                raise ToolError(
-                    f"{fn.__name__}: argument {key!r} contains a NUL byte (\\x00); "
+                raise ArgumentError(
+                    f"{name}: argument {key!r} contains a NUL byte (\\x00); "
                     "pass the text without it"
                 )
-        try:
-            return fn(*args, **kwargs)
-        except VaultkitError as exc:
-            raise ToolError(str(exc)) from exc
-        except OSError as exc:
-            raise ToolError(f"cannot read: {exc}") from exc
+        return run(**kwargs)
 
-    return run
+    return checked
 
 
-def build_server(memory: Memory, *, allow_write: bool = False) -> Server:
-    """The server with its tools registered (``save_handoff`` only when ``allow_write``)."""
-    server = Server(version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
+def failure(tool: str, exc: Exception) -> str:
+    """What the model reads when a tool fails: the user-facing error and its fix."""
+    if isinstance(exc, VaultkitError):
+        return str(exc)
+    if isinstance(exc, OSError):
+        return f"cannot read: {exc}"
+    print(f"vaultkit mcp: {tool} failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+    return f"{tool}: internal error ({type(exc).__name__}); `vaultkit doctor` checks the setup"
 
-    @server.tool(annotations=READ_ONLY)
-    @_answers
-    def search(
-        query: Annotated[str, Field(description='Words, "a phrase", prefix*, a OR b, -excluded.')],
-        type: Annotated[
-            list[str], Field(description="Only these kinds: wiki, summary, transcript.")
-        ] = [],  # noqa: B006 - the SDK reads the default into the schema; never mutated
-        since: Annotated[
-            str, Field(description="Only documents dated on or after YYYY-MM-DD.")
-        ] = "",
-        tag: Annotated[str, Field(description="Only notes with this tag (or a child tag).")] = "",
-        limit: Limit = 10,
-        author: Annotated[
-            str, Field(description="Only notes written by this person (their git user.name).")
-        ] = "",
-    ) -> Json:
-        """Search the project's memory (wiki notes, handoff summaries, readable transcripts)."""
-        return tools.search(memory, query, type, since, tag, limit, author)
 
-    @server.tool(annotations=READ_ONLY)
-    @_answers
-    def read_note(
-        note: Note,
-        offset: Annotated[int, Field(ge=1, description="First line to return (1-based).")] = 1,
-        max_lines: Lines = tools.PAGE_LINES,
-    ) -> Json:
-        """Read a note one page of lines at a time (next_offset: where the next page starts)."""
-        return tools.read_note(memory, note, offset, max_lines)
-
-    @server.tool(annotations=READ_ONLY)
-    @_answers
-    def links(note: Note) -> Json:
-        """A wiki note's outgoing links (and where each resolves) and the notes linking to it."""
-        return tools.links(memory, note)
-
-    @server.tool(annotations=READ_ONLY)
-    @_answers
-    def related(note: Note, limit: Limit = 10) -> Json:
-        """The wiki notes nearest to a note in the link graph, ranked, each with why."""
-        return tools.related(memory, note, limit)
-
-    @server.tool(annotations=READ_ONLY)
-    @_answers
-    def recent_sessions(limit: Limit = 10) -> Json:
-        """The newest session handoff summaries: path, title, date, session id, quality."""
-        return tools.recent_sessions(memory, limit)
-
-    @server.tool(annotations=READ_ONLY)
-    @_answers
-    def latest_handoff(
-        max_lines: Lines = tools.PAGE_LINES,
-    ) -> Json:
-        """The newest handoff summary's text: what was done, the current state, next steps."""
-        return tools.latest_handoff(memory, max_lines)
-
-    @server.tool(annotations=READ_ONLY)
-    @_answers
-    def vault_health() -> Json:
-        """Counts of broken links (ghosts), orphan notes and degraded notes, with the worst."""
-        return tools.vault_health(memory)
-
-    @server.tool(annotations=READ_ONLY)
-    @_answers
-    def restore(
-        source: Annotated[
-            str, Field(description="The SessionStart source: startup, clear or compact.")
-        ] = "startup",
-        session_id: Annotated[str, Field(description="Session id (for source compact).")] = "",
-    ) -> Json:
-        """Exactly what the next session would be given at start (as `vaultkit restore`), and
-        which handoff it would resume from and why newer ones were passed over."""
-        return tools.restore(memory, source, session_id)
-
-    @server.tool(annotations=READ_ONLY)
-    @_answers
-    def memory_cost() -> Json:
-        """What distilling sessions into memory cost today and this month, with the daily budget
-        (the cost lines of `vaultkit doctor`)."""
-        return tools.memory_cost(memory)
-
-    if allow_write:
-
-        @server.tool(annotations=WRITES)
-        @_answers
-        def save_handoff(
-            text: Annotated[str, Field(description="The handoff in Markdown (resume contract).")],
-            title: Annotated[str, Field(description="Title (default: its # heading).")] = "",
-        ) -> Json:
-            """Save a handoff written by the agent as a summary note (auto_saved: false)."""
-            return tools.save(memory, text, title)
-
-    return server
+def session(memory: Memory, *, allow_write: bool = False) -> rpc.Session:
+    """A connection's state: the tools over ``memory``."""
+    listed = tool_list(memory, allow_write=allow_write)
+    info = rpc.Info("vaultkit", __version__, INSTRUCTIONS)
+    return rpc.Session(info, {t.name: t for t in listed}, failure)
 
 
 def serve(project: Path | None, *, allow_write: bool = False) -> None:
     """Run the server on stdio for the store of ``project`` (default: the working directory)."""
     folder = project.resolve() if project is not None else Path.cwd()
-    build_server(Memory(find_store(folder), folder), allow_write=allow_write).run("stdio")
+    rpc.serve(session(Memory(find_store(folder), folder), allow_write=allow_write))

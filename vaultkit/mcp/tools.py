@@ -18,10 +18,10 @@ from vaultkit.base.isodate import since_date
 from vaultkit.base.leanmeta import meta_str
 from vaultkit.base.store import Store, read_problem
 from vaultkit.errors import VaultkitError
-from vaultkit.search.corpus import KINDS, store_corpus
-from vaultkit.search.find import Filters
-from vaultkit.search.recall import related_notes, search_folder
-from vaultkit.vault.value import Vault
+
+TYPE_CHECKING = False  # the search and vault engines load on a tool's first call, not at start
+if TYPE_CHECKING:
+    from vaultkit.vault.value import Vault
 
 PAGE_LINES = 200
 MAX_LIMIT = 50  # results per call; a larger ``limit`` is clamped to it, not refused
@@ -70,6 +70,10 @@ def search(
     author: str = "",
 ) -> Json:
     """Ranked hits: path, line, kind, title, date, author and the matching line."""
+    from vaultkit.search.corpus import KINDS
+    from vaultkit.search.find import Filters
+    from vaultkit.search.recall import search_folder
+
     unknown = sorted(set(kinds) - set(KINDS))
     if unknown:
         raise VaultkitError(f"unknown type {', '.join(unknown)}", hint=f"use {', '.join(KINDS)}")
@@ -100,6 +104,8 @@ def _file_for(memory: Memory, note: str) -> Path:
 
     Only Markdown files in the wiki, the summaries and the readable transcripts are readable:
     never the raw transcripts, the derived state or anything outside the store."""
+    from vaultkit.search.corpus import store_corpus
+
     wanted = note.strip().lstrip("/")
     readable = [s.folder.resolve() for s in store_corpus(memory.store).sources]
     for candidate in (memory.root / wanted, memory.store.wiki / wanted):
@@ -165,6 +171,8 @@ def links(memory: Memory, note: str) -> Json:
 
 def related(memory: Memory, note: str, limit: int) -> Json:
     """The wiki notes nearest to ``note``, ranked, each with why."""
+    from vaultkit.search.recall import related_notes
+
     path = _shown(memory, _file_for(memory, note)).removeprefix("wiki/")
     found = related_notes(memory.store.wiki, path, clamp(limit))
     rows = [{**r.as_json(), "path": "wiki/" + r.path} for r in found.related]
