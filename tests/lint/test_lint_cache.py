@@ -322,6 +322,7 @@ def _vault(tmp_path: Path, notes: int, seed: int, *, index: bool = True) -> Path
     return root
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_random_mutations_match_the_full_computation(tmp_path: Path, seed: int) -> None:
     root = _vault(tmp_path, 60, seed, index=seed != 3)  # seed 3: no INDEX.md until one appears
@@ -357,6 +358,7 @@ def test_unchanged_old_vault_reuses_the_stored_findings(tmp_path: Path) -> None:
     assert check(root).how in ("stored", "incremental")  # racy: verified by hash
 
 
+@pytest.mark.slow
 @settings(
     max_examples=12,
     deadline=None,
@@ -568,6 +570,7 @@ def _lookups(args: list[str]) -> dict[str, int]:
     return counts
 
 
+@pytest.mark.slow
 def test_one_lint_loads_the_settings_once_and_finds_the_state_folder_once(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

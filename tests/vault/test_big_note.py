@@ -72,6 +72,7 @@ def test_a_long_note_with_a_reference_definition_is_planned_whole(
     assert fastparse.windows(text.split("\n"), 3) is None
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_a_50_mb_note_lints_in_seconds_and_bounded_memory(tmp_path: Path) -> None:
     rng = random.Random(5)
@@ -130,6 +131,7 @@ def test_a_link_dense_note_holds_little_more_than_its_links(tmp_path: Path) -> N
     assert peak_kb <= 95 * 1024, f"{peak_kb / 1024:.0f} MB"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="reads /proc/self/status")
 @pytest.mark.timeout(300)
 def test_a_50_mb_note_with_a_link_on_every_line_lints_within_300_mb(tmp_path: Path) -> None:

@@ -370,6 +370,7 @@ def _hostile_vaults(draw: st.DrawFn) -> Vault:
     return Vault(Path("/v"), tuple(kept), shown, index, links, ())
 
 
+@pytest.mark.slow
 @settings(deadline=None)  # no timing assert: a loaded machine is not a failure
 @given(_hostile_vaults())
 def test_vault_json_equals_networkx_json_for_hostile_vaults(vault: Vault) -> None:

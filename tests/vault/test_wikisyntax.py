@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it.common.utils import MD_TRIM_CHARS
@@ -32,6 +33,7 @@ _DEST_CHARS = st.sampled_from(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=3000, deadline=None)
 @given(st.lists(_DEST_CHARS, max_size=12).map("".join))
 def test_a_plain_href_is_markdown_its(destination: str) -> None:
