@@ -1,4 +1,5 @@
-"""Where a project's session store lives and the names of everything inside it (SPEC §2).
+"""Where a project's session store lives and the names of everything inside it (README: "The
+session store").
 
 Lean (``os.path`` strings, no pathlib): the hooks find their store here. :meth:`Store.at` gives
 a place as a string; the properties of the same names give it as a :class:`~pathlib.Path`.
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
         "queue",
         "config_file",
         "gitignore",
+        "gitattributes",
         "forgotten",
     ]
 
@@ -54,6 +56,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
     "queue": (".vaultkit", "queue"),
     "config_file": ("vaultkit.toml",),
     "gitignore": (".gitignore",),
+    "gitattributes": (".gitattributes",),  # how git merges INDEX.md (base/gitattributes.py)
     "forgotten": (".vaultkit", "forgotten"),  # tombstones of forgotten sessions
 }
 # The parts ``[git] share`` may name (in .gitignore order); ``logs/`` (its own .gitignore) and

@@ -15,11 +15,10 @@ from typing import Annotated
 import typer
 
 from vaultkit.agents import known, readers
-from vaultkit.agents.transcripts import file_problem
 from vaultkit.base.log import append_log
 from vaultkit.base.store import Store, find_store
 from vaultkit.cli.app import app
-from vaultkit.cli.common import unwritable
+from vaultkit.cli.common import check_transcript, unwritable
 from vaultkit.errors import VaultkitError
 from vaultkit.session.queue import jobs
 from vaultkit.session.transcripts.facts import transcript_facts
@@ -61,34 +60,6 @@ def _queue(
     if existing is not None:
         job = replace(job, attempts=existing.attempts)
     jobs.write_job(store, job)
-
-
-_HINT = (
-    "pass a transcript an agent wrote: Claude Code's ~/.claude/projects/<project>/<id>.jsonl, "
-    "a Codex rollout ~/.codex/sessions/YYYY/MM/DD/rollout-….jsonl or a Gemini CLI chat "
-    "~/.gemini/tmp/<project>/chats/session-….jsonl"
-)
-
-
-def _check_transcript(source: Path, agent: str | None) -> str:
-    """The agent whose transcript ``source`` is (``agent`` when given, else found by content);
-    refuse anything else (it may live anywhere: the user named it)."""
-    if not source.exists() and not source.is_symlink():
-        raise VaultkitError(f"{source}: no such transcript file", hint=_HINT)
-    if agent is None:
-        found, why = readers.detect(str(source), os.environ)
-        if found is None:
-            raise VaultkitError(f"{source}: not an agent's transcript ({why})", hint=_HINT)
-        return found
-    if agent not in known.AGENTS:
-        raise VaultkitError(
-            f"--agent {agent}: no such agent", hint=f"use one of {', '.join(known.names())}"
-        )
-    problem = file_problem(str(source), os.environ, anywhere=True, agent=agent)
-    if problem is not None:
-        display = known.get(agent).display
-        raise VaultkitError(f"{source}: not a {display} transcript ({problem})", hint=_HINT)
-    return agent
 
 
 def _reporter(store: Store, quiet: bool) -> Callable[[str], None]:
@@ -163,7 +134,7 @@ def ingest(
       vaultkit ingest old.jsonl --session-id 4f6a2c1e --store ~/proj --format json
     """
     source = transcript.expanduser()
-    found = _check_transcript(source, agent)
+    found = check_transcript(source, agent)
     facts = transcript_facts(source)
     sid = (session_id or readers.session_id(source, found) or source.stem).strip()
     if not sid:

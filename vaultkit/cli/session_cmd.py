@@ -20,7 +20,7 @@ import typer
 
 from vaultkit.agents import doctor as agent_doctor
 from vaultkit.agents import known
-from vaultkit.base import gitignore, storelinks
+from vaultkit.base import dist, gitignore, storelinks
 from vaultkit.base.config import Config, load_config
 from vaultkit.base.store import (
     Store,
@@ -35,6 +35,7 @@ from vaultkit.cli.options import FormatOpt, OutputFormat, ProjectOpt
 from vaultkit.continuity import startup
 from vaultkit.errors import VaultkitError
 from vaultkit.session.distill import costs
+from vaultkit.session.notes import quality
 from vaultkit.session.queue import health, jobs
 
 Status = Literal["ok", "warn", "fail"]
@@ -119,7 +120,7 @@ def doctor(project: ProjectOpt = None, fmt: FormatOpt = OutputFormat.text) -> No
     folder = project_dir(project)
     store = find_store(folder)
     config, config_check = _check_config(store)
-    checks = [config_check, *_check_hooks(folder)]
+    checks = [config_check, _check_install(), *_check_hooks(folder)]
     for name, probe in (
         (f"{known.DEFAULT} CLI", lambda: [_check_default_cli(config)]),
         ("store", lambda: [_check_store(store), _check_location(store, folder)]),
@@ -130,6 +131,7 @@ def doctor(project: ProjectOpt = None, fmt: FormatOpt = OutputFormat.text) -> No
         ("worker results", lambda: _check_results(store)),
         ("distillation", lambda: _check_held(store)),
         ("distillation cost", lambda: [_check_costs(store, config)]),
+        ("note quality", lambda: [_check_quality(store)]),
     ):
         checks += _guarded(name, probe)
     failed = sum(c.status == "fail" for c in checks)
@@ -164,6 +166,29 @@ def _check_config(store: Store) -> tuple[Config, Check]:
         )
     where = store.config_file if store.config_file.exists() else "defaults (no vaultkit.toml)"
     return config, Check("config", "ok", f"valid: {where}")
+
+
+def _check_install() -> Check:
+    """This environment's vaultkit, and a distribution named ``vaultkit`` beside it: another
+    project on PyPI (or this one before its rename) that writes the same import package."""
+    import importlib.metadata
+
+    from vaultkit import __version__
+
+    where = Path(__file__).resolve().parents[1]
+    try:
+        other = importlib.metadata.distribution("vaultkit")
+    except importlib.metadata.PackageNotFoundError:
+        return Check("install", "ok", f"{dist.DISTRIBUTION} {__version__} in {where}")
+    return Check(
+        "install",
+        "fail",
+        f"a distribution named 'vaultkit' ({other.version}) is installed in this environment"
+        f" too: it is another project on PyPI (or vaultkit before its rename to"
+        f" {dist.DISTRIBUTION}) and shares the import package {where}",
+        f"pip uninstall vaultkit && pip install --force-reinstall {dist.DISTRIBUTION}; or give"
+        f" vaultkit an environment of its own: {dist.INSTALL}",
+    )
 
 
 def _check_hooks(folder: Path) -> list[Check]:
@@ -230,7 +255,11 @@ def _check_git(store: Store, config: Config) -> list[Check]:
         return [Check("git", "ok", f"{store.root} is not in a git repository: nothing is shared")]
     if not shutil.which("git"):
         return [Check("git", "warn", "git is not on PATH, tracking not checked", "install git")]
-    return [_check_ignore_file(store, config), _check_tracked(store, Path(root), config)]
+    return [
+        _check_ignore_file(store, config),
+        _check_merge(store, Path(root)),
+        _check_tracked(store, Path(root), config),
+    ]
 
 
 def _check_ignore_file(store: Store, config: Config) -> Check:
@@ -252,6 +281,32 @@ def _check_ignore_file(store: Store, config: Config) -> Check:
         "warn",
         f"{path} is {state}",
         "the next worker run writes it (end a session here, or vaultkit ingest TRANSCRIPT)",
+    )
+
+
+def _check_merge(store: Store, root: Path) -> Check:
+    """What git itself says about merging INDEX.md here (``git check-attr``), so a user's own
+    ``.gitattributes`` that overrides the store's is seen too."""
+    index = Path(os.path.relpath(store.at("index"), root)).as_posix()
+    done = subprocess.run(
+        ["git", "-C", str(root), "check-attr", "merge", "--", index],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    value = done.stdout.strip().rsplit(": ", 1)[-1] if done.returncode == 0 else ""
+    if value == "union":
+        return Check("git merge", "ok", f"{index} merges as a union: two clones never conflict")
+    if not os.path.exists(store.at("gitattributes")) and not store.root.is_dir():
+        return Check("git merge", "ok", f"{store.at('gitattributes')} is written with the store")
+    return Check(
+        "git merge",
+        "warn",
+        f"git merges {index} with {value or 'an unknown driver'}, not as a union: "
+        "two clones that record sessions will conflict in it",
+        f"the next worker run writes {store.at('gitattributes')}; remove any line of your own"
+        " that sets merge for it",
     )
 
 
@@ -332,6 +387,7 @@ def _check_queue(store: Store, config: Config) -> list[Check]:
         )
     else:
         checks.append(Check("queue", "ok", f"{len(queued)} queued, {len(live)} worker(s) running"))
+    checks.extend(_check_junk(store))
     if failed:
         names = ", ".join(p.stem for p in failed[:5])
         checks.append(
@@ -344,6 +400,21 @@ def _check_queue(store: Store, config: Config) -> list[Check]:
             )
         )
     return checks
+
+
+def _check_junk(store: Store) -> list[Check]:
+    """Queue files that hold no job: set aside by the runner, or waiting for its next pass."""
+    import shlex
+
+    folder = jobs.queue_dir(store) / jobs.JUNK
+    aside, waiting = jobs.junk_count(store), len(jobs.unreadable(store))
+    if not aside and not waiting:
+        return []
+    detail = f"{aside} file(s) that held no job set aside in {folder}"
+    if waiting:
+        detail += f"; {waiting} more in the queue (the next worker sets them aside)"
+    fix = f"read them, then remove them: rm -r {shlex.quote(str(folder))}"
+    return [Check("queue junk", "warn", detail, fix)]
 
 
 def _ingest_commands(failed: list[Path]) -> str:
@@ -430,6 +501,28 @@ def _check_results(store: Store) -> list[Check]:
     if error:
         checks.append(Check("log", "warn", error, f"read {store.log}"))
     return checks
+
+
+def _check_quality(store: Store) -> Check:
+    """The share of this week's session notes written degraded, and why (:mod:`quality`)."""
+    week = quality.week_quality(store, datetime.now())
+    if not week.notes:
+        return Check("note quality", "ok", "no session notes in the last 7 days")
+    share = f"{week.degraded} of {week.notes} session notes of the last 7 days are degraded"
+    if not week.degraded:
+        return Check("note quality", "ok", f"{share}")
+    why = ", ".join(f"{reason} {n}" for reason, n in week.reasons.items())
+    detail = f"{share} ({week.share:.0%}): {why}"
+    if not week.unexpected:  # the offline backend by choice, or transcripts with nothing in them
+        return Check("note quality", "ok", detail)
+    return Check(
+        "note quality",
+        "warn",
+        detail,
+        f"see degraded_reason in the notes and {store.log}; echoed-template or"
+        " instruction-title means the backend answered with its prompt: check [distill] in"
+        " vaultkit.toml (backend, command, model)",
+    )
 
 
 def _done_files(store: Store) -> list[Path]:

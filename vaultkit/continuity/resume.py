@@ -1,4 +1,4 @@
-"""Handoff-first resume with staleness by activity (SPEC §6, seed 002): paths A, B and C.
+"""Handoff-first resume with staleness by activity (README, "Continuity"): paths A, B and C.
 
 A handoff is stale once the activity log has gained ``stale_after`` entries since it was written,
 however little time passed. Path A: fresh handoff plus the entries after it. Path B: stale

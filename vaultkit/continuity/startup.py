@@ -13,7 +13,7 @@ import re
 import time
 
 from vaultkit.agents.payload import payload_cwd
-from vaultkit.base import gitconfig
+from vaultkit.base import gitconfig, pulled
 from vaultkit.base.author import clean_author, os_user_name
 from vaultkit.base.config import Config, store_config
 from vaultkit.base.leanmeta import Meta, is_degraded, meta_str, read_meta
@@ -22,7 +22,7 @@ from vaultkit.base.record import Record
 from vaultkit.base.store import Store, current_branch, find_store, read_problem
 from vaultkit.continuity import inject, pinning
 from vaultkit.errors import VaultkitError
-from vaultkit.session.queue import backfill, health, jobs
+from vaultkit.session.queue import backfill, health, jobs, recover
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -113,6 +113,8 @@ def compose(
     """The injection text for ``agent``'s payload; ``spawn=None`` means look only (no backfill).
     Nothing here depends on the agent but backfill's search: the store is the project's."""
     source = _field(payload, "source") or "startup"
+    if spawn is not None:
+        _recover(env, spawn)
     if source in ("resume", "fork"):
         return ""
     store = find_store(payload_cwd(payload), env=env)
@@ -124,7 +126,19 @@ def compose(
     if source == "compact":
         return compact_text(store, config, _field(payload, "session_id"))
     started = _backfill(store, payload, env, config, spawn, agent) if spawn is not None else 0
+    if spawn is not None and not started:
+        _after_pull(store, spawn)
     return startup_text(store, config, payload_cwd(payload), backfilled=started)
+
+
+def _after_pull(store: Store, spawn: Spawner) -> None:
+    """A teammate's notes arrived (git changed INDEX.md or the notes' folders): start the
+    runner, which regenerates INDEX.md and the search index. Never fails the hook."""
+    try:
+        if pulled.changed(store) and spawn(store) is None:
+            append_log(store.at("log"), "session-start: notes pulled, but no worker could start")
+    except OSError as exc:
+        append_log(store.at("log"), f"session-start: no refresh after a pull: {exc}")
 
 
 def _field(payload: Mapping[str, object], key: str) -> str:
@@ -190,6 +204,15 @@ def _config(store: Store) -> Config:
     except VaultkitError as exc:
         append_log(store.at("log"), f"session-start: {exc.message}; using default settings")
         return Config()
+
+
+def _recover(env: Mapping[str, str], spawn: Spawner) -> None:
+    """Queue the sessions of SessionEnd hooks killed after they spooled, whichever project's,
+    and start each such store's runner."""
+    try:  # noqa: SIM105  (contextlib would cost the hook an import)
+        recover.drain_and_start(env, time.time(), None, spawn)
+    except OSError:
+        pass  # an unreadable spool: the next SessionStart or runner tries again
 
 
 def _backfill(

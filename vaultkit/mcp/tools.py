@@ -52,12 +52,21 @@ def _wiki(memory: Memory) -> Vault:
     return load_vault(memory.store.wiki)
 
 
-def search(memory: Memory, query: str, kinds: list[str], since: str, tag: str, limit: int) -> Json:
-    """Ranked hits: path, line, kind, title, date and the matching line."""
+def search(
+    memory: Memory,
+    query: str,
+    kinds: list[str],
+    since: str,
+    tag: str,
+    limit: int,
+    author: str = "",
+) -> Json:
+    """Ranked hits: path, line, kind, title, date, author and the matching line."""
     unknown = sorted(set(kinds) - set(KINDS))
     if unknown:
         raise VaultkitError(f"unknown type {', '.join(unknown)}", hint=f"use {', '.join(KINDS)}")
-    filters = Filters(tuple(kinds), since, (tag,) if tag else (), "", max(1, min(limit, 50)))
+    tags = (tag,) if tag else ()
+    filters = Filters(tuple(kinds), since, tags, "", max(1, min(limit, 50)), author=author)
     found = search_folder(memory.root, query, filters)
     note = {"note": found.note} if found.note else {}
     from vaultkit.continuity.startup import read_safe  # on first use: a faster start
@@ -154,7 +163,7 @@ def recent_sessions(memory: Memory, limit: int) -> Json:
                 "date": meta_str(summary.meta, "date"),
                 "session_id": summary.session_id,
                 "quality": "degraded" if summary.degraded else "ok",
-                "author": clean_author(meta_str(summary.meta, "author")),
+                "author": clean_author(meta_str(summary.meta, "author")),  # a teammate's text
                 "not_latest_because": pinned(memory.store, summary, now),
             }
         )

@@ -25,10 +25,11 @@ from vaultkit.session.notes.naming import (
     UNTITLED,
     heading_text,
     inert_title,
+    names_session,
     note_stem,
     parse_name,
-    short_id,
 )
+from vaultkit.session.notes.shape import one_h1
 from vaultkit.session.transcripts.redact import redact
 
 FRONTMATTER_READ_BYTES = 64 * 1024
@@ -51,10 +52,12 @@ class NoteMeta:
     degraded_reason: str | None = None
     retries: int = 0
     agent: str = ""  # whose session (vaultkit.agents.known.AGENTS); "" when not known
+    author: str = ""  # who wrote it (vaultkit.base.author.current_author); "" when not known
+    unresolved_links: tuple[str, ...] = ()  # the answer's links to no note (notes.links)
 
 
 def frontmatter(meta: NoteMeta, title: str, kind: str, tags: list[str]) -> dict[str, Any]:
-    """The frontmatter mapping (SPEC §2) in a stable key order."""
+    """The frontmatter mapping (README, "The session store") in a stable key order."""
     data: dict[str, Any] = {
         "title": title,
         "date": meta.ended_at.isoformat(timespec="seconds"),
@@ -63,23 +66,28 @@ def frontmatter(meta: NoteMeta, title: str, kind: str, tags: list[str]) -> dict[
         "source": meta.source,
         "session_id": meta.session_id,
         "agent": meta.agent,
+        "author": meta.author,
         "git_branch": meta.git_branch,
         "tags": tags,
         "auto_saved": meta.auto_saved,
     }
     if not meta.agent:  # a handoff saved by hand: which agent asked is not known
         del data["agent"]
+    if not meta.author:  # notes written before authorship was recorded, or by a test
+        del data["author"]
     if meta.quality == "degraded":
         data["quality"] = "degraded"
         data["degraded_reason"] = meta.degraded_reason or "unknown"
         data["distill_retries"] = meta.retries
+    if meta.unresolved_links:
+        data["unresolved_links"] = list(meta.unresolved_links)
     return data
 
 
 def render_note(data: dict[str, Any], title: str, body: str) -> str:
     """Frontmatter + ``# title`` (escaped: :func:`heading_text`) + body (without NUL, which
     would make the note binary), as python-frontmatter serialises a post."""
-    text = body.replace("\0", "").strip()
+    text = one_h1(body.replace("\0", "").strip(), title).strip()
     post = python_frontmatter.Post(f"# {heading_text(title) or UNTITLED}\n\n{text}")
     post.metadata.update(data)  # not as keywords: a key may not clash with Post's parameters
     return python_frontmatter.dumps(post, _YAML, **_DUMP_OPTIONS) + "\n"
@@ -108,7 +116,7 @@ def _belongs_to(path: Path, session_id: str) -> bool:
         return False
     if name.seed:
         return name.session == session_id
-    if name.session != short_id(session_id):
+    if not names_session(name.session, session_id):
         return False
     recorded = read_frontmatter(path).get("session_id")
     return recorded is None or str(recorded) == session_id
@@ -128,6 +136,18 @@ def find_session_notes(folder: Path, session_id: str, store: Store | None = None
     return [p for p in candidates if _belongs_to(p, session_id)]
 
 
+def _held_by_another(store: Store, stem: str, session_id: str) -> bool:
+    """A note named ``stem`` exists and records another session (the same minute, title and
+    short id: time-ordered ids share their first 8 characters)."""
+    for folder in (store.summary, store.summary_archive, store.wiki):
+        path = folder / f"{stem}.md"
+        if path.is_file():
+            recorded = read_frontmatter(path).get("session_id")
+            if recorded is not None and str(recorded) != session_id:
+                return True
+    return False
+
+
 def _inert_meta(meta: NoteMeta) -> NoteMeta:
     """The project and branch (from folder names and the transcript) made inert like titles."""
     branch = None if meta.git_branch is None else inert_title(meta.git_branch) or None
@@ -141,6 +161,8 @@ def write_session_notes(
     title = inert_title(redact(title)) or UNTITLED
     meta = _inert_meta(meta)
     stem = note_stem(meta.ended_at, meta.session_id, title)
+    if _held_by_another(store, stem, meta.session_id):
+        stem = note_stem(meta.ended_at, meta.session_id, title, long=True)
     summary_path = store.summary / f"{stem}.md"
     wiki_path = store.wiki / f"{stem}.md"
     old = [
