@@ -91,6 +91,13 @@ def me(summaries: list[Summary], cwd: str | os.PathLike[str]) -> str:
     return clean_author(name or os_user_name()) or "unknown"
 
 
+def is_own(author: str, user: str) -> bool:
+    """True when a note's ``author:`` names this user: written, and redacted as it was written,
+    by this user's own worker. Only such notes skip the redaction at read time (importing the
+    redaction rules costs SessionStart tens of milliseconds)."""
+    return bool(author) and bool(user) and author.casefold() == user.casefold()
+
+
 def is_mine(summary: Summary, user: str) -> bool:
     """True for this user's session, and for notes that name no author (written before
     ``author:`` was recorded, or by this machine)."""
@@ -398,12 +405,13 @@ def _rel(store: Store, path: str) -> str:
     return rel.replace(os.sep, "/")
 
 
-def _note(store: Store, path: str) -> inject.NoteText | None:
+def _note(store: Store, path: str, user: str = "") -> inject.NoteText | None:
     text = _read_shared(store, path, NOTE_MAX_BYTES)
     if not text:
         return None
-    _, body = read_meta(text)
-    return inject.NoteText(path=_rel(store, path), body=read_safe(body))
+    meta, body = read_meta(text)
+    own = is_own(clean_author(meta_str(meta, "author")), user)
+    return inject.NoteText(path=_rel(store, path), body=body if own else read_safe(body))
 
 
 def wiki_for(store: Store, summary: str) -> str | None:
@@ -419,7 +427,7 @@ def wiki_for(store: Store, summary: str) -> str | None:
     return notes[0] if notes else None
 
 
-def index_head(store: Store) -> tuple[tuple[str, ...], int]:
+def index_head(store: Store, *, own: bool = False) -> tuple[tuple[str, ...], int]:
     """The first entry lines of INDEX.md's generated region (whole file for old indexes)."""
     text = _read_shared(store, store.at("index"), INDEX_MAX_BYTES)
     lines = text.splitlines()
@@ -428,7 +436,8 @@ def index_head(store: Store) -> tuple[tuple[str, ...], int]:
         end = next((i for i, ln in enumerate(lines) if ln.startswith(INDEX_END)), len(lines))
         lines = lines[start + 1 : end]
     entries = [line.strip() for line in lines if _ENTRY.match(line)]
-    return tuple(read_safe(e) for e in entries[:INDEX_HEAD]), len(entries)
+    head = entries[:INDEX_HEAD]
+    return tuple(head if own else (read_safe(e) for e in head)), len(entries)
 
 
 def _newest_mtime(folder: str, suffix: str) -> float:
@@ -462,7 +471,7 @@ def raw_path_for(store: Store, session_id: str) -> str:
     return _rel(store, os.path.join(raw, matches[-1])) if matches else ""
 
 
-def _title(summary: Summary) -> str:
+def _title(summary: Summary, user: str = "") -> str:
     title = meta_str(summary.meta, "title")
     if not title:  # the name's title, for notes without one in their frontmatter
         from vaultkit.session.notes.naming import parse_name
@@ -471,7 +480,8 @@ def _title(summary: Summary) -> str:
         title = parsed.title if parsed is not None else ""
     if not title:
         title = _first_line(read_meta(summary.head)[1]) or os.path.splitext(summary.name)[0]
-    return " ".join(read_safe(title).split())[:120]
+    title = title if is_own(summary.author, user) else read_safe(title)
+    return " ".join(title.split())[:120]
 
 
 def _first_line(body: str) -> str:
@@ -491,7 +501,7 @@ def _recent_rows(others: list[Summary], count: int, user: str) -> tuple[inject.R
     rows = []
     for s in others[: max(0, count)]:
         author = "" if is_mine(s, user) else s.author
-        rows.append(inject.Recent(_stamp(s.key), _title(s), s.degraded, author))
+        rows.append(inject.Recent(_stamp(s.key), _title(s, user), s.degraded, author))
     return tuple(rows)
 
 
@@ -499,7 +509,7 @@ def _teammates(choice: Choice, user: str) -> tuple[str, ...]:
     """Teammates' sessions newer than the chosen one: ``author · stamp · title`` each."""
     chosen = choice.chosen
     newer = [s for s in choice.others if not is_mine(s, user) and chosen and s.key > chosen.key]
-    return tuple(f"{s.author} · {_stamp(s.key)} · {_title(s)}" for s in newer)
+    return tuple(f"{s.author} · {_stamp(s.key)} · {_title(s, user)}" for s in newer)
 
 
 def gather(
@@ -511,10 +521,11 @@ def gather(
     user = me(summaries, cwd)
     choice = latest(store, summaries, current_branch(cwd), now, user)
     chosen = choice.chosen
-    note = _note(store, chosen.path) if chosen is not None else None
+    note = _note(store, chosen.path, user) if chosen is not None else None
     wiki_path = wiki_for(store, chosen.path) if chosen is not None else None
-    wiki = _note(store, wiki_path) if wiki_path is not None else None
-    lines, total = index_head(store)
+    wiki = _note(store, wiki_path, user) if wiki_path is not None else None
+    own = bool(summaries) and all(is_own(s.author, user) for s in summaries)
+    lines, total = index_head(store, own=own)  # a teammate's titles may be in it
     others = list(choice.others)
     eligible = [s for s in summaries if s is chosen or s in others]
     newest = eligible[0] if eligible else None
