@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from hook_start_support import make_project, write_index, write_note
@@ -13,6 +14,7 @@ import vaultkit
 from vaultkit.base.gitconfig import user_name
 from vaultkit.base.store import Store
 from vaultkit.hooks.session_start import run
+from vaultkit.session.queue import jobs
 
 KEY = "sk-ant-api03-" + "Q" * 40
 AWS = "AKIA" + "Z" * 16
@@ -122,10 +124,18 @@ def _imports(project: Path) -> str:
     return done.stderr
 
 
-def test_only_a_store_with_others_notes_pays_for_the_redaction_rules(tmp_path: Path) -> None:
+def test_only_notes_this_machine_wrote_skip_the_redaction_rules(tmp_path: Path) -> None:
     project = _project(tmp_path)
-    _session(project, "2026-11-28_0900_aaaa1111_Mine", "MY-HANDOFF\n", author="Me Myself")
-    write_index(project, ["2026-11-28_0900_aaaa1111_Mine"])
+    mine = "2026-11-28_0900_aaaa1111_Mine"
+    _session(project, mine, "MY-HANDOFF\n", author="Me Myself")
+    write_index(project, [mine])
+    store = Store(project / "sessions")
+    finished = time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(time.time() + 1))
+    done = jobs.Done("aaaa1111", 1, "", f"summary/{mine}.md", f"wiki/{mine}.md", "ok", "", finished)
+    jobs.write_done(store, done)  # this machine's worker wrote both notes and INDEX.md
     assert "vaultkit.session.transcripts.redact" not in _imports(project)
-    _session(project, "2026-11-29_0900_bbbb2222_Theirs", f"use {KEY}\n", author="Alice")
+    # a teammate's newer note that claims to be this user's: author: proves nothing
+    _session(project, "2026-11-29_0900_bbbb2222_Forged", f"use {KEY}\n", author="Me Myself")
     assert "vaultkit.session.transcripts.redact" in _imports(project)
+    text = _inject(project)
+    assert "2026-11-29_0900_bbbb2222_Forged.md" in text and KEY not in text

@@ -91,11 +91,30 @@ def me(summaries: list[Summary], cwd: str | os.PathLike[str]) -> str:
     return clean_author(name or os_user_name()) or "unknown"
 
 
-def is_own(author: str, user: str) -> bool:
-    """True when a note's ``author:`` names this user: written, and redacted as it was written,
-    by this user's own worker. Only such notes skip the redaction at read time (importing the
-    redaction rules costs SessionStart tens of milliseconds)."""
-    return bool(author) and bool(user) and author.casefold() == user.casefold()
+WRITTEN_SKEW = 60.0  # seconds between the worker writing a note and its done record
+
+
+def written_here(store: Store, path: str, session_id: str) -> float | None:
+    """When this machine's worker finished the session whose note ``path`` is, if it wrote the
+    file as it is now (this store's private done record names it, and the file is no newer than
+    that record: a pull or an edit since would be); else None. Only such notes were redacted
+    by this machine as they were written and skip the redaction at read time (importing the
+    redaction rules costs SessionStart tens of milliseconds). ``author:`` cannot decide this:
+    anyone who can commit can write any name there."""
+    done = jobs.read_done(store, session_id) if session_id else None
+    if done is None:
+        return None
+    name = os.path.basename(path)
+    if name not in (os.path.basename(done.summary_path), os.path.basename(done.wiki_path)):
+        return None
+    finished = pinning.parse_date(done.finished_at)
+    try:
+        mtime = os.stat(path).st_mtime
+    except OSError:
+        return None
+    if finished is None or finished.epoch is None or mtime > finished.epoch + WRITTEN_SKEW:
+        return None
+    return finished.epoch
 
 
 def is_mine(summary: Summary, user: str) -> bool:
@@ -405,13 +424,13 @@ def _rel(store: Store, path: str) -> str:
     return rel.replace(os.sep, "/")
 
 
-def _note(store: Store, path: str, user: str = "") -> inject.NoteText | None:
+def _note(store: Store, path: str) -> inject.NoteText | None:
     text = _read_shared(store, path, NOTE_MAX_BYTES)
     if not text:
         return None
     meta, body = read_meta(text)
-    own = is_own(clean_author(meta_str(meta, "author")), user)
-    return inject.NoteText(path=_rel(store, path), body=body if own else read_safe(body))
+    here = written_here(store, path, meta_str(meta, "session_id")) is not None
+    return inject.NoteText(path=_rel(store, path), body=body if here else read_safe(body))
 
 
 def wiki_for(store: Store, summary: str) -> str | None:
@@ -425,6 +444,17 @@ def wiki_for(store: Store, summary: str) -> str | None:
             return candidate
     notes = note_files(store, wiki, 1)
     return notes[0] if notes else None
+
+
+def _index_here(store: Store, chosen: Summary | None) -> bool:
+    """True when INDEX.md is as this machine's worker left it when it finished the chosen
+    session (no pull or edit since), so its lines were redacted as their notes were written."""
+    finished = written_here(store, chosen.path, chosen.session_id) if chosen else None
+    try:
+        mtime = os.stat(store.at("index")).st_mtime
+    except OSError:
+        return False
+    return finished is not None and mtime <= finished + WRITTEN_SKEW
 
 
 def index_head(store: Store, *, own: bool = False) -> tuple[tuple[str, ...], int]:
@@ -471,7 +501,7 @@ def raw_path_for(store: Store, session_id: str) -> str:
     return _rel(store, os.path.join(raw, matches[-1])) if matches else ""
 
 
-def _title(summary: Summary, user: str = "") -> str:
+def _title(store: Store, summary: Summary) -> str:
     title = meta_str(summary.meta, "title")
     if not title:  # the name's title, for notes without one in their frontmatter
         from vaultkit.session.notes.naming import parse_name
@@ -480,7 +510,8 @@ def _title(summary: Summary, user: str = "") -> str:
         title = parsed.title if parsed is not None else ""
     if not title:
         title = _first_line(read_meta(summary.head)[1]) or os.path.splitext(summary.name)[0]
-    title = title if is_own(summary.author, user) else read_safe(title)
+    here = written_here(store, summary.path, summary.session_id) is not None
+    title = title if here else read_safe(title)
     return " ".join(title.split())[:120]
 
 
@@ -497,19 +528,21 @@ def _stamp(key: str) -> str:
     return f"{key[:4]}-{key[4:6]}-{key[6:8]} {key[8:10]}:{key[10:12]}" if key else "?"
 
 
-def _recent_rows(others: list[Summary], count: int, user: str) -> tuple[inject.Recent, ...]:
+def _recent_rows(
+    store: Store, others: list[Summary], count: int, user: str
+) -> tuple[inject.Recent, ...]:
     rows = []
     for s in others[: max(0, count)]:
         author = "" if is_mine(s, user) else s.author
-        rows.append(inject.Recent(_stamp(s.key), _title(s, user), s.degraded, author))
+        rows.append(inject.Recent(_stamp(s.key), _title(store, s), s.degraded, author))
     return tuple(rows)
 
 
-def _teammates(choice: Choice, user: str) -> tuple[str, ...]:
+def _teammates(store: Store, choice: Choice, user: str) -> tuple[str, ...]:
     """Teammates' sessions newer than the chosen one: ``author · stamp · title`` each."""
     chosen = choice.chosen
     newer = [s for s in choice.others if not is_mine(s, user) and chosen and s.key > chosen.key]
-    return tuple(f"{s.author} · {_stamp(s.key)} · {_title(s, user)}" for s in newer)
+    return tuple(f"{s.author} · {_stamp(s.key)} · {_title(store, s)}" for s in newer)
 
 
 def gather(
@@ -521,11 +554,10 @@ def gather(
     user = me(summaries, cwd)
     choice = latest(store, summaries, current_branch(cwd), now, user)
     chosen = choice.chosen
-    note = _note(store, chosen.path, user) if chosen is not None else None
+    note = _note(store, chosen.path) if chosen is not None else None
     wiki_path = wiki_for(store, chosen.path) if chosen is not None else None
-    wiki = _note(store, wiki_path, user) if wiki_path is not None else None
-    own = bool(summaries) and all(is_own(s.author, user) for s in summaries)
-    lines, total = index_head(store, own=own)  # a teammate's titles may be in it
+    wiki = _note(store, wiki_path) if wiki_path is not None else None
+    lines, total = index_head(store, own=_index_here(store, chosen))
     others = list(choice.others)
     eligible = [s for s in summaries if s is chosen or s in others]
     newest = eligible[0] if eligible else None
@@ -547,10 +579,10 @@ def gather(
         index_path=_rel(store, store.at("index")),
         index_lines=lines,
         index_total=total,
-        recent=_recent_rows(others, config.inject.recent, user),
+        recent=_recent_rows(store, others, config.inject.recent, user),
         passed_over=tuple(f"{_safe_name(s.name)} ({why})" for s, why in choice.passed),
         summary_author="" if chosen is None or is_mine(chosen, user) else chosen.author,
-        teammates=_teammates(choice, user),
+        teammates=_teammates(store, choice, user),
     )
 
 
