@@ -100,3 +100,16 @@ def test_a_committed_sessions_link_out_of_the_project_is_named(tmp_path: Path) -
     (project / "sessions").unlink()
     (project / "sessions").mkdir()
     assert linked_store(store) is None
+
+
+def test_the_link_candidates_offered_to_the_llm_come_from_the_store_only(tmp_path: Path) -> None:
+    from vaultkit.session.distill.candidates import catalogue
+
+    store = _store(tmp_path)
+    outside = tmp_path / "home"
+    outside.mkdir()
+    (outside / "Secret plan.md").write_text("---\naliases: [LEAKED-ALIAS]\n---\nx\n")
+    (store.wiki / "home").symlink_to(outside, target_is_directory=True)
+    (store.wiki / "Passwd.md").symlink_to(tmp_path / "secret.md")
+    paths = sorted(e.path for e in catalogue(store))
+    assert paths == ["Plain.md"]
