@@ -29,7 +29,7 @@ from pathlib import Path
 from vaultkit.base.fsio import atomic_write_text
 from vaultkit.base.leanmeta import read_meta
 from vaultkit.base.store import Store
-from vaultkit.session.notes.naming import parse_name, short_id
+from vaultkit.session.notes.naming import names_session, parse_name
 
 BAG_MAX = 30  # notes with every word of their name in the transcript, but not as a phrase
 CHARS_PER_TOKEN = 4
@@ -198,10 +198,11 @@ def _named(entries: list[Entry], transcript: str) -> list[str]:
 
 
 def _is_own(path: str, own: str | None) -> bool:
+    """Whether ``path`` is a note of the session ``own`` (short or long id in its name)."""
     if own is None or "/" in path:
         return False
     parsed = parse_name(path)
-    return parsed is not None and parsed.session == own
+    return parsed is not None and names_session(parsed.session, own)
 
 
 def _link_names(paths: Iterable[str]) -> Mapping[str, str]:
@@ -212,7 +213,7 @@ def _link_names(paths: Iterable[str]) -> Mapping[str, str]:
 
 def select(store: Store, transcript: str, exclude_session: str, budget: int) -> list[Candidate]:
     """The notes to offer, most related first, within ``budget`` tokens of prompt lines."""
-    own = short_id(exclude_session) if exclude_session else None
+    own = exclude_session or None
     entries = [e for e in catalogue(store) if not _is_own(e.path, own)]
     by_path = {e.path: e for e in entries}
     named = _named(entries, f" {_key(transcript)} ")

@@ -1,6 +1,7 @@
 """Distil one session: condense → prompt → one LLM call (+ one retry) → markers → two notes.
 
-Quality self-check (SPEC §5): a missing HANDOFF or WIKI part, empty output, a timeout or an error
+Quality self-check (docs/ARCHITECTURE.md, "The session pipeline"): a missing HANDOFF or WIKI
+part, empty output, a timeout or an error
 gets one retry; if that fails too a degraded note is still written from the offline extract plus
 whatever partial output exists. Infrastructure failures raise :class:`InfraError` and write
 nothing, so the caller keeps the job queued. INDEX.md and retention are the caller's business.
@@ -15,6 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Literal
 
+from vaultkit.base.author import current_author
 from vaultkit.base.config import Config
 from vaultkit.base.log import append_log
 from vaultkit.base.store import Store
@@ -57,6 +59,11 @@ class SessionInfo:
     ended_at: datetime  # timezone-aware local time
     reason: str = "other"
     agent: str = "claude"  # vaultkit.agents.known.AGENTS: whose session this was
+
+
+class NoUserTurn(Exception):
+    """The session has no user turn (Codex's hook-trust session, an aborted start): it leaves
+    no note, only its raw copy."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +149,8 @@ def _fallback(offline: Parsed, results: list[BackendResult]) -> tuple[str, str]:
 
 
 def distill_session(store: Store, info: SessionInfo, config: Config) -> DistillOutcome:
-    """Distil ``info``'s transcript and write its two notes (replacing earlier ones)."""
+    """Distil ``info``'s transcript and write its two notes (replacing earlier ones); raises
+    :class:`NoUserTurn` for a session without a user turn."""
     digest = _condense(info, config)
     facts = OfflineFacts(digest, info.cwd, info.project, info.session_id)
     offline = offline_parts(facts)
@@ -192,18 +200,30 @@ def offline_session(store: Store, info: SessionInfo, config: Config, reason: str
 
 def _condense(info: SessionInfo, config: Config) -> Digest:
     try:
-        return condense(info.transcript, config.distill.transcript_budget, info.agent, info.cwd)
+        digest = condense(info.transcript, config.distill.transcript_budget, info.agent, info.cwd)
     except OSError as exc:
         raise VaultkitError(
             f"{info.transcript}: cannot read transcript: {exc.strerror or exc}",
             hint="check the raw copy exists, then run `vaultkit ingest` on it again",
         ) from exc
+    if not digest.first_prompt:
+        raise NoUserTurn(info.session_id)
+    return digest
 
 
 def _meta(store: Store, info: SessionInfo, digest: Digest) -> NoteMeta:
     branch = info.git_branch or digest.git_branch
     source = _source(store, info.transcript)
-    return NoteMeta(info.session_id, info.project, info.ended_at, source, branch, agent=info.agent)
+    author = current_author(info.cwd or str(store.project))
+    return NoteMeta(
+        info.session_id,
+        info.project,
+        info.ended_at,
+        source,
+        branch,
+        agent=info.agent,
+        author=author,
+    )
 
 
 def _with_retries(meta: NoteMeta, retries: int) -> NoteMeta:
