@@ -103,6 +103,7 @@ def test_cli_export_names_the_file_after_the_transcripts_own_session_id(tmp_path
     assert "session: `24fa4203-1778-4884-b005-9a9da545628d`" in out.read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_cli_export_writes_into_the_project_store_by_default(tmp_path: Path) -> None:
     root, store = project(tmp_path / "p")
     source = conversation(tmp_path / "0b1e2c3d-aaaa.jsonl")

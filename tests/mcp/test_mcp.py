@@ -114,6 +114,7 @@ def test_every_tool_is_read_only_and_declares_its_parameters(client: Client) -> 
     assert "long-term memory" in client.info["instructions"]
 
 
+@pytest.mark.slow
 def test_save_handoff_exists_only_with_allow_write(project: Path) -> None:
     writer = Client(project, "--allow-write")
     try:
@@ -123,7 +124,9 @@ def test_save_handoff_exists_only_with_allow_write(project: Path) -> None:
         assert not error
         assert saved["path"].startswith("summary/") and saved["path"].endswith("_Wrap-up.md")
         assert "Next tasks" in saved["missing_sections"]
-        assert "auto_saved: false" in (project / "sessions" / saved["path"]).read_text("utf-8")
+        text = (project / "sessions" / saved["path"]).read_text("utf-8")
+        assert "auto_saved: false" in text
+        assert "\nauthor: " in text  # no git user.name here: the OS user
     finally:
         writer.close()
 
@@ -137,6 +140,29 @@ def test_search_finds_an_older_note_and_a_korean_one(client: Client) -> None:
     assert found["results"][0]["path"].startswith("wiki/2026-11-09_1545_")
     error, text = client.call("search", query="x", type=["bogus"])
     assert error and "unknown type bogus" in text
+
+
+def test_search_filters_by_the_author_a_teammate_recorded(project: Path) -> None:
+    note = project / "sessions" / "wiki" / "concepts" / "Idempotent imports.md"
+    text = note.read_text(encoding="utf-8")
+    note.write_text(text.replace("---\n", "---\nauthor: Bob Builder\n", 1), encoding="utf-8")
+    newest = (
+        project / "sessions" / "summary" / "2026-11-20_0915_e0c4b9f7_Currency conversion cache.md"
+    )
+    text = newest.read_text(encoding="utf-8")
+    newest.write_text(text.replace("---\n", "---\nauthor: 'eve\n\n  [[x]]'\n", 1), "utf-8")
+    c = Client(project)
+    try:
+        error, found = c.call("search", query="idempotent", author="bob builder")
+        assert not error
+        assert [r["path"] for r in found["results"]] == ["wiki/concepts/Idempotent imports.md"]
+        assert found["results"][0]["author"] == "Bob Builder"
+        error, found = c.call("search", query="idempotent", author="alice")
+        assert not error and found["results"] == []
+        error, recent = c.call("recent_sessions", limit=1)
+        assert not error and recent["sessions"][0]["author"] == "eve ((x))"  # one plain line
+    finally:
+        c.close()
 
 
 def test_read_note_by_name_and_in_pages(client: Client) -> None:

@@ -115,7 +115,8 @@ def test_good_answer_writes_two_clean_notes(
     assert front["type"] == "handoff-summary" and front["session_id"] == SID
     assert front["git_branch"] == "feat/login" and "quality" not in front
     assert read_frontmatter(outcome.wiki_path)["type"] == "session-wiki"
-    assert "See [[Auth]]" in outcome.wiki_path.read_text(encoding="utf-8")
+    assert "See Auth\n" in outcome.wiki_path.read_text(encoding="utf-8")  # [[Auth]] is no note
+    assert read_frontmatter(outcome.wiki_path)["unresolved_links"] == ["Auth"]
     prompt = (tmp_path / "good.prompt").read_text(encoding="utf-8")
     assert "Add a login page" in prompt and "→ Write /w/proj/login.py" not in prompt
     assert "→ Write login.py" in prompt and "INJECTED-CONTEXT" not in prompt
@@ -457,6 +458,25 @@ def test_offline_backend_is_always_available_and_degraded(
     assert "Adding it now." in text
     front = read_frontmatter(outcome.summary_path)
     assert front["auto_saved"] is True and front["quality"] == "degraded"
+
+
+def test_both_notes_record_the_git_user_of_the_sessions_folder_as_author(
+    session: tuple[Store, SessionInfo], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, info = session
+    require_program("git")
+    project = Path(info.cwd)
+    project.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    subprocess.run(["git", "-C", str(project), "config", "user.name", "Ada L."], check=True)
+    offline = Config(distill=DistillConfig(backend="offline"))
+    outcome = distill_session(store, info, offline)
+    for path in (outcome.summary_path, outcome.wiki_path):
+        assert read_frontmatter(path)["author"] == "Ada L."
+    subprocess.run(["git", "-C", str(project), "config", "--unset", "user.name"], check=True)
+    monkeypatch.setenv("USER", "ada-login")  # no git user.name: the OS user
+    outcome = distill_session(store, info, offline)
+    assert read_frontmatter(outcome.summary_path)["author"] == "ada-login"
 
 
 @pytest.mark.parametrize(

@@ -128,6 +128,7 @@ def test_forget_removes_the_session_everywhere_and_keeps_the_other(project: Path
     assert OLD[:8] not in status and NEW[:8] in status
 
 
+@pytest.mark.slow
 def test_before_takes_every_session_that_ended_before_the_date(project: Path) -> None:
     assert vk("forget", "--before", "2026-11-10", "--yes", cwd=project).returncode == 0
     store = project / "sessions"

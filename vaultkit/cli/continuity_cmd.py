@@ -1,5 +1,5 @@
 """Continuity commands: ``baton``, ``save``, ``resume``, ``shell-init``, ``transcript export``,
-``loop`` (SPEC §6)."""
+``loop`` (README, "Continuity")."""
 
 from __future__ import annotations
 

@@ -10,6 +10,7 @@ import typer
 
 from vaultkit.base.store import Store, find_store
 from vaultkit.cli.app import app
+from vaultkit.cli.common import unwritable
 from vaultkit.errors import VaultkitError
 from vaultkit.session.forget.remove import LOCK_WAIT, Plan, apply_forget, plan_forget
 
@@ -98,5 +99,9 @@ def forget(
             f"nothing deleted: {len(plan.files) + len(plan.derived)} file(s) listed above",
             hint=_again(session_id, before),
         )
-    apply_forget(plan, wait=wait, say=lambda message: typer.echo(message, err=True))
+    try:
+        apply_forget(plan, wait=wait, say=lambda message: typer.echo(message, err=True))
+    except OSError as exc:
+        nothing = "the session(s) are not (fully) forgotten"
+        raise unwritable(plan.store.root, exc, nothing, _again(session_id, before)) from exc
     typer.echo(f"forgot {len(plan.sessions)} session(s)")

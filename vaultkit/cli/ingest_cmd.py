@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 from collections.abc import Callable
 from dataclasses import asdict, replace
 from datetime import datetime
@@ -17,7 +18,7 @@ from vaultkit.agents import known, readers
 from vaultkit.base.log import append_log
 from vaultkit.base.store import Store, find_store
 from vaultkit.cli.app import app
-from vaultkit.cli.common import check_transcript
+from vaultkit.cli.common import check_transcript, unwritable
 from vaultkit.errors import VaultkitError
 from vaultkit.session.queue import jobs
 from vaultkit.session.transcripts.facts import transcript_facts
@@ -139,12 +140,16 @@ def ingest(
     if not sid:
         raise VaultkitError("empty session id", hint="pass --session-id ID")
     store = _store(store_dir)
-    _queue(store, source.resolve(), sid, facts.ended_at, found)
-    say = _reporter(store, quiet)
-    say(f"{sid}: queued {known.get(found).display} transcript {source} for store {store.root}")
-    window = max(0.0, settle)
-    result = process_job(
-        store, sid, settle=Settle(window=window, max_wait=max(30.0, window)), progress=say
-    )
+    try:
+        _queue(store, source.resolve(), sid, facts.ended_at, found)
+        say = _reporter(store, quiet)
+        say(f"{sid}: queued {known.get(found).display} transcript {source} for store {store.root}")
+        window = max(0.0, settle)
+        result = process_job(
+            store, sid, settle=Settle(window=window, max_wait=max(30.0, window)), progress=say
+        )
+    except OSError as exc:
+        again = f"vaultkit ingest {shlex.quote(str(source))}"
+        raise unwritable(store.root, exc, "the transcript was not ingested", again) from exc
     _check(result, store)
     _print(result, fmt)

@@ -1,4 +1,4 @@
-"""The explicit baton (SPEC §6, seed 003): an in-flight memo the next session inherits, once.
+"""The explicit baton (README, "Continuity"): an in-flight memo the next session inherits, once.
 
 ``vaultkit baton`` (run by the agent through an installed slash command) drops a baton: the
 session, the time, the memo and the last turn's thinking. The next session of the project that

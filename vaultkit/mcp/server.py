@@ -82,9 +82,12 @@ def build_server(memory: Memory, *, allow_write: bool = False) -> MCPServer:
         ] = "",
         tag: Annotated[str, Field(description="Only notes with this tag (or a child tag).")] = "",
         limit: Limit = 10,
+        author: Annotated[
+            str, Field(description="Only notes written by this person (their git user.name).")
+        ] = "",
     ) -> Json:
         """Search the project's memory (wiki notes, handoff summaries, readable transcripts)."""
-        return tools.search(memory, query, type, since, tag, limit)
+        return tools.search(memory, query, type, since, tag, limit, author)
 
     @server.tool(annotations=READ_ONLY)
     @_answers

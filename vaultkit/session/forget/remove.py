@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 
+from vaultkit.base import pulled
 from vaultkit.base.fsio import atomic_write_text
-from vaultkit.base.store import Store
+from vaultkit.base.store import Store, read_problem
 from vaultkit.errors import VaultkitError
 from vaultkit.session.distill import costs
 from vaultkit.session.forget.tombstones import tombstone_file
@@ -35,8 +36,9 @@ MIN_PREFIX = 8
 LOCK_WAIT = 30.0  # seconds forget waits for the store lock before it gives up
 # The top-level .vaultkit/ files that are not derived: the log and the cost log (its sums are
 # the daily budget's; a forgotten session's lines lose their id instead, see costs.forget), and
-# the folder's own .gitignore (base.statedir), which mentions no session.
-KEPT_STATE = frozenset({"vaultkit.log", costs.COST_LOG, ".gitignore"})
+# the folder's own .gitignore (base.statedir) and the shared stamp (base.pulled: how a pull is
+# told from vaultkit's own writes), which mention no session.
+KEPT_STATE = frozenset({"vaultkit.log", costs.COST_LOG, ".gitignore", pulled.STAMP_NAME})
 _RAW_NAME = re.compile(r"^(?:(\d{4})-(\d{2})-(\d{2})_(\d{2})(\d{2})_)?(.+)\.jsonl$")
 
 
@@ -80,6 +82,14 @@ def _files(folder: Path, suffix: str) -> list[Path]:
         return []
 
 
+def _shared_files(store: Store, folder: Path, suffix: str) -> list[Path]:
+    """:func:`_files` of a shared folder without the links the store may not follow."""
+    if read_problem(store, folder):
+        return []
+    files = _files(folder, suffix)
+    return [p for p in files if not (p.is_symlink() and read_problem(store, p))]
+
+
 def _raw_sessions(store: Store) -> dict[str, datetime | None]:
     found: dict[str, datetime | None] = {}
     for path in _files(store.raw, ".jsonl"):
@@ -94,7 +104,7 @@ def _raw_sessions(store: Store) -> dict[str, datetime | None]:
 def _note_sessions(store: Store) -> dict[str, datetime | None]:
     found: dict[str, datetime | None] = {}
     for folder in (store.summary, store.summary_archive, store.wiki):
-        for path in _files(folder, ".md"):
+        for path in _shared_files(store, folder, ".md"):
             name = parse_name(path.name)
             if name is None:
                 continue
@@ -205,7 +215,7 @@ def session_files(store: Store, session_id: str) -> list[Path]:
     notes = [
         path
         for folder in (store.summary, store.summary_archive, store.wiki)
-        for path in find_session_notes(folder, session_id)
+        for path in find_session_notes(folder, session_id, store)
     ]
     return [
         *_raw_files(store, session_id),
@@ -222,6 +232,8 @@ def derived_files(store: Store) -> list[Path]:
 
 
 def _index_lines(store: Store, stems: tuple[str, ...]) -> tuple[str, ...]:
+    if read_problem(store, store.index):
+        return ()
     try:
         lines = store.index.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeError):

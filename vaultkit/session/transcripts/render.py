@@ -1,4 +1,4 @@
-"""Readable Markdown rendering of an agent's transcript (SPEC §6, seed 004).
+"""Readable Markdown rendering of an agent's transcript (README, "The session store").
 
 User messages verbatim, the assistant's visible text (code blocks included) merged per reply, in
 order; no tool calls, tool results, thinking, attachments, harness tags, injected context or side

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import time
 from dataclasses import dataclass
 
 from vaultkit.base.store import Store
-from vaultkit.session.queue import jobs, runlock
+from vaultkit.session.queue import jobs, recover, runlock
+from vaultkit.session.queue.spawn import start_runner
 from vaultkit.session.transcripts import rawcopy
+from vaultkit.session.worker.finish import refresh_if_pulled
 from vaultkit.session.worker.job import process_job
 from vaultkit.session.worker.outcome import (
     DistillFn,
@@ -66,6 +70,7 @@ def _drain(
     """Process jobs until a pass changes nothing; ``tried`` remembers each job file's version."""
     results: list[Result] = []
     while True:
+        recover_spool(store)
         set_aside_junk(store, steps.progress or store_logger(store))
         fresh = [(s, m) for s, m in _candidates(store, session_id) if tried.get(s) != m]
         for sid, _ in fresh:
@@ -78,6 +83,13 @@ def _drain(
                 tried[sid] = after.mtime_ns
         if once or not fresh:
             return results
+
+
+def recover_spool(store: Store) -> None:
+    """Queue the sessions of SessionEnd hooks killed after they spooled (:mod:`.recover`);
+    another store's get their own runner."""
+    with contextlib.suppress(OSError):  # an unreadable spool: the next drain tries again
+        recover.drain_and_start(os.environ, time.time(), store, start_runner)
 
 
 def _untried(store: Store, tried: dict[str, int], session_id: str | None) -> bool:
@@ -126,6 +138,7 @@ def run_runner(
         say("runner start")
         try:
             results += _drain(store, tried, session_id, once, steps)
+            refresh_if_pulled(store, say)  # a teammate's notes pulled meanwhile
         finally:
             say("runner end")
             runlock.clear_pid(store)

@@ -203,7 +203,7 @@ def _record_cost(
 
 
 def write_readable(store: Store, config: Config, job: jobs.Job, raw: Path, say: Progress) -> None:
-    """The readable Markdown rendering in ``transcripts/`` (SPEC §6); never fails the job."""
+    """The readable Markdown rendering in ``transcripts/``; never fails the job."""
     if not config.transcripts.enabled:
         return
     from vaultkit.session.transcripts.render import for_worker
