@@ -114,3 +114,26 @@ def test_related_counts_rare_shared_tags_above_common_ones(tmp_path: Path) -> No
     assert result.related[0].path == "b.md"
     assert result.related[0].reasons == ("shares tag #common, #rare",)
     assert result.related[0].score > 2 * result.related[1].score
+
+
+def _vk(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "vaultkit", *args], capture_output=True, text=True, timeout=60
+    )
+
+
+def test_a_word_starting_with_a_dash_is_an_excluded_word_not_an_option(store: Path) -> None:
+    alone = _vk("search", "-ledger", str(store))
+    assert alone.returncode == 2, alone.stderr
+    assert "only excluded words" in alone.stderr and "vaultkit search -- 'WORD -ledger'" in (
+        alone.stderr
+    )
+    assert "Invalid value" not in alone.stderr and "No such option" not in alone.stderr
+    for argv in (("SQLite", "-ledger"), ("-ledger", "SQLite")):
+        split = _vk("search", *argv, str(store), "--format", "json")
+        quoted = _vk("search", "--format", "json", "--", " ".join(argv), str(store))
+        assert split.returncode == quoted.returncode == 0, split.stderr
+        assert json.loads(split.stdout)["results"] == json.loads(quoted.stdout)["results"]
+    everything = json.loads(_vk("search", "SQLite", str(store), "-fjson").stdout)["results"]
+    without = json.loads(_vk("search", "SQLite", "-ledger", str(store), "-fjson").stdout)
+    assert len(without["results"]) < len(everything)  # -fjson is still the format option

@@ -190,5 +190,9 @@ def parse_query(text: str) -> Query:
     for terms in groups:
         if not any(not t.excluded and term_expression(t) for t in terms):
             what = "nothing to search for" if len(groups) == 1 else "an OR side with no term"
+            if terms and all(t.excluded for t in terms):
+                what += " (only excluded words: -word leaves out notes that hold it)"
+                hint = f"add a word to find: vaultkit search -- 'WORD -{terms[0].text}'"
+                raise VaultkitError(f"search query {text!r}: {what}", hint=hint)
             raise VaultkitError(f"search query {text!r}: {what}", hint=HINT)
     return Query(text, tuple(tuple(g) for g in groups))
