@@ -8,6 +8,10 @@ first: the best title and heading matches that also match the whole query are th
 when those cannot fill the limit is every match ranked. Below ``COMMON`` the ranking is plain
 BM25 over all columns. Matches are counted first (unranked, about 0.1 µs each), or, for a
 phrase, whose matching costs more than its ranking, counted in the ranking pass itself.
+
+These are the documents holding every content word of the query. When they cannot fill the
+limit, the documents holding some of the words follow (:mod:`vaultkit.search.loose`), marked
+as partial (``Hit.complete`` False).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from vaultkit.errors import VaultkitError
+from vaultkit.search.loose import rank_loose
 from vaultkit.search.query import HINT, Query
 
 # bm25() weights per column: title, headings, body, title+heading bigrams, body bigrams, unigrams.
@@ -50,6 +55,7 @@ class Hit:
     date: str
     score: float
     snippet: str
+    complete: bool = True  # holds every content word of the query (else some of them)
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -60,6 +66,7 @@ class Hit:
             "date": self.date,
             "score": round(self.score, 4),
             "snippet": self.snippet,
+            "complete": self.complete,
         }
 
 
@@ -115,14 +122,20 @@ def _narrow(table: str, where: str) -> str:
     return f" AND {table}.rowid IN (SELECT id FROM files WHERE {where})" if where else ""
 
 
+def _ranking_sql(where: str) -> str:
+    """Every match of the first parameter, narrowed by ``where``, ranked by BM25 over all
+    columns; the last parameter is the limit."""
+    return (
+        f"SELECT docs.rowid, bm25(docs, {_weights(WEIGHTS)}) AS score FROM docs"
+        f" WHERE docs MATCH ?{_narrow('docs', where)} ORDER BY score, docs.rowid LIMIT ?"
+    )
+
+
 def _all_ranked(
     conn: sqlite3.Connection, match: str, where: tuple[str, list[object]], limit: int
 ) -> Ranked:
     """Every match ranked by BM25 over all columns: the best ``limit``."""
-    sql = (
-        f"SELECT docs.rowid, bm25(docs, {_weights(WEIGHTS)}) AS score FROM docs"
-        f" WHERE docs MATCH ?{_narrow('docs', where[0])} ORDER BY score, docs.rowid LIMIT ?"
-    )
+    sql = _ranking_sql(where[0])
     return [(int(i), float(s)) for i, s in conn.execute(sql, [match, *where[1], limit])]
 
 
@@ -209,14 +222,35 @@ def _ranked(conn: sqlite3.Connection, query: Query, filters: Filters, common: in
 def search(
     conn: sqlite3.Connection, query: Query, filters: Filters, common: int = COMMON
 ) -> list[Hit]:
-    """The best ``filters.limit`` hits, best first (see the module docstring for ``common``)."""
+    """The best ``filters.limit`` hits, best first (see the module docstring for ``common``):
+    the documents holding every content word, then those holding the most of them."""
     try:
         ranked = _ranked(conn, query, filters, common)
+        partial: Ranked = []
+        if len(ranked) < filters.limit:
+            where = _where(filters)
+            skip = {fid for fid, _ in ranked}
+            loose = rank_loose(conn, query, _ranking_sql(where[0]), where[1], skip)
+            partial = loose.ranked[: filters.limit - len(ranked)]
     except sqlite3.OperationalError as exc:  # a query FTS5 still cannot take
         raise VaultkitError(f"search query {query.text!r}: {exc}", hint=HINT) from exc
     needles = query.needles()
-    rows = []
-    for fid, score in ranked:  # ``limit`` lookups, not one per match
+    complete = sorted(_rows(conn, ranked), key=lambda r: r[:2])
+    rows = [(row, True) for row in complete] + [(row, False) for row in _rows(conn, partial)]
+    hits = []
+    for (score, path, kind, title, date, body_line, body), whole in rows:
+        line, snippet = locate(body, body_line, title, needles)
+        hits.append(Hit(path, line, kind, title, date, -score, snippet, whole))
+    return hits
+
+
+Row = tuple[float, str, str, str, str, int, str]  # score, path, kind, title, date, line, body
+
+
+def _rows(conn: sqlite3.Connection, ranked: Ranked) -> list[Row]:
+    """What a hit shows of each ranked file, in order (``limit`` lookups, not one a match)."""
+    rows: list[Row] = []
+    for fid, score in ranked:
         row = conn.execute(
             "SELECT f.path, f.kind, f.title, f.date, f.body_line, d.body FROM files f"
             " JOIN docs d ON d.rowid = f.id WHERE f.id = ?",
@@ -224,8 +258,4 @@ def search(
         ).fetchone()
         if row is not None:
             rows.append((score, *row))
-    hits = []
-    for score, path, kind, title, date, body_line, body in sorted(rows, key=lambda r: r[:2]):
-        line, snippet = locate(body, body_line, title, needles)
-        hits.append(Hit(path, line, kind, title, date, -score, snippet))
-    return hits
+    return rows
