@@ -90,3 +90,33 @@ def test_korean_endings_and_cjk_stop_strings() -> None:
     assert cjk_pieces("如何给笔记添加别名") == ["给笔记添加别名"]
     assert cjk_pieces("コールアウトを折りたたむ") == ["コールアウト", "折りたたむ"]
     assert cjk_pieces("如何") == []
+
+
+def test_aliases_description_and_tags_are_searchable(tmp_path: Path) -> None:
+    _note(
+        tmp_path,
+        "Dog.md",
+        "---\naliases: [Canine, 강아지]\ndescription: A loyal pet.\ntags: [animals/mammal]\n---\n"
+        "Barks.\n",
+    )
+    _note(tmp_path, "Other.md", "Nothing about it, a canine is mentioned here once.\n")
+    for query in ("canine", "강아지", "loyal pet", "mammal"):
+        assert _top(tmp_path, query) == "Dog.md", query
+
+
+def test_an_index_of_the_old_schema_rebuilds_itself(tmp_path: Path) -> None:
+    import sqlite3
+
+    from vaultkit.search.corpus import vault_corpus
+
+    _note(tmp_path, "Dog.md", "---\naliases: [Canine]\n---\nBarks.\n")
+    index = vault_corpus(tmp_path).index_path
+    index.parent.mkdir(parents=True)
+    conn = sqlite3.connect(index)
+    conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    conn.execute("INSERT INTO meta VALUES ('schema', 'vaultkit-search-2')")
+    conn.commit()
+    conn.close()
+    found = search_folder(tmp_path, "canine", Filters())
+    assert found.refresh.rebuilt
+    assert [h.path for h in found.hits] == ["Dog.md"]

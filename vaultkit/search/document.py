@@ -1,4 +1,5 @@
-"""One file as the search index sees it: title, headings, body, date, agent and tags."""
+"""One file as the search index sees it: title, aliases, description, headings, body, date,
+agent and tags."""
 
 from __future__ import annotations
 
@@ -26,6 +27,15 @@ class Document:
     date: str  # YYYY-MM-DD, "" when unknown
     agent: str
     tags: tuple[str, ...]
+    aliases: tuple[str, ...] = ()
+    description: str = ""
+
+    @property
+    def names(self) -> str:
+        """What the ``aliases`` column holds: the aliases and the tags (``#a/b`` as ``a b``),
+        a line each: names a note is found by, ranked near its title."""
+        tags = (t.replace("/", " ") for t in self.tags)
+        return "\n".join((*self.aliases, *tags))
 
 
 def _text(value: object) -> str:
@@ -66,4 +76,6 @@ def read_document(path: str, kind: str, data: bytes, mtime: float) -> Document |
         date=_date(meta.get("date"), path.rsplit("/", 1)[-1], mtime),
         agent=_text(meta.get("agent")),
         tags=tuple(sorted({t.lower() for t in note.tags})),
+        aliases=note.aliases,
+        description=_text(meta.get("description")),
     )

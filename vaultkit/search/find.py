@@ -23,10 +23,12 @@ from vaultkit.errors import VaultkitError
 from vaultkit.search.loose import rank_loose
 from vaultkit.search.query import HINT, Query
 
-# bm25() weights per column: title, headings, body, title+heading bigrams, body bigrams, unigrams.
-WEIGHTS = (10.0, 4.0, 1.0, 8.0, 1.0, 0.5)
-# ... and of the ``heads`` table: title, headings, their bigrams, their single CJK characters.
-HEAD_WEIGHTS = (10.0, 4.0, 8.0, 4.0)
+# bm25() weights per column: title, headings, aliases (and tags), description, body, the
+# bigrams of title, headings and aliases, the bigrams of description and body, unigrams.
+WEIGHTS = (10.0, 4.0, 8.0, 2.0, 1.0, 8.0, 1.0, 0.5)
+# ... and of the ``heads`` table: title, headings, aliases, their bigrams, their single CJK
+# characters.
+HEAD_WEIGHTS = (10.0, 4.0, 8.0, 8.0, 4.0)
 COMMON = 10_000  # matches: above this a query is ranked by its title and heading matches first
 CANDIDATES = 20  # title and heading candidates looked at per hit wanted ...
 MAX_CANDIDATES = 2_000  # ... up to this many (never fewer than the limit)

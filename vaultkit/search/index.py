@@ -2,11 +2,13 @@
 
 Derived state: it is rebuilt from the files when missing, of another schema, or damaged (one
 log line), refreshed incrementally (only files whose size or mtime changed are parsed again),
-and nothing else in vaultkit depends on it. Words are indexed by FTS5's ``unicode61`` tokenizer
-(diacritics folded, so ``cafe`` finds ``café``); Chinese, Japanese and Korean text is indexed
-again as bigrams and single characters (:mod:`vaultkit.search.grams`). The ``heads`` table holds
-each document's title and headings again, alone: its short doclists rank a query so common that
-ranking every match would be slow (see :mod:`vaultkit.search.find`).
+and nothing else in vaultkit depends on it. Besides the title, headings and body, a note's
+``aliases`` and tags (the ``aliases`` column) and its ``description`` are searchable. Words are
+indexed by FTS5's ``unicode61`` tokenizer (diacritics folded, so ``cafe`` finds ``café``);
+Chinese, Japanese and Korean text is indexed again as bigrams and single characters
+(:mod:`vaultkit.search.grams`). The ``heads`` table holds each document's title, headings and
+aliases again, alone: its short doclists rank a query so common that ranking every match would
+be slow (see :mod:`vaultkit.search.find`).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from vaultkit.search.grams import bigram_text, unigram_text
 if TYPE_CHECKING:  # read_document is imported when a file is read, not by every search
     from vaultkit.search.document import Document
 
-SCHEMA = "vaultkit-search-2"
+SCHEMA = "vaultkit-search-3"  # 3: aliases (with tags) and description columns
 LOG_NAME = "vaultkit.log"
 _SCHEMA_SQL = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -36,9 +38,9 @@ _SCHEMA_SQL = (
     " agent TEXT NOT NULL, title TEXT NOT NULL, body_line INTEGER NOT NULL)",
     "CREATE TABLE tags (id INTEGER NOT NULL, tag TEXT NOT NULL, PRIMARY KEY (tag, id))",
     "CREATE INDEX tags_id ON tags (id)",  # a re-indexed file drops its tags without a scan
-    "CREATE VIRTUAL TABLE docs USING fts5(title, headings, body, gtitle, gbody, uni,"
-    " tokenize = 'unicode61 remove_diacritics 2')",
-    "CREATE VIRTUAL TABLE heads USING fts5(title, headings, gtitle, utitle,"
+    "CREATE VIRTUAL TABLE docs USING fts5(title, headings, aliases, description, body,"
+    " gtitle, gbody, uni, tokenize = 'unicode61 remove_diacritics 2')",
+    "CREATE VIRTUAL TABLE heads USING fts5(title, headings, aliases, gtitle, utitle,"
     " tokenize = 'unicode61 remove_diacritics 2')",
 )
 
@@ -159,24 +161,29 @@ def _insert(conn: sqlite3.Connection, doc: Document, info: os.stat_result) -> No
         ),
     )
     fid = cursor.lastrowid
-    heads = doc.title + "\n" + doc.headings
+    names = doc.names
+    heads = "\n".join((doc.title, doc.headings, names))
     gheads = bigram_text(heads)
+    body = doc.description + "\n" + doc.body if doc.description else doc.body
     conn.execute(
-        "INSERT INTO docs (rowid, title, headings, body, gtitle, gbody, uni)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO docs (rowid, title, headings, aliases, description, body, gtitle, gbody, uni)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             fid,
             doc.title,
             doc.headings,
+            names,
+            doc.description,
             doc.body,
             gheads,
-            bigram_text(doc.body),
-            unigram_text(heads + "\n" + doc.body),
+            bigram_text(body),
+            unigram_text(heads + "\n" + body),
         ),
     )
     conn.execute(
-        "INSERT INTO heads (rowid, title, headings, gtitle, utitle) VALUES (?, ?, ?, ?, ?)",
-        (fid, doc.title, doc.headings, gheads, unigram_text(heads)),
+        "INSERT INTO heads (rowid, title, headings, aliases, gtitle, utitle)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        (fid, doc.title, doc.headings, names, gheads, unigram_text(heads)),
     )
     conn.executemany("INSERT OR IGNORE INTO tags VALUES (?, ?)", [(fid, t) for t in doc.tags])
 

@@ -31,8 +31,9 @@ class Columns:
     unigrams: str
 
 
-DOCS = Columns("{title headings body}", "{gtitle gbody}", "uni")  # the ``docs`` table: all text
-HEADS = Columns("{title headings}", "{gtitle}", "utitle")  # the ``heads`` table: titles, headings
+# the ``docs`` table: all text; the ``heads`` table: titles, headings, aliases and tags
+DOCS = Columns("{title headings aliases description body}", "{gtitle gbody}", "uni")
+HEADS = Columns("{title headings aliases}", "{gtitle}", "utitle")
 HINT = (
     'write words, "a phrase", prefix*, a OR b, -excluded; e.g. vaultkit search "schema migration"'
 )
