@@ -134,20 +134,24 @@ BM_SCRIPT = Path(__file__).resolve().parent / "recall_basic_memory.py"
 
 
 def basic_memory_runs(python: str, vaults: dict[str, Path], queries: list[Case]) -> dict[str, Any]:
-    """basic-memory's answers, from a child process of its own Python (it needs 3.12)."""
+    """basic-memory's answers, from a child process of its own Python (it needs 3.12), with a
+    scratch ``$HOME`` (where it keeps its database)."""
     request = {
         "vaults": {lang: str(path) for lang, path in vaults.items()},
         "queries": [[c.lang, c.text] for c in queries],
         "depth": DEPTH,
     }
-    done = subprocess.run(
-        [python, str(BM_SCRIPT)],
-        input=json.dumps(request),
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=3600,
-    )
+    with tempfile.TemporaryDirectory(prefix="vk-basic-memory-") as home:
+        env = {**os.environ, "HOME": home, "BASIC_MEMORY_LOG_LEVEL": "WARNING"}
+        done = subprocess.run(
+            [python, str(BM_SCRIPT)],
+            input=json.dumps(request),
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=7200,
+            env=env,
+        )
     if done.returncode != 0:
         return {"error": (done.stderr or done.stdout).strip()[-2000:]}
     result: dict[str, Any] = json.loads(done.stdout)

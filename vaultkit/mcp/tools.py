@@ -57,7 +57,10 @@ def search(memory: Memory, query: str, kinds: list[str], since: str, tag: str, l
         raise VaultkitError(f"unknown type {', '.join(unknown)}", hint=f"use {', '.join(KINDS)}")
     filters = Filters(tuple(kinds), since, (tag,) if tag else (), "", max(1, min(limit, 50)))
     found = search_folder(memory.root, query, filters)
-    return {"query": query, "results": [h.as_json() for h in found.hits]}
+    answer: Json = {"query": query, "results": [h.as_json() for h in found.hits]}
+    if found.advice:  # why nothing (or only part of the query) matched, and what to try
+        answer["advice"] = list(found.advice)
+    return answer
 
 
 def _file_for(memory: Memory, note: str) -> Path:

@@ -17,11 +17,13 @@ if TYPE_CHECKING:  # the graph side (vault.resolve, vault.analysis) only when ``
 
 @dataclass(frozen=True, slots=True)
 class Found:
-    """A search's hits and what refreshing the index took."""
+    """A search's hits, what refreshing the index took, and, when the hits are none or hold
+    only some of the query's words, why and what to try (``advice``)."""
 
     query: str
     hits: tuple[Hit, ...]
     refresh: Refresh
+    advice: tuple[str, ...] = ()
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -29,6 +31,7 @@ class Found:
             "results": [hit.as_json() for hit in self.hits],
             "indexed": self.refresh.total,
             "reindexed": self.refresh.updated,
+            "advice": list(self.advice),
         }
 
 
@@ -43,9 +46,12 @@ def search_folder(
     """Search the store or vault at ``folder``; raises :class:`~vaultkit.errors.VaultkitError`
     for a malformed query. ``update``: True re-reads changed files first, False trusts the
     index, None (auto) re-reads them unless the index is large (see ``index.opened``)."""
+    from vaultkit.search.advice import advise
+
     query = parse_query(text)  # a bad query fails before any indexing work
     with opened(corpus_for(folder), update=update, progress=progress) as (conn, refresh):
-        return Found(text, tuple(search(conn, query, filters)), refresh)
+        hits = tuple(search(conn, query, filters))
+        return Found(text, hits, refresh, advise(conn, query, filters, hits))
 
 
 @dataclass(frozen=True, slots=True)
