@@ -21,18 +21,26 @@ from pathlib import Path
 from typing import Any
 
 
-def _index(bin_dir: Path, lang: str, folder: str) -> float:
-    started = time.perf_counter()
-    done = subprocess.run(
-        [str(bin_dir / "basic-memory"), "project", "add", f"help-{lang}", folder],
+def _bm(bin_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(bin_dir / "basic-memory"), *args],
         capture_output=True,
         text=True,
         check=False,
         timeout=1800,
     )
-    if done.returncode != 0:
-        sys.exit(f"basic-memory project add failed: {done.stderr or done.stdout}")
-    return time.perf_counter() - started
+
+
+def _index(bin_dir: Path, lang: str, folder: str) -> float:
+    """Add the folder as a project; when its indexing fails (on a busy machine its own
+    database is sometimes locked), index it again, as its message says, up to three times."""
+    started = time.perf_counter()
+    done = _bm(bin_dir, "project", "add", f"help-{lang}", folder)
+    for _ in range(3):
+        if done.returncode == 0:
+            return time.perf_counter() - started
+        done = _bm(bin_dir, "project", "index", f"help-{lang}")
+    sys.exit(f"basic-memory could not index {folder}: {done.stderr or done.stdout}")
 
 
 async def _ask(queries: list[list[str]], depth: int) -> tuple[list[list[str]], list[float]]:

@@ -18,7 +18,7 @@ from vaultkit.search.query import Query, Unit
 
 CANDIDATES = 200  # best BM25 matches of any unit looked at
 DF_CAP = 5_000  # document frequencies are counted up to this (rarer words weigh more)
-HEADS_BONUS = 1.0  # a unit in the title, a heading or an alias counts this much more
+HEADS_BONUS = 2.0  # a unit in the title, a heading or an alias counts this much more
 
 
 @dataclass(frozen=True, slots=True)

@@ -170,6 +170,7 @@ def _cjk(run: str, columns: Columns) -> str:
 
 
 _EDGES = string.punctuation + "¿¡"
+PREFIX_MIN = 4  # an English word this long is looked for as a prefix even when it is its stem
 
 
 def _core(piece: str) -> str:
@@ -191,9 +192,12 @@ def _stop_words(text: str) -> list[str]:
 
 
 def _word_expression(core: str, columns: Columns) -> str:
-    """A content word: its stem as a prefix when stemming shortens it, else the word."""
+    """A content word: its stem as a prefix (when stemming shortens it, or the word is long
+    enough for its other forms to start with it), else the word."""
     stem = stem_prefix(core)
-    return _latin(stem, True, columns) if stem != core.lower() else _latin(core, False, columns)
+    if stem != core.lower() or (len(stem) >= PREFIX_MIN and stem.isascii() and stem.isalpha()):
+        return _latin(stem, True, columns)  # shortcut finds shortcuts, collaps* collapsed
+    return _latin(core, False, columns)
 
 
 def _units(term: Term) -> list[Unit]:

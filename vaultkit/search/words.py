@@ -28,7 +28,9 @@ ENGLISH = frozenset(
     same shall she should so some such than that the their theirs them then there these they
     this those through to too under until up upon us use used using very via want wants was we
     were what whats when where whether which while who whom whose why will with within without
-    would you your yours yourself"""
+    would you your yours yourself
+    able another anything best kind kinds one ones several something specific thing things
+    way ways"""
     )
 )
 # Korean words (eojeol) that say nothing a note could be told apart by, and the particles and
@@ -39,7 +41,7 @@ KOREAN = frozenset(
     방법 방법은 방법이 방법을 있나요 있습니까 있을까요 있어요 있는 있게 수 할 하나요 해야
     하나요 해요 합니까 하려면 되나요 돼요 됩니까 인가요 입니까 가요 나요 내 제 저 나 우리
     그 이 저것 이것 그것 좀 꼭 더 또 및 등 것 거 건가요 싶어요 싶습니다 주세요 알려줘
-    알려주세요 가능한가요 가능할까요 가장 좋은"""
+    알려주세요 가능한가요 가능할까요 가장 좋은 다른 지금 때 것인가요 여러"""
     )
 )
 KOREAN_ENDINGS = tuple(
@@ -47,7 +49,8 @@ KOREAN_ENDINGS = tuple(
         _split(
             """하려면 하나요 할까요 합니까 하는 하기 하고 해야 하면 했나요 했어요 되나요 되는 되어
         되었나요 있는지 있는 인가요 에서는 에서 으로는 으로 에게 한테 까지 부터 처럼 보다
-        이나 이란 이라는 라는 은 는 이 가 을 를 에 의 로 와 과 도 만 요 나"""
+        이나 이란 이라는 라는 은 는 이 가 을 를 에 의 로 와 과 도 만 요 나 으려면 려면 려고
+        하게 해서 어서 아서 으면 들이 들을 들은 들의 들에 들 할"""
         ),
         key=len,
         reverse=True,
