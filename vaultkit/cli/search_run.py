@@ -157,6 +157,12 @@ def run(args: SearchArgs) -> int:
     filters = Filters(args.kind, _since(args.since), args.tag, args.agent or "", args.limit)
     progress = progress_for(args.quiet)
     found = search_folder(root, args.query, filters, update=args.refresh, progress=progress)
+    if found.refresh.in_memory and root.is_dir():
+        print(
+            f"note: {root} cannot hold the search index (read-only); it was built in memory"
+            " for this search",
+            file=sys.stderr,
+        )
     if found.refresh.skipped:
         print(
             f"note: {found.refresh.total} documents indexed; changed files were not re-read"

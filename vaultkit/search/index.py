@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from vaultkit.base.log import append_log
+from vaultkit.base.statedir import ensure_folder
 from vaultkit.errors import VaultkitError
 from vaultkit.search.corpus import Corpus, walk
 from vaultkit.search.grams import bigram_text, unigram_text
@@ -59,6 +60,7 @@ class Refresh:
     total: int
     rebuilt: bool = False
     skipped: bool = False  # not refreshed: a large index trusted as it is
+    in_memory: bool = False  # the index could not be written where it belongs (read-only)
 
 
 def _log(corpus: Corpus, message: str) -> None:
@@ -94,20 +96,90 @@ def _remove(path: Path) -> None:
 
 
 def open_index(corpus: Corpus) -> tuple[sqlite3.Connection, bool]:
-    """The open index of ``corpus`` and whether it was (re)created just now."""
+    """The open index of ``corpus`` and whether it was (re)created just now. When the index
+    cannot be written where it belongs (a read-only vault or store, or a store that does not
+    exist yet, where nothing is to be written), it is kept in memory (:func:`in_memory`)."""
+    if not corpus.root.is_dir():
+        return _memory(), True
     path = corpus.index_path
-    path.parent.mkdir(parents=True, exist_ok=True)
-    existed = path.exists()
-    conn = _connect(path)
-    if existed and _schema_ok(conn):
-        return conn, False
+    try:
+        ensure_folder(path.parent)
+        existed = path.exists()
+        conn = _connect(path)
+        current = existed and _schema_ok(conn)
+        if not _writable(conn, current):
+            return in_memory(corpus)
+        if current:
+            return conn, False
+    except (OSError, sqlite3.OperationalError):
+        return in_memory(corpus)
     conn.close()
     if existed:
+        if not _writable_folder(path.parent):
+            return in_memory(corpus)
         _log(corpus, f"{path}: not a current search index (damaged or older); rebuilt")
         _remove(path)
-    conn = _connect(path)
-    _create(conn)
+    try:
+        conn = _connect(path)
+        _create(conn)
+    except (OSError, sqlite3.OperationalError):
+        return in_memory(corpus)
     return conn, True
+
+
+def _memory() -> sqlite3.Connection:
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    _create(conn)
+    return conn
+
+
+def in_memory(corpus: Corpus) -> tuple[sqlite3.Connection, bool]:
+    """An index in memory: a copy of the index on disk when it can be read and is current
+    (so only the files changed since are parsed again), else an empty one to fill."""
+    uri = corpus.index_path.resolve().as_uri() + "?mode=ro"
+    try:
+        disk = sqlite3.connect(uri, uri=True)
+        try:
+            if _schema_ok(disk):
+                conn = sqlite3.connect(":memory:", isolation_level=None)
+                disk.backup(conn)
+                return conn, False
+        finally:
+            disk.close()
+    except sqlite3.Error:
+        pass
+    return _memory(), True
+
+
+def is_memory(conn: sqlite3.Connection) -> bool:
+    """True for an index kept in memory (see :func:`open_index`)."""
+    return all(row[2] == "" for row in conn.execute("PRAGMA database_list"))
+
+
+def _writable(conn: sqlite3.Connection, current: bool) -> bool:
+    """Whether the index can be written: a row written and rolled back (on a read-only file
+    system the write lock alone is granted)."""
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        if current:
+            conn.execute("INSERT OR REPLACE INTO meta VALUES ('probe', '')")
+        conn.execute("ROLLBACK")
+    except sqlite3.OperationalError as exc:
+        if "readonly" in str(exc) or "read-only" in str(exc):
+            conn.close()
+            return False
+        raise
+    return True
+
+
+def _writable_folder(folder: Path) -> bool:
+    probe = folder / f".probe-{os.getpid()}"
+    try:
+        probe.touch()
+        probe.unlink()
+    except OSError:
+        return False
+    return True
 
 
 Stored = dict[str, tuple[int, int, int]]  # shown path -> file id, size, mtime_ns
@@ -301,8 +373,15 @@ def opened(
         _remove(corpus.index_path)
         conn, created = open_index(corpus)
         result = _refreshed(conn, corpus, True, progress)
-    if created:
-        result = Refresh(result.updated, result.removed, result.total, rebuilt=True)
+    memory = is_memory(conn)
+    if created or memory:
+        updated, removed, total, skipped = (
+            result.updated,
+            result.removed,
+            result.total,
+            result.skipped,
+        )
+        result = Refresh(updated, removed, total, created, skipped, in_memory=memory)
     try:
         yield conn, result
     finally:
