@@ -106,11 +106,8 @@ def open_index(corpus: Corpus) -> tuple[sqlite3.Connection, bool]:
         ensure_folder(path.parent)
         existed = path.exists()
         conn = _connect(path)
-        current = existed and _schema_ok(conn)
-        if not _writable(conn, current):
-            return in_memory(corpus)
-        if current:
-            return conn, False
+        if existed and _schema_ok(conn):
+            return (conn, False) if _writable(conn) else in_memory(corpus)
     except (OSError, sqlite3.OperationalError):
         return in_memory(corpus)
     conn.close()
@@ -156,13 +153,12 @@ def is_memory(conn: sqlite3.Connection) -> bool:
     return all(row[2] == "" for row in conn.execute("PRAGMA database_list"))
 
 
-def _writable(conn: sqlite3.Connection, current: bool) -> bool:
-    """Whether the index can be written: a row written and rolled back (on a read-only file
-    system the write lock alone is granted)."""
+def _writable(conn: sqlite3.Connection) -> bool:
+    """Whether the current index can be written: a row written and rolled back (on a
+    read-only file system the write lock alone is granted). Closes it when it cannot."""
     try:
         conn.execute("BEGIN IMMEDIATE")
-        if current:
-            conn.execute("INSERT OR REPLACE INTO meta VALUES ('probe', '')")
+        conn.execute("INSERT OR REPLACE INTO meta VALUES ('probe', '')")
         conn.execute("ROLLBACK")
     except sqlite3.OperationalError as exc:
         if "readonly" in str(exc) or "read-only" in str(exc):
