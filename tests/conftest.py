@@ -42,6 +42,7 @@ def _isolated_home(
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("USERPROFILE", str(home))
     monkeypatch.delenv("VAULTKIT_HOME", raising=False)
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)  # the data folder (and spool) under HOME
     monkeypatch.delenv("VAULTKIT_CHILD", raising=False)
     monkeypatch.delenv("CLAUDE_WIKI_CHILD", raising=False)
     monkeypatch.delenv("CLAUDECODE", raising=False)

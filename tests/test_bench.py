@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from benchmarks import baselines, generate
 from vaultkit.vault.load import load_vault
 
@@ -69,6 +71,7 @@ def test_baselines_do_the_work(tmp_path: Path) -> None:
     assert baselines.regex_graph(root).number_of_edges() > 200
 
 
+@pytest.mark.slow
 def test_quick_run_end_to_end(tmp_path: Path) -> None:
     out = tmp_path / "results.json"
     env = {**os.environ, "VAULTKIT_BENCH_DIR": str(tmp_path / "vaults")}
@@ -95,6 +98,7 @@ def test_quick_run_end_to_end(tmp_path: Path) -> None:
     assert (tmp_path / "vaults" / name / ".vaultkit" / "cache.sqlite").is_file()
 
 
+@pytest.mark.slow
 def test_real_vault_option(tmp_path: Path) -> None:
     vault = generate.write_vault(tmp_path / "real", 25, seed=9)
     out = tmp_path / "results.json"
@@ -124,6 +128,7 @@ def test_real_vault_option(tmp_path: Path) -> None:
     assert missing.returncode == 2 and "not a folder" in missing.stderr
 
 
+@pytest.mark.slow
 def test_only_cli_runs_the_cli_start_up_bench_alone(tmp_path: Path) -> None:
     out = tmp_path / "results.json"
     argv = [sys.executable, "-m", "benchmarks", "--only", "cli", "--runs", "1", "--json", str(out)]

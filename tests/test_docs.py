@@ -226,7 +226,7 @@ SHOWN = [(doc.name, *shown) for doc in (README, LINT_DOC) for shown in _shown_se
 def test_the_shown_example_sessions_are_found() -> None:
     commands = [command for _, command, _, _ in SHOWN]
     assert "vaultkit lint examples/sessions/wiki" in commands
-    assert "vaultkit lint --fix --dry-run examples/sessions/wiki" in commands
+    assert "vaultkit lint --diff --unsafe-fixes examples/sessions/wiki" in commands
     assert "vaultkit index --check examples/sessions/wiki; echo $?" in commands
     assert ("README.md", "vaultkit lint examples/sessions/wiki") in {(d, c) for d, c, _, _ in SHOWN}
     assert any(code == ["1"] for _, _, _, code in SHOWN)  # the README's `$ echo $?`
@@ -300,6 +300,7 @@ def _normalised(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
+@pytest.mark.slow
 def test_every_declared_dependency_is_imported_by_vaultkit() -> None:
     """pyproject.toml's dependency list is part of the documentation: nothing in it is unused."""
     project = tomllib.loads(_text(ROOT / "pyproject.toml"))["project"]

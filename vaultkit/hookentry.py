@@ -6,7 +6,9 @@ starting Python. Whatever happens, it logs to the store's log and exits 0: a hoo
 or stall the agent's session. The handler for ``EVENT`` is ``vaultkit.hooks.<snake_case>.run``,
 called with the agent whose hook this is: ``--agent`` (Codex's and Gemini's hook commands carry
 it), else the agent whose transcript folder holds the payload's ``transcript_path``, else Claude
-Code. An unknown ``--agent`` name is logged and nothing runs.
+Code. An unknown ``--agent`` name is logged and nothing runs. A SessionEnd hook's first act is to
+spool its stdin (:mod:`vaultkit.base.spool`: the hook command does it before importing this
+module); the entry is removed once the handler has run. ``--help`` prints :func:`usage`.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import os
 import sys
 
 from vaultkit.agents import known
+from vaultkit.agents.payload import agent_for
+from vaultkit.base import spool
 from vaultkit.base.record import Record
 from vaultkit.hooks import common
 
@@ -27,6 +31,7 @@ if TYPE_CHECKING:
     Handler = Callable[..., "str | None"]  # run(payload, env, *, agent)
 
 
+HELP_FLAGS = ("-h", "--help")
 PLUGIN_FLAG = "--plugin"  # as vaultkit.agents.registration.PLUGIN_FLAG (a test keeps them equal)
 AGENT_FLAG = "--agent"
 
@@ -38,10 +43,11 @@ class Args(Record):
     event: str
     plugin: bool
     agent: str | None
+    help: bool = False
 
 
 def parse_args(args: Sequence[str]) -> Args:
-    """``EVENT [--plugin] [--agent NAME | --agent=NAME]``; other words are ignored."""
+    """``EVENT [--plugin] [--agent NAME | --agent=NAME] [--help]``; other words are ignored."""
     rest = list(args)
     agent: str | None = None
     names: list[str] = []
@@ -51,21 +57,50 @@ def parse_args(args: Sequence[str]) -> Args:
             agent = rest.pop(0) if rest else ""
         elif word.startswith(AGENT_FLAG + "="):
             agent = word[len(AGENT_FLAG) + 1 :]
-        elif word != PLUGIN_FLAG:
+        elif word not in (PLUGIN_FLAG, *HELP_FLAGS):
             names.append(word)
-    return Args(event=names[0] if names else "", plugin=PLUGIN_FLAG in args, agent=agent)
+    wants_help = any(word in HELP_FLAGS for word in args)
+    event = names[0] if names else ""
+    return Args(event=event, plugin=PLUGIN_FLAG in args, agent=agent, help=wants_help)
+
+
+def events() -> list[str]:
+    """The events there is a handler for (``vaultkit/hooks/<snake_case>.py``), CamelCase."""
+    folder = os.path.dirname(os.path.abspath(common.__file__))
+    names = [n[:-3] for n in os.listdir(folder) if n.endswith(".py") and not n.startswith("_")]
+    camel = ["".join(part.title() for part in n.split("_")) for n in names if n != "common"]
+    return sorted(e for e in camel if handler_module(e) is not None)
+
+
+def usage() -> str:
+    """What ``vaultkit-hook --help`` prints: the command line, the events, stdin, exit codes."""
+    agents = ", ".join(known.AGENTS)
+    return f"""usage: vaultkit-hook EVENT [--agent NAME] [--plugin]
+
+The command an agent runs for vaultkit's hooks (`vaultkit hooks install` writes it into the
+agent's hook file; you do not run it by hand).
+
+EVENT      one of: {", ".join(events())}
+           (left out: the payload's hook_event_name names it)
+--agent    whose hook this is: {agents} (default: the agent whose
+           transcript folder holds the payload's transcript_path, else {known.DEFAULT})
+--plugin   started by the Claude Code plugin: stands down when a settings file also
+           registers vaultkit for EVENT, so the hook runs once
+
+stdin      the agent's hook payload, one JSON object (UTF-8): session_id,
+           transcript_path, cwd, hook_event_name, and reason (SessionEnd) or
+           source (SessionStart). SessionEnd spools it before anything else, so a
+           hook killed mid-way loses no session (the next runner or SessionStart
+           queues it).
+stdout     SessionStart and UserPromptSubmit: the memory to inject; else nothing.
+exit code  always 0, also on bad input: a hook never breaks the agent's session.
+           Problems go to the project's sessions/.vaultkit/vaultkit.log.
+"""
 
 
 def agent_of(flag: str | None, payload: common.Payload, env: Mapping[str, str]) -> str | None:
-    """The agent a hook runs for: ``flag`` when it names one (``None`` when it names none), else
-    the owner of the payload's transcript, else Claude Code."""
-    if flag is not None:
-        return flag if flag in known.AGENTS else None
-    fields = common.HookFields.of(payload)
-    if not fields.transcript_path:
-        return known.DEFAULT
-    path = os.path.join(fields.cwd or os.getcwd(), fields.transcript_path)
-    return known.owner(path, env) or known.DEFAULT
+    """The agent a hook runs for (:func:`vaultkit.agents.payload.agent_for`)."""
+    return agent_for(flag, payload, env)
 
 
 def handler_module(event: str) -> str | None:
@@ -122,6 +157,13 @@ def dispatch(
 ) -> str | None:
     """Run the handler for ``event`` on stdin bytes ``raw`` for the agent ``agent_flag`` names
     (see :func:`agent_of`); log problems; never raise."""
+    return _run(event, raw, env, agent_flag)[0]
+
+
+def _run(
+    event: str, raw: bytes, env: Mapping[str, str], agent_flag: str | None
+) -> tuple[str | None, bool]:
+    """:func:`dispatch`'s output, and False when the handler raised (logged)."""
     payload, problem = common.decode_payload(raw)
     store = _fallback_store(payload, env)
     try:
@@ -132,20 +174,20 @@ def dispatch(
             if store is not None:
                 names = ", ".join(known.AGENTS)
                 common.log(store, f"hook {event}: unknown agent {agent_flag!r} ({names}); ignored")
-            return None
+            return None, True
         handler = _load_handler(event)
         if handler is None:
             if store is not None:
                 common.log(store, f"hook: no handler for event {event!r}; ignored")
-            return None
-        return handler(payload, env, agent=agent)
+            return None, True
+        return handler(payload, env, agent=agent), True
     except BaseException as exc:  # a hook must never fail the agent's session
         if store is not None:
             import traceback  # only on failure: a hook pays for nothing it does not use
 
             detail = "".join(traceback.format_exception(exc)).rstrip()
             common.log(store, f"hook {event}: {type(exc).__name__}: {exc}\n{detail}")
-        return None
+        return None, False
 
 
 def stands_down(event: str, raw: bytes, env: Mapping[str, str]) -> bool:
@@ -164,20 +206,32 @@ def stands_down(event: str, raw: bytes, env: Mapping[str, str]) -> bool:
     return True
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(
+    argv: Sequence[str] | None = None, *, raw: bytes | None = None, entry: str | None = None
+) -> int:
     """Console-script entry: ``vaultkit-hook EVENT [--plugin] [--agent NAME]`` (EVENT falls back
     to ``hook_event_name``; ``--plugin`` marks the Claude Code plugin's registration; ``--agent``
-    names the agent, as Codex's and Gemini's hook commands do)."""
-    args = parse_args(sys.argv[1:] if argv is None else argv)
+    names the agent, as Codex's and Gemini's hook commands do). ``raw`` and ``entry``: stdin
+    and its spool entry, when the hook command read and spooled them already."""
+    words = sys.argv[1:] if argv is None else argv
+    args = parse_args(words)
     env = os.environ
+    if args.help:
+        _emit(usage())
+        return 0
     if common.guarded(env):
         return 0
     try:
-        raw = _read_stdin()
+        if raw is None:
+            raw = _read_stdin()
+            entry = spool.write(raw, words, env) if spool.wanted(words, env) else None
         event = args.event or _event_from(raw)
         if args.plugin and stands_down(event, raw, env):
+            spool.remove(entry)
             return 0
-        output = dispatch(event, raw, env, args.agent)
+        output, finished = _run(event, raw, env, args.agent)
+        if finished:  # else the spool keeps it: recovery tries the session again later
+            spool.remove(entry)
         if output:
             _emit(output)
     except BaseException:  # a hook must never fail the agent's session

@@ -40,6 +40,7 @@ def project(tmp_path: Path) -> Path:
     return folder
 
 
+@pytest.mark.slow
 def test_codex_hooks_installed_but_untrusted_are_a_warning_until_trusted(tmp_path: Path) -> None:
     folder = project(tmp_path)
     assert vk("hooks", "install", "--agent", "codex", cwd=folder).returncode == 0
@@ -80,6 +81,7 @@ def record(hooks: Path, event: str) -> str:
     return f'[hooks.state."{key}"]\ntrusted_hash = "{digest}"\n'
 
 
+@pytest.mark.slow
 def test_doctor_json_has_every_check_and_the_text_exit_code(tmp_path: Path) -> None:
     folder = project(tmp_path)
     assert vk("hooks", "install", "--agent", "codex", cwd=folder).returncode == 0
@@ -101,6 +103,7 @@ def test_doctor_json_has_every_check_and_the_text_exit_code(tmp_path: Path) -> N
     assert json.loads(failed.stdout)["checks"][0]["status"] == "fail"
 
 
+@pytest.mark.slow
 def test_codex_project_hooks_need_a_trusted_project(tmp_path: Path) -> None:
     folder = project(tmp_path)
     done = vk("hooks", "install", "--agent", "codex", "--scope", "project", cwd=folder)
@@ -117,6 +120,7 @@ def test_codex_project_hooks_need_a_trusted_project(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_gemini_hooks_in_an_untrusted_folder_are_a_warning(tmp_path: Path) -> None:
     folder = project(tmp_path)
     assert vk("hooks", "install", "--agent", "gemini", cwd=folder).returncode == 0

@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import json
 import os
+import struct
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from conftest import REPO, require_program
 
 from vaultkit.agents import registration
 from vaultkit.agents.claude import plugin, settings
+from vaultkit.base import dist
 
 PLUGIN = REPO / "plugin"
 
@@ -23,6 +25,61 @@ def test_the_generated_plugin_files_are_current() -> None:
         path = PLUGIN / rel
         assert path.is_file(), f"{path} missing: run python -m vaultkit.agents.claude.plugin plugin"
         assert path.read_text(encoding="utf-8") == text, f"{rel} is stale: regenerate it"
+        executable = rel in plugin.EXECUTABLE
+        assert bool(path.stat().st_mode & 0o111) is executable, f"{rel}: wrong mode"
+
+
+def test_the_manifests_state_the_requirement_and_the_icon_exists() -> None:
+    market = json.loads((REPO / ".claude-plugin" / "marketplace.json").read_text(encoding="utf-8"))
+    manifest = json.loads((PLUGIN / ".claude-plugin" / "plugin.json").read_text(encoding="utf-8"))
+    assert (
+        dist.INSTALL in manifest["description"]
+        and dist.INSTALL in market["plugins"][0]["description"]
+    )
+    icon = (PLUGIN / ".claude-plugin" / "icon.png").read_bytes()
+    assert icon[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", icon[16:24])
+    assert width == height and 512 <= width <= 2048 and len(icon) < 2 * 1024 * 1024
+
+
+def _launch(
+    script: str, path: str, *args: str, payload: str = "{}"
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(PLUGIN / script), *args],
+        input=payload,
+        capture_output=True,
+        text=True,
+        env={"PATH": path, "HOME": os.environ["HOME"]},
+        timeout=30,
+        check=False,
+    )
+
+
+def test_without_vaultkit_the_launchers_say_how_to_install_it(tmp_path: Path) -> None:
+    require_program("sh")
+    bare = "/usr/bin:/bin"
+    start = _launch(plugin.HOOK_LAUNCHER, bare, "SessionStart", "--plugin")
+    assert start.returncode == 0 and start.stderr == ""
+    said = json.loads(start.stdout)
+    assert said["systemMessage"] == dist.MISSING
+    assert said["hookSpecificOutput"] == {
+        "hookEventName": "SessionStart",
+        "additionalContext": dist.MISSING,
+    }
+    end = _launch(plugin.HOOK_LAUNCHER, bare, "SessionEnd", "--plugin")
+    assert (end.returncode, end.stdout, end.stderr) == (0, "", "")
+    mcp = _launch(plugin.MCP_LAUNCHER, bare)
+    assert (mcp.returncode, mcp.stdout, mcp.stderr) == (1, "", dist.MISSING + "\n")
+
+
+def test_with_vaultkit_on_path_the_launcher_runs_the_real_hook(tmp_path: Path) -> None:
+    project = _project_with_summary(tmp_path)
+    payload = json.dumps({"session_id": "s-1", "cwd": str(project), "source": "startup"})
+    path = f"{Path(sys.executable).parent}:/usr/bin:/bin"
+    done = _launch(plugin.HOOK_LAUNCHER, path, "SessionStart", "--plugin", payload=payload)
+    assert done.returncode == 0, done.stderr
+    assert "Everything shipped." in done.stdout
 
 
 def test_the_manifests_name_one_plugin_whose_folder_exists() -> None:

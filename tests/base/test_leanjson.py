@@ -34,6 +34,7 @@ def test_the_fast_path_is_there_on_cpython() -> None:
     assert leanjson._SCAN is not None and leanjson._QUOTE is not None
 
 
+@pytest.mark.slow
 @given(VALUES, st.sampled_from([None, 1, 2]))
 def test_loads_reads_what_json_writes(value: object, indent: int | None) -> None:
     text = json.dumps(value, indent=indent, ensure_ascii=False)

@@ -7,11 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import require_program
 
 from benchmarks.generate import write_vault
 from vaultkit.base.statedir import ensure_folder
-from vaultkit.vault.cache import CACHE_MIN_NOTES
+from vaultkit.vault.thresholds import TABLE
 
 
 def vaultkit(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -28,8 +29,9 @@ def _side_files(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if p.name.endswith(("-wal", "-shm", "-journal")))
 
 
+@pytest.mark.slow
 def test_commands_leave_an_ignored_state_folder_without_side_files(tmp_path: Path) -> None:
-    root = write_vault(tmp_path / "vault", CACHE_MIN_NOTES + 20, 7)  # big enough for caches
+    root = write_vault(tmp_path / "vault", TABLE.cache_min_notes + 20, 7)  # big enough for caches
     require_program("git")
     subprocess.run(["git", "init", "-q"], cwd=root, check=True)
     state = root / ".vaultkit"

@@ -154,6 +154,7 @@ def test_only_the_module_of_the_running_command_is_imported(example: Path) -> No
     assert "networkx" not in modules  # links needs no graph
 
 
+@pytest.mark.slow
 def test_every_command_answers_help_and_its_h_alias() -> None:
     registry.load(None)
     runner = CliRunner()
@@ -172,6 +173,7 @@ def test_subcommands_take_h_too() -> None:
     assert done.stdout.startswith("Usage: python -m vaultkit hooks install [OPTIONS]")
 
 
+@pytest.mark.slow
 def test_typer_errors_are_unchanged() -> None:
     for args in (["bogus"], ["lint", "--bogus"], ["lint", "--format", "xml"], ["--bogus"]):
         done, typer_done = quick(*args), full(*args)
@@ -555,6 +557,7 @@ def test_quick_stats_equals_the_typer_command(example: Path, args: list[str]) ->
     _same_on_both_paths("stats", args, example)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", STATS_TO_TYPER, ids=[" ".join(a) for a in STATS_TO_TYPER])
 def test_stats_forms_typer_must_answer_are_left_to_it(example: Path, args: list[str]) -> None:
     from vaultkit.cli import stats_run

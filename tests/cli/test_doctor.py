@@ -12,7 +12,7 @@ from pathlib import Path
 from conftest import require_program
 from hook_start_support import add_session, make_project
 
-from vaultkit.base import gitignore
+from vaultkit.base import gitattributes, gitignore
 from vaultkit.base.store import Store
 from vaultkit.session.distill import costs
 from vaultkit.session.queue import jobs
@@ -48,6 +48,7 @@ def test_doctor_passes_on_a_good_setup(tmp_path: Path) -> None:
     assert vk("hooks", "install", cwd=project, path=path).returncode == 0
     store = Store(project / "sessions")
     gitignore.sync(store, ["wiki", "summary"])
+    gitattributes.sync(store)
     jobs.write_done(
         store,
         jobs.Done("s1", 10, "r.jsonl", "summary/a.md", "wiki/a.md", "ok", "", "2026-11-30T09:00"),
@@ -64,6 +65,10 @@ def test_doctor_passes_on_a_good_setup(tmp_path: Path) -> None:
     assert gitignore_line + "raw/, transcripts/, logs/, .vaultkit/ stay private" in lines
     assert "ok    git tracked: no private part of sessions/ is tracked by git" in lines
     assert (
+        "ok    git merge: sessions/wiki/INDEX.md merges as a union: two clones never conflict"
+        in (lines)
+    )
+    assert (
         "ok    distillation cost: today 0 session(s), 0 tokens, $0.00; "
         "this month 0 session(s), 0 tokens, $0.00 (no daily budget)" in lines
     )
@@ -71,7 +76,12 @@ def test_doctor_passes_on_a_good_setup(tmp_path: Path) -> None:
         "ok    agents: codex, gemini: not on this machine (no CLI on PATH, no config "
         in "\n".join(lines)
     )
-    assert lines[-1] == "0 failed, 0 warning(s), 11 ok"
+    assert lines[1].startswith("ok    install: vaultkit-memory ")  # no other 'vaultkit' beside it
+    assert (
+        "ok    shared links: no link in wiki/, summary/ or transcripts/ leaves the store" in lines
+    )
+    assert "ok    latest session: no summary yet" in lines
+    assert lines[-1] == "0 failed, 0 warning(s), 15 ok"
 
 
 def test_doctor_fails_on_a_broken_setup_and_names_the_fixes(tmp_path: Path) -> None:

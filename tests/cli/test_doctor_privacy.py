@@ -51,6 +51,7 @@ def project_with_a_session(tmp_path: Path) -> Path:
     return project
 
 
+@pytest.mark.slow
 def test_doctor_names_the_git_rm_that_untracks_a_private_part(tmp_path: Path) -> None:
     project = project_with_a_session(tmp_path)
     assert doctor_line(vk("doctor", cwd=project).stdout, "git tracked").startswith("ok")
@@ -69,6 +70,7 @@ def test_doctor_names_the_git_rm_that_untracks_a_private_part(tmp_path: Path) ->
     assert (project / "sessions" / "raw").is_dir()  # untracked, not deleted
 
 
+@pytest.mark.slow
 def test_doctor_warns_when_the_gitignore_disagrees_with_git_share(tmp_path: Path) -> None:
     project = project_with_a_session(tmp_path)
     config = project / "sessions" / "vaultkit.toml"

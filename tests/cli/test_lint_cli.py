@@ -148,7 +148,10 @@ def test_progress_bar_draws_on_a_terminal_only() -> None:
 
 def test_fix_dry_run_shows_the_diff_and_writes_nothing(example: Path) -> None:
     before = {p: p.read_bytes() for p in example.rglob("*.md")}
-    out = run("--fix", "--dry-run", str(example))
+    safe = run("--fix", "--dry-run", str(example))
+    assert "1 unsafe fix(es) not applied" in safe.stderr
+    assert "[[Idempotent imports|Idempotency]]" not in safe.stdout  # an alias is a guess
+    out = run("--diff", "--unsafe-fixes", str(example))
     assert out.returncode == 1
     assert "[[Idempotent imports|Idempotency]]" in out.stdout
     assert f"--- a/{DUP}" in out.stdout
@@ -158,12 +161,12 @@ def test_fix_dry_run_shows_the_diff_and_writes_nothing(example: Path) -> None:
 def test_fix_rewrites_alias_links_in_place_and_reports_what_is_left(example: Path) -> None:
     note = example / DUP
     old_line = note.read_text(encoding="utf-8").splitlines()[22]
-    out = run("--fix", str(example))
-    assert "fixed: " + DUP in out.stderr
+    out = run("--fix", "--unsafe-fixes", str(example))
+    assert f"fixed {DUP}:23:" in out.stderr
     new_line = note.read_text(encoding="utf-8").splitlines()[22]
     assert new_line == old_line.replace("[[Idempotency]]", "[[Idempotent imports|Idempotency]]")
     assert [r[3] for r in _parsed(out.stdout)] == ["VK101", "VK302", "VK301"]
-    again = run("--fix", "--dry-run", str(example))
+    again = run("--diff", "--unsafe-fixes", str(example))
     assert (again.returncode, again.stdout) == (0, "")
 
 
@@ -172,7 +175,7 @@ def test_fix_never_touches_a_note_it_cannot_parse(tmp_path: Path) -> None:
     bad = "---\ntitle: [oops\n---\n[[Nick]] [[Target]]\n"
     (tmp_path / "bad.md").write_text(bad)
     (tmp_path / "good.md").write_text("[[Nick]] [[Target]] [[bad]]\n")
-    out = run("--fix", ".", cwd=tmp_path)
+    out = run("--fix", "--unsafe-fixes", ".", cwd=tmp_path)
     assert (tmp_path / "bad.md").read_text() == bad
     assert (tmp_path / "good.md").read_text() == "[[Target|Nick]] [[Target]] [[bad]]\n"
     assert _parsed(out.stdout) == [("bad.md", 3, 1, "VK201"), ("bad.md", 4, 1, "VK103")]
@@ -201,6 +204,7 @@ def test_fix_leaves_an_alias_claimed_by_two_notes_alone(tmp_path: Path) -> None:
     assert "One.md, Two.md" in out.stdout
 
 
+@pytest.mark.slow
 def test_caches_on_a_large_vault_and_no_cache_reads_everything_afresh(tmp_path: Path) -> None:
     vault = tmp_path / "big"
     vault.mkdir()

@@ -47,7 +47,7 @@ def test_search_as_a_real_process_finds_a_korean_note_by_two_characters(store: P
     ]
     assert data["indexed"] == 22 and data["reindexed"] == 22
     assert set(data["results"][0]) == {
-        *("path", "line", "kind", "title", "date", "score", "snippet", "complete")
+        *("path", "line", "kind", "title", "date", "author", "score", "snippet", "complete")
     }
     assert data["advice"] == []  # every hit holds the query: nothing to explain
     assert not list(store.glob(".vaultkit/search.sqlite-*"))  # no journal left behind

@@ -221,6 +221,7 @@ def test_session_start_inherits_whatever_the_source(tmp_path: Path, source: str)
     assert any(f"session start ({source}) new" in p.read_text() for p in lines)
 
 
+@pytest.mark.slow
 def test_cli_drops_a_baton_with_the_transcripts_thinking(tmp_path: Path) -> None:
     root, store = project(tmp_path / "p")
     transcript = write_jsonl(

@@ -82,6 +82,7 @@ def test_sync_uses_the_folder_beside_the_settings_file_and_configured_names(
     assert len(removed) == 2 and not folder.exists()
 
 
+@pytest.mark.slow
 def test_hooks_install_and_uninstall_manage_the_commands_and_the_prompt_hook(
     tmp_path: Path,
 ) -> None:

@@ -122,6 +122,7 @@ def events(runs: Path) -> list[tuple[str, str, float]]:
     return [(kind, ident, float(at)) for kind, ident, at in rows]
 
 
+@pytest.mark.slow
 def test_vaultkit_loop_waits_for_distillation_counts_down_and_quits_on_q(
     tmp_path: Path, terminal: Terminal
 ) -> None:
@@ -173,6 +174,7 @@ def test_a_running_marker_of_a_seen_session_keeps_the_wait_going(tmp_path: Path)
     assert watch.pending() == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shell", ["bash", "zsh"])
 def test_cloop_snippet_restarts_after_distillation_and_quits_on_q(
     shell: str, tmp_path: Path, terminal: Terminal

@@ -13,6 +13,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -36,6 +37,9 @@ QUIET_ENV = {
 }
 
 # Inherited variables that would leak the outer agent or user into the sandbox.
+# This environment's scripts first on PATH, as on a machine with vaultkit installed: the committed
+# project-scope hooks and MCP server name `vaultkit-hook` and `vaultkit` bare (issue 21).
+VAULTKIT_BIN = str(Path(sys.executable).parent)
 _DROP_PREFIXES = ("CLAUDE", "ANTHROPIC", "VAULTKIT", "OTEL_", "AWS_", "GOOGLE_", "VERTEX")
 
 
@@ -85,6 +89,7 @@ class Sandbox:
         base = {k: v for k, v in os.environ.items() if not k.upper().startswith(_DROP_PREFIXES)}
         proxy = self.mock.url
         base.update(QUIET_ENV)
+        base["PATH"] = os.pathsep.join([VAULTKIT_BIN, base.get("PATH", os.defpath)])
         base.update(
             {
                 "HOME": str(self.home),

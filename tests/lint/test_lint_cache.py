@@ -322,6 +322,7 @@ def _vault(tmp_path: Path, notes: int, seed: int, *, index: bool = True) -> Path
     return root
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_random_mutations_match_the_full_computation(tmp_path: Path, seed: int) -> None:
     root = _vault(tmp_path, 60, seed, index=seed != 3)  # seed 3: no INDEX.md until one appears
@@ -357,6 +358,7 @@ def test_unchanged_old_vault_reuses_the_stored_findings(tmp_path: Path) -> None:
     assert check(root).how in ("stored", "incremental")  # racy: verified by hash
 
 
+@pytest.mark.slow
 @settings(
     max_examples=12,
     deadline=None,
@@ -496,12 +498,15 @@ def test_a_warm_run_is_the_stat_walk_and_the_stored_findings(
     def forbidden(*args: object, **kwargs: object) -> None:
         raise AssertionError("a warm run opened, parsed or planned something")
 
-    from vaultkit.vault import parallel
+    from vaultkit.lint.cache import plan
+    from vaultkit.vault import records, strategy
 
     for module, name in [
-        (parallel, "read_one"),
-        (parallel, "read_all"),
-        (parallel, "parse_note"),
+        (records, "read_one"),
+        (run, "read_one"),
+        (plan, "read_one"),
+        (strategy, "read_all"),
+        (records, "parse_note"),
         (run, "relint"),
         (run, "merge"),
     ]:
@@ -565,6 +570,7 @@ def _lookups(args: list[str]) -> dict[str, int]:
     return counts
 
 
+@pytest.mark.slow
 def test_one_lint_loads_the_settings_once_and_finds_the_state_folder_once(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

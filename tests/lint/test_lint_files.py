@@ -99,6 +99,7 @@ def test_vault_paths_split_inside_from_outside(tmp_path: Path) -> None:
     assert read_list("a.md\n\n  \nb c.md\r\n") == [Path("a.md"), Path("b c.md")]
 
 
+@pytest.mark.slow
 def test_a_big_note_is_announced_before_it_is_read(tmp_path: Path) -> None:
     from vaultkit.lint.cache.run import BIG_NOTE_BYTES, lint_vault
 

@@ -28,7 +28,7 @@ def _write(root: Path, files: dict[str, str]) -> None:
         (root / rel).write_text(text, encoding="utf-8")
 
 
-def test_fix_rewrites_only_an_exact_alias_of_exactly_one_note(tmp_path: Path) -> None:
+def test_an_alias_rewrite_is_an_unsafe_fix_of_an_exact_alias(tmp_path: Path) -> None:
     home = "[[Nick]] [[nick]] [[Pair]] [[Plan]] [[Other]] [[Kept]]\n"
     _write(
         tmp_path,
@@ -40,18 +40,26 @@ def test_fix_rewrites_only_an_exact_alias_of_exactly_one_note(tmp_path: Path) ->
             "Kept.md": "[[Home]] [[Nick]] %% vaultkit: ignore VK103 %%\n",
         },
     )
-    out = lint("--fix", ".", cwd=tmp_path)
+    safe = lint("--fix", ".", cwd=tmp_path)
+    assert (tmp_path / "Home.md").read_text(encoding="utf-8") == home  # a guess is not safe
+    assert "2 unsafe fix(es) not applied" in safe.stderr
+    # [[nick]] is no alias link: the alias is "Nick" (hints are exact-case)
+    assert "Home.md:1:10: VK101 [[nick]]: no note named 'nick'" in safe.stdout
+    assert "'Pair' is an alias of One.md (aliases do not resolve links)" in safe.stdout
+    shown = lint("--diff", "--unsafe-fixes", ".", cwd=tmp_path)
+    assert "+[[Other|Nick]] [[nick]] [[One|Pair]] [[Plan]] [[Other]] [[Kept]]" in shown.stdout
+    assert (tmp_path / "Home.md").read_text(encoding="utf-8") == home  # --diff writes nothing
+    out = lint("--fix", "--unsafe-fixes", ".", cwd=tmp_path)
     assert (tmp_path / "Home.md").read_text(encoding="utf-8") == (
-        "[[Other|Nick]] [[nick]] [[Pair]] [[Plan]] [[Other]] [[Kept]]\n"
+        "[[Other|Nick]] [[nick]] [[One|Pair]] [[Plan]] [[Other]] [[Kept]]\n"
     )
+    assert out.stderr.splitlines()[:2] == [  # every applied fix is listed
+        "fixed Home.md:1:1: [[Nick]] -> [[Other|Nick]] (unsafe)",
+        "fixed Home.md:1:19: [[Pair]] -> [[One|Pair]] (unsafe)",
+    ]
     # a suppressed finding is not fixed behind the user's back
     assert "[[Nick]]" in (tmp_path / "Kept.md").read_text(encoding="utf-8")
-    lines = out.stdout.splitlines()
-    nick = next(line for line in lines if line.startswith("Home.md:1:16: VK103"))
-    assert "alias of Other.md" in nick and "[[Other|nick]]" in nick  # told, not rewritten
-    pair = next(line for line in lines if line.startswith("Home.md:1:25: VK103"))
-    assert "so --fix leaves it: link to one of the candidates One.md, Two.md" in pair
-    assert "Home.md:1:34: VK101 [[Plan]]: no note named 'Plan'" in out.stdout
+    assert "Home.md:1:38: VK101 [[Plan]]: no note named 'Plan'" in out.stdout
 
 
 def test_an_excluded_file_is_never_fixed(tmp_path: Path) -> None:
@@ -100,12 +108,12 @@ def test_fix_on_the_alias_fixture_rewrites_the_one_exact_alias(tmp_path: Path) -
     root = tmp_path / "v"
     shutil.copytree(fixture, root)
     before = (root / "Home.md").read_text(encoding="utf-8")
-    out = lint("--fix", ".", cwd=root)
+    out = lint("--fix", "--unsafe-fixes", ".", cwd=root)
     after = (root / "Home.md").read_text(encoding="utf-8")
-    assert after == before.replace("Met [[Ada]]", "Met [[Ada Lovelace|Ada]]", 1)
-    assert out.stderr.startswith("fixed: Home.md\n")
-    assert "[[ada]] matches no file" in out.stdout  # left, and still reported
-    assert "candidates people/Ada Lovelace.md, people/Lady Lovelace.md" in out.stdout
+    expected = before.replace("Met [[Ada]]", "Met [[Ada Lovelace|Ada]]", 1)
+    assert after == expected.replace("[[Lovelace]]", "[[Ada Lovelace|Lovelace]]", 1)
+    assert out.stderr.startswith("fixed Home.md:3:5: [[Ada]] -> [[Ada Lovelace|Ada]] (unsafe)\n")
+    assert "VK101 [[ada]]: no note named 'ada'" in out.stdout  # left, and still reported
 
 
 def test_fix_in_a_table_row_escapes_the_pipe_and_the_link_still_resolves(tmp_path: Path) -> None:
@@ -119,8 +127,8 @@ def test_fix_in_a_table_row_escapes_the_pipe_and_the_link_still_resolves(tmp_pat
         "> | q | [[Nick]] |\n> |---|---|\n"  # a header row inside a quote
     )
     _write(tmp_path, {"Home.md": table, "Other.md": "---\naliases: [Nick]\n---\n[[Home]]\n"})
-    first = lint("--fix", ".", cwd=tmp_path)
-    assert first.stderr.startswith("fixed: Home.md\n"), first.stderr
+    first = lint("--fix", "--unsafe-fixes", ".", cwd=tmp_path)
+    assert first.stderr.startswith("fixed Home.md:"), first.stderr
     assert (tmp_path / "Home.md").read_text(encoding="utf-8") == (
         "---\ntitle: t\n---\n"
         "| who | note |\n|---|---|\n"

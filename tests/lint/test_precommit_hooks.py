@@ -56,6 +56,8 @@ def test_hooks_file_declares_both_hooks_and_lint_gets_the_changed_files() -> Non
     for hook in hooks.values():
         assert hook["language"] == "python"
     assert hooks["vaultkit-lint"]["pass_filenames"] is True
+    assert hooks["vaultkit-lint"]["always_run"] is True  # a deletion passes no file names
+    assert hooks["vaultkit-lint"]["entry"] == "vaultkit lint --staged"
     assert hooks["vaultkit-index-check"]["pass_filenames"] is False
     assert hooks["vaultkit-index-check"]["entry"] == "vaultkit index --check"
 
@@ -63,6 +65,8 @@ def test_hooks_file_declares_both_hooks_and_lint_gets_the_changed_files() -> Non
 def test_lint_entry_with_changed_files_reports_only_those(tmp_path: Path) -> None:
     """pre-commit appends the changed files, from anywhere in the repository."""
     project = _project(tmp_path / "p", ghost=True)
+    commit = subprocess.run(["git", "commit", "-qm", "v"], cwd=project, env=_git_env(tmp_path))
+    assert commit.returncode == 0  # nothing staged: --staged adds no note of its own
     (project / "README.md").write_text("[[Not a vault note]]\n", encoding="utf-8")
     entry = shlex.split(str(_hooks()["vaultkit-lint"]["entry"]))
     env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"}

@@ -44,7 +44,7 @@ def test_a_vault_whose_state_folder_cannot_be_made_is_searched_in_memory(
     assert found.refresh.in_memory and found.refresh.total == 2
     assert main(["search", "tag", str(vault)]) == 0
     err = capsys.readouterr().err
-    assert "cannot hold the search index (read-only); it was built in memory" in err
+    assert "is not writable, so its search index was built in memory" in err
     assert _files(vault) == before  # nothing written, nothing changed
 
 

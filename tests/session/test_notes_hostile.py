@@ -14,6 +14,7 @@ import tempfile
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -115,6 +116,7 @@ def _write(root: Path, title: str, body: str, project: str, branch: str) -> Stor
     return store
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(title=titles, body=hostile_text, project=hostile_text, branch=hostile_text)
 @example(title="[[Injected]] #tag ^block", body="plain", project="p", branch="main")

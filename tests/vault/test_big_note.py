@@ -7,12 +7,13 @@ import random
 import resource
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from benchmarks.bench_bignote import PEAK, write_note
-from vaultkit.vault import fastparse
+from vaultkit.vault import fastparse, thresholds
 from vaultkit.vault.parse import parse_note
 
 BLOCKS = (
@@ -52,9 +53,10 @@ def test_a_long_note_parses_the_same_window_by_window(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     data = _note(seed, 3000)
-    whole = parse_note("Big.md", data)  # below BIG_BODY_LINES: one plan
-    monkeypatch.setattr(fastparse, "BIG_BODY_LINES", 100)
-    monkeypatch.setattr(fastparse, "WINDOW_LINES", 40)
+    whole = parse_note("Big.md", data)  # below big_body_lines: one plan
+    monkeypatch.setattr(
+        thresholds, "TABLE", replace(thresholds.TABLE, big_body_lines=100, window_lines=40)
+    )
     lines = data.decode().split("\n")
     bounds = fastparse.windows(lines, 3)
     assert bounds is not None and len(bounds) > 10  # many windows
@@ -65,11 +67,12 @@ def test_a_long_note_parses_the_same_window_by_window(
 def test_a_long_note_with_a_reference_definition_is_planned_whole(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(fastparse, "BIG_BODY_LINES", 100)
+    monkeypatch.setattr(thresholds, "TABLE", replace(thresholds.TABLE, big_body_lines=100))
     text = _note(4, 400).decode() + "\n[ref]: Target.md\n"
     assert fastparse.windows(text.split("\n"), 3) is None
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_a_50_mb_note_lints_in_seconds_and_bounded_memory(tmp_path: Path) -> None:
     rng = random.Random(5)
@@ -128,6 +131,7 @@ def test_a_link_dense_note_holds_little_more_than_its_links(tmp_path: Path) -> N
     assert peak_kb <= 95 * 1024, f"{peak_kb / 1024:.0f} MB"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="reads /proc/self/status")
 @pytest.mark.timeout(300)
 def test_a_50_mb_note_with_a_link_on_every_line_lints_within_300_mb(tmp_path: Path) -> None:

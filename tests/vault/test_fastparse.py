@@ -20,8 +20,8 @@ from vaultkit.vault.fastparse import (
     HTML_BLOCK_NAMES,
     TAG,
     TEXT,
-    _classify,
     body_plan,
+    classify,
     escaped_split,
     inline_blocks,
     simple_yaml,
@@ -303,6 +303,7 @@ def notes(draw: st.DrawFn) -> bytes:
     return (prefix + text).encode("utf-8")
 
 
+@pytest.mark.slow
 def test_grammar_notes_match_and_often_take_the_fast_path() -> None:
     seen = {"all": 0, "fast": 0}
 
@@ -432,6 +433,7 @@ def test_nested_lists_and_footnotes_take_the_fast_path_and_match(text: str) -> N
     assert _check("n.md", text.encode("utf-8"))
 
 
+@pytest.mark.slow
 def test_list_grammar_matches_and_often_takes_the_fast_path() -> None:
     """Nested and ordered lists at every indentation, mixed with lines they cannot hold."""
     seen = {"all": 0, "fast": 0}
@@ -512,7 +514,7 @@ def test_lines_read_as_text_open_no_html_block(pieces: list[str]) -> None:
     """A line starting with ``<`` that the fast path calls paragraph text (``<% x %>``,
     ``<u>x</u> y``) is a paragraph to markdown-it, never an HTML block."""
     line = ("<" + "".join(pieces)).split("\n")[0]
-    if _classify(line) == TEXT:
+    if classify(line) == TEXT:
         assert get_parser().parse(line)[0].type == "paragraph_open", line
 
 
@@ -578,6 +580,7 @@ def yaml_lines(draw: st.DrawFn) -> list[str]:
     return body
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(yaml_lines())
 def test_simple_yaml_property(body: list[str]) -> None:
@@ -647,6 +650,7 @@ def _mixes(text: str) -> bool:
     return any(blocks for _lo, _hi, blocks in plan) and any(b is None for _lo, _hi, b in plan)
 
 
+@pytest.mark.slow
 def test_mixed_notes_match_markdown_it_and_often_mix() -> None:
     """Unmodelled blocks between modelled ones: the hybrid equals markdown-it alone."""
     seen = {"all": 0, "mixed": 0}

@@ -58,6 +58,7 @@ def test_regeneration_is_idempotent_and_lists_every_note(case: tuple[dict[str, s
             assert line in first.text.splitlines()
 
 
+@pytest.mark.slow
 def test_generation_scales_to_a_large_vault() -> None:
     notes = [Note(f"n{i:06d}.md", {"date": f"2026-01-{i % 28 + 1:02d}"}) for i in range(100_000)]
     entries = build_entries(notes, description_max=120)

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import EXAMPLES
 
 from vaultkit.vault.index import END_MARKER, START_MARKER
@@ -128,6 +129,7 @@ def test_index_lists_every_note_but_itself_and_index_links_do_not_rescue_orphans
     assert outcome.orphans == ("sub/c.md",)
 
 
+@pytest.mark.slow
 def test_cli_check_exits_1_with_the_diff_then_0_after_index(tmp_path: Path) -> None:
     vault = _seed_vault(tmp_path)
     stale = _run("index", "--check", str(vault))

@@ -1,4 +1,4 @@
-"""Obsidian link resolution: every rule and tie-break of SPEC §3.1, table-driven."""
+"""Obsidian link resolution: every rule and tie-break of Obsidian's resolution, table-driven."""
 
 from __future__ import annotations
 

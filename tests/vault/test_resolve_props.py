@@ -92,6 +92,7 @@ DUPLICATED = st.lists(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(files=DUPLICATED, extra=PATHS, targets=st.lists(link_targets(), max_size=5), data=st.data())
 def test_memo_answers_exactly_like_resolving_each_link_afresh(

@@ -6,11 +6,13 @@ start ``claude -p``.
 
 from __future__ import annotations
 
+# The guard variables are defined once, where the hook command checks them first.
+from vaultkit.base.spool import GUARD_VARS as GUARD_VARS
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-GUARD_VARS = {"VAULTKIT_CHILD": "1", "CLAUDE_WIKI_CHILD": "1"}
 
 # Variables a running Claude Code session gives its hooks (observed with 2.1.332). They describe
 # *that* session, so a child must not inherit them. Every other CLAUDE_CODE_* variable is the

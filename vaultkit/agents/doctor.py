@@ -17,6 +17,7 @@ from typing import Literal
 
 from vaultkit.agents import agent_install, detect, known
 from vaultkit.agents.install import ScopeStatus
+from vaultkit.base import dist
 from vaultkit.base.record import Record
 
 Status = Literal["ok", "warn", "fail"]
@@ -70,23 +71,45 @@ def _any_file(rows: list[ScopeStatus]) -> bool:
 
 
 def files(rows: list[ScopeStatus], fix: str) -> list[Finding]:
-    """Malformed hook files and hooks pointing at a missing program."""
+    """Malformed hook files, hooks pointing at a missing program, and bare commands (a
+    committed file's) that do not resolve on this machine's PATH."""
     out = [
         Finding(f"hooks ({label(r)})", "fail", r.error, f"fix the JSON in {r.path}")
         for r in rows
         if r.error
     ]
-    out += [
-        Finding(
-            f"hooks ({label(r)})",
-            "fail",
-            f"{r.path} points at a missing program: {', '.join(r.missing)}",
-            f"{fix} --scope {r.scope}",
-        )
-        for r in rows
-        if r.missing
-    ]
+    for r in rows:
+        paths = [p for p in r.missing if os.path.isabs(p)]
+        bare = [p for p in r.missing if not os.path.isabs(p)]
+        if paths:
+            detail = f"{r.path} points at a missing program: {', '.join(paths)}"
+            out.append(Finding(f"hooks ({label(r)})", "fail", detail, f"{fix} --scope {r.scope}"))
+        if bare:
+            said = ", ".join(bare)
+            detail = f"{r.path}{_and_mcp(r)} run {said} from PATH, but it is not on PATH here"
+            install = f"install vaultkit: {dist.INSTALL}"
+            out.append(Finding(f"hooks ({label(r)})", "fail", detail, install))
     return out
+
+
+def resolved(rows: list[ScopeStatus], env: Mapping[str, str]) -> list[Finding]:
+    """For each file a team commits: where its bare commands resolve on this machine."""
+    out = []
+    path = env.get("PATH", os.defpath)
+    for r in rows:
+        hooks = {p for exes in r.events.values() for p in exes}
+        bare = sorted(p for p in {*hooks, r.mcp} if p and not os.path.isabs(p))
+        found = {p: shutil.which(p, path=path) for p in bare if p not in r.missing}
+        if r.error or not found:
+            continue
+        where = ", ".join(f"{p} -> {found[p]}" for p in sorted(found) if found[p])
+        out.append(Finding(f"commands ({label(r)})", "ok", f"{r.path}{_and_mcp(r)}: {where}"))
+    return out
+
+
+def _and_mcp(row: ScopeStatus) -> str:
+    """`` and its MCP server`` when the scope's MCP entry is a bare command too."""
+    return " and its MCP server" if row.mcp and not os.path.isabs(row.mcp) else ""
 
 
 def label(row: ScopeStatus) -> str:
@@ -110,7 +133,7 @@ def other(
             out.append(Finding(f"hooks ({name})", "ok", f"none installed ({fix})"))
         return out
     out += [_events(name, r) for r in hooked]
-    return out + trusts(hooked, folder, env)
+    return out + resolved(rows, env) + trusts(hooked, folder, env)
 
 
 def _cli(name: str, located: str | None, hooked: bool) -> Finding:

@@ -19,7 +19,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from vaultkit.agents import hookcmd, hookmerge
+from vaultkit.agents import hookcmd, hookmerge, mcpconfig
+from vaultkit.base import dist
 from vaultkit.base.fsio import atomic_write_text
 from vaultkit.errors import VaultkitError
 
@@ -64,9 +65,10 @@ class ScopeStatus:
     path: str
     exists: bool
     events: dict[str, list[str]]  # event -> executables of vaultkit's entries
-    missing: list[str]  # executables that do not exist
+    missing: list[str]  # executables that do not exist (or, bare names, are not on PATH)
     error: str = ""
     agent: str = "claude"
+    mcp: str = ""  # the program of vaultkit's MCP server entry registered for the scope, if any
 
 
 def hook_executable() -> Path:
@@ -82,7 +84,7 @@ def installed_hook_executable() -> Path:
     if not exe.is_file():
         raise VaultkitError(
             f"{exe}: the vaultkit-hook entry point is not installed next to {sys.executable}",
-            hint="reinstall vaultkit into this environment: pip install vaultkit",
+            hint=f"reinstall vaultkit into this environment: pip install {dist.DISTRIBUTION}",
         )
     return exe
 
@@ -182,6 +184,50 @@ def mcp_executable() -> Path:
     return (Path(sys.executable).parent / name).absolute()
 
 
+def portable(scope: Scope) -> bool:
+    """True for a scope whose file a team commits (the project's): its commands are bare names
+    looked up on PATH, so they run on any machine with vaultkit installed."""
+    return scope is Scope.project
+
+
+def hook_words(scope: Scope) -> tuple[str, ...]:
+    """The words of vaultkit's hook command for ``scope``: ``vaultkit-hook`` in a committed file,
+    else this environment's fastest start (:func:`vaultkit.agents.hookcmd.hook_command`)."""
+    if portable(scope):
+        return (dist.HOOK,)
+    return hookcmd.hook_command(sys.executable, str(installed_hook_executable()))
+
+
+def mcp_command(scope: Scope) -> str:
+    """The program of vaultkit's MCP server entry for ``scope``: ``vaultkit`` in a committed
+    file, else the absolute path of this environment's script."""
+    return dist.CLI if portable(scope) else str(mcp_executable())
+
+
+def path_notes(scope: Scope, *, mcp: bool) -> tuple[str, ...]:
+    """For a committed file: one note per bare command it names that does not resolve on PATH
+    here, with the install command (the hooks would not run on this machine yet)."""
+    if not portable(scope):
+        return ()
+    names = (dist.HOOK, dist.CLI) if mcp else (dist.HOOK,)
+    absent = [name for name in names if shutil.which(name) is None]
+    if not absent:
+        return ()
+    said = " and ".join(f"`{name}`" for name in absent)
+    return (
+        f"The project's files run {said} from PATH (portable for a team), but it is not on PATH"
+        f" here: install vaultkit with `{dist.INSTALL}`, or put this environment's bin folder"
+        f" ({Path(sys.executable).parent}) on PATH",
+    )
+
+
+def unresolved_fix(program: str) -> str:
+    """What to do when a hook file's ``program`` does not run here."""
+    if os.path.isabs(program):
+        return ""
+    return f"`{program}` is not on PATH: install vaultkit with `{dist.INSTALL}`"
+
+
 def runnable(program: str) -> bool:
     """An absolute path that is a file, or a bare name found on PATH (``python -m …`` forms)."""
     if os.path.isabs(program):
@@ -189,9 +235,12 @@ def runnable(program: str) -> bool:
     return shutil.which(program) is not None
 
 
-def file_status(path: Path, scope: Scope, parse: Parse, agent: str) -> ScopeStatus:
+def file_status(
+    path: Path, scope: Scope, parse: Parse, agent: str, mcp: Callable[[Data], str] | None = None
+) -> ScopeStatus:
     """Which of vaultkit's hooks the hook file ``path`` holds, and which programs are missing;
-    an unreadable or malformed file is reported in ``error``, not raised."""
+    ``mcp`` finds the program of vaultkit's MCP server for the scope (given the file's data).
+    An unreadable or malformed file is reported in ``error``, not raised."""
     try:
         text = read_text(path)
         data = parse(text or "", str(path))
@@ -201,5 +250,17 @@ def file_status(path: Path, scope: Scope, parse: Parse, agent: str) -> ScopeStat
         event: [hookcmd.executable_of(h) for h in hooks]
         for event, hooks in hookmerge.installed(data).items()
     }
-    missing = sorted({exe for exes in found.values() for exe in exes if not runnable(exe)})
-    return ScopeStatus(scope.value, str(path), text is not None, found, missing, agent=agent)
+    server = mcp(data) if mcp is not None else ""
+    programs = {exe for exes in found.values() for exe in exes} | ({server} if server else set())
+    missing = sorted(exe for exe in programs if not runnable(exe))
+    exists = text is not None
+    return ScopeStatus(scope.value, str(path), exists, found, missing, agent=agent, mcp=server)
+
+
+def mcp_program(data: object, keys: tuple[str, ...] = ()) -> str:
+    """The program of vaultkit's MCP server entry under ``keys`` + ``mcpServers``, or ``""``."""
+    node: Any = data
+    for key in (*keys, "mcpServers", "vaultkit"):
+        node = node.get(key) if isinstance(node, dict) else None
+    command = node.get("command") if isinstance(node, dict) else None
+    return command if isinstance(command, str) and command and mcpconfig.is_ours(node) else ""

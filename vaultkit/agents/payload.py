@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 
-from vaultkit.agents.childenv import GUARD_VARS
-from vaultkit.base import leanjson
+from vaultkit.agents import known
+from vaultkit.base import leanjson, spool
 from vaultkit.base.record import Record
 
 TYPE_CHECKING = False
@@ -22,7 +22,7 @@ Payload = dict[str, object]
 
 def guarded(env: Mapping[str, str]) -> bool:
     """True when this process was started by vaultkit itself (or the seed), so hooks must no-op."""
-    return any(env.get(name) for name in GUARD_VARS)
+    return spool.guarded(env)
 
 
 def decode_payload(raw: bytes) -> tuple[Payload, str | None]:
@@ -70,7 +70,7 @@ class HookFields(Record):
 
     @property
     def end_reason(self) -> str:
-        """``reason`` with unknown or missing values read as ``"other"`` (SPEC §4)."""
+        """``reason`` with unknown or missing values read as ``"other"``."""
         return self.reason if self.reason in SESSION_END_REASONS else "other"
 
     @property
@@ -83,3 +83,15 @@ def payload_cwd(payload: Mapping[str, object]) -> str:
     """The payload's ``cwd`` when it is an existing folder, else the process's working folder."""
     cwd = _text(payload, "cwd")
     return cwd if cwd and os.path.isdir(cwd) else os.getcwd()
+
+
+def agent_for(flag: str | None, payload: Payload, env: Mapping[str, str]) -> str | None:
+    """The agent a hook runs for: ``flag`` (its ``--agent``) when it names one (``None`` when it
+    names none), else the owner of the payload's transcript, else Claude Code."""
+    if flag is not None:
+        return flag if flag in known.AGENTS else None
+    fields = HookFields.of(payload)
+    if not fields.transcript_path:
+        return known.DEFAULT
+    path = os.path.join(fields.cwd or os.getcwd(), fields.transcript_path)
+    return known.owner(path, env) or known.DEFAULT

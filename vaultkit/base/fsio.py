@@ -117,6 +117,46 @@ def atomic_write_bytes(
         handle.write(data)
 
 
+def publish_bytes(path: str, data: bytes, *, mode: int = 0o600) -> None:
+    """Create ``path`` holding ``data``, visible only once whole: never a part, never a leftover
+    of a writer killed mid-way. On Linux an unnamed file (``O_TMPFILE``) is written, then linked
+    in; elsewhere a temp file beside it is renamed. Not fsynced (for a hook's small spool entry:
+    it must survive its writer being killed, not a power cut). ``FileExistsError`` when
+    ``path`` exists (on Linux)."""
+    folder = os.path.dirname(path) or "."
+    os.makedirs(folder, exist_ok=True)
+    unnamed = getattr(os, "O_TMPFILE", 0)
+    if unnamed and os.path.isdir("/proc/self/fd"):
+        try:
+            fd = os.open(folder, unnamed | os.O_WRONLY, mode)
+        except OSError:  # a filesystem without unnamed files: the temp file below
+            fd = -1
+        if fd >= 0:
+            try:
+                _write_all(fd, data)
+                _link_in(fd, folder, os.path.basename(path))
+            finally:
+                os.close(fd)
+            return
+    atomic_write_bytes(path, data, mode=mode, durable=False)
+
+
+def _link_in(fd: int, folder: str, name: str) -> None:
+    """Give the unnamed file ``fd`` the name ``folder/name`` (``linkat`` following the
+    ``/proc/self/fd`` link: a plain ``link`` would try to link that symlink itself)."""
+    at = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        os.link(f"/proc/self/fd/{fd}", name, dst_dir_fd=at, follow_symlinks=True)
+    finally:
+        os.close(at)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
 def atomic_write_text(
     path: str | os.PathLike[str], text: str, *, mode: int | None = None, durable: bool = True
 ) -> None:

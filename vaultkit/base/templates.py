@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from vaultkit.base import dist
 from vaultkit.errors import VaultkitError
 
 _PACKAGE = Path(__file__).resolve().parent.parent  # vaultkit/, beside the repository's templates/
@@ -24,7 +25,7 @@ def template_path(name: str) -> Path:
     searched = ", ".join(str(d) for d in template_dirs())
     raise VaultkitError(
         f"template {name} not found (searched {searched})",
-        hint="reinstall vaultkit (pip install --force-reinstall vaultkit)",
+        hint=f"reinstall vaultkit (pip install --force-reinstall {dist.DISTRIBUTION})",
     )
 
 

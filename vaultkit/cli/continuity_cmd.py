@@ -1,5 +1,5 @@
 """Continuity commands: ``baton``, ``save``, ``resume``, ``shell-init``, ``transcript export``,
-``loop`` (SPEC §6)."""
+``loop`` (README, "Continuity")."""
 
 from __future__ import annotations
 
@@ -160,20 +160,6 @@ transcript_app = typer.Typer(
 app.add_typer(transcript_app, name="transcript")
 
 
-def _export_agent(file: Path, agent: str | None) -> str:
-    """``--agent``, else whose transcript the file's first lines show, else Claude Code's (whose
-    renderer skips what it does not know, as it always did)."""
-    from vaultkit.agents import known, readers
-
-    if agent is None:
-        return readers.detect(str(file))[0] or known.DEFAULT
-    if agent not in known.AGENTS:
-        raise VaultkitError(
-            f"--agent {agent}: no such agent", hint=f"use one of {', '.join(known.names())}"
-        )
-    return agent
-
-
 @transcript_app.command("export")
 def transcript_export_cmd(
     file: Annotated[
@@ -195,10 +181,13 @@ def transcript_export_cmd(
         ),
     ] = None,
 ) -> None:
-    """Render a transcript as Markdown: user words verbatim, the assistant's visible text."""
-    if not file.is_file():
-        raise VaultkitError(f"{file}: no such transcript", hint="pass the path of a .jsonl file")
-    who = _export_agent(file, agent)
+    """Render a transcript as Markdown: user words verbatim, the assistant's visible text.
+    A file that is no agent's transcript is refused, as `vaultkit ingest` refuses it."""
+    from vaultkit.cli.common import check_transcript
+
+    if file.exists() and not file.is_file():
+        raise VaultkitError(f"{file}: not a file", hint="pass the path of a .jsonl transcript")
+    who = check_transcript(file, agent)
     session = render.session_id_of(file, who)
     if output is not None and str(output) == "-":
         count = render.write_markdown(file, sys.stdout, session_id=session, agent=who)

@@ -54,11 +54,20 @@ def lint(
     ignore: CodesOpt = None,
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail the run too.")] = False,
     fix: Annotated[
-        bool, typer.Option("--fix", help="Apply safe fixes (INDEX.md, alias links).")
+        bool,
+        typer.Option("--fix", help="Apply the safe fixes (INDEX.md); each is listed on stderr."),
     ] = False,
     dry_run: Annotated[
-        bool, typer.Option("--dry-run", help="Print the safe fixes as a diff; write nothing.")
+        bool, typer.Option("--diff", "--dry-run", help="Print the fixes as a diff; write nothing.")
     ] = (False),
+    unsafe_fixes: Annotated[
+        bool,
+        typer.Option(
+            "--unsafe-fixes",
+            help="Also the fixes that guess a meaning: an alias-only link [[UID]] becomes "
+            "[[Note|UID]] (review with --diff first).",
+        ),
+    ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress, no summary.")] = False,
     no_cache: Annotated[
         bool,
@@ -68,6 +77,13 @@ def lint(
         ),
     ] = False,
     files_from: FilesFromOpt = None,
+    staged: Annotated[
+        bool,
+        typer.Option(
+            "--staged",
+            help="Also the notes git has staged, deleted and renamed ones included (pre-commit).",
+        ),
+    ] = False,
 ) -> None:
     """Check links, frontmatter, orphans, degraded notes and INDEX.md.
 
@@ -75,15 +91,19 @@ def lint(
     clean, 1 on error findings (any finding with --strict), 2 on a usage or tool error.
     Rules and the JSON schema: docs/lint.md. Vaults of 200+ notes keep caches in .vaultkit/
     (parsed notes, findings), so an unchanged vault costs about one directory scan.
+    Named notes bring in the notes that link to them; a listed path that no longer exists
+    (deleted, renamed away) is no error: the notes that linked to it are checked.
 
     \b
     Examples:
       vaultkit lint examples/sessions/wiki
       vaultkit lint --format github --strict        # this project's sessions/wiki, in CI
       vaultkit lint --select VK1 --ignore VK104 my-vault
-      vaultkit lint --fix --dry-run my-vault        # show the safe fixes as a diff
+      vaultkit lint --fix --diff my-vault           # show the safe fixes as a diff
+      vaultkit lint --diff --unsafe-fixes my-vault  # and the alias rewrites, to review
       vaultkit lint my-vault/a.md my-vault/b.md     # only these notes' findings
       git diff --name-only | vaultkit lint --files-from - my-vault
+      vaultkit lint --staged                        # what a commit changes, deletions too
     """
     args = LintArgs(
         paths=tuple(paths or ()),
@@ -93,8 +113,10 @@ def lint(
         strict=strict,
         fix=fix,
         dry_run=dry_run,
+        unsafe_fixes=unsafe_fixes,
         quiet=quiet,
         no_cache=no_cache,
         files_from=files_from,
+        staged=staged,
     )
     raise typer.Exit(run(args))

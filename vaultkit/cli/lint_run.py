@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # the lint engine is imported when the command runs
 
     from vaultkit.lint.context import LintContext, LintTarget
     from vaultkit.lint.files import Targets
+    from vaultkit.lint.fix import FixOutcome
     from vaultkit.vault.model import Finding
 
 FORMATS = ("text", "json", "github")
@@ -39,10 +40,12 @@ class LintArgs:
     ignore: tuple[str, ...] = ()
     strict: bool = False
     fix: bool = False
-    dry_run: bool = False
+    dry_run: bool = False  # also --diff: print the fixes as a diff, write nothing
+    unsafe_fixes: bool = False  # also the fixes that guess a meaning (alias links)
     quiet: bool = False
     no_cache: bool = False
     files_from: str | None = None  # a file of more note paths, "-" for standard input
+    staged: bool = False  # also every path git has staged (deleted and renamed ones too)
 
 
 # Option spelling -> the LintArgs field it sets; VALUED take a value, the rest are flags.
@@ -54,10 +57,13 @@ OPTIONS: dict[str, str] = {
     "--strict": "strict",
     "--fix": "fix",
     "--dry-run": "dry_run",
+    "--diff": "dry_run",
+    "--unsafe-fixes": "unsafe_fixes",
     "--quiet": "quiet",
     "-q": "quiet",
     "--no-cache": "no_cache",
     "--files-from": "files_from",
+    "--staged": "staged",
 }
 VALUED = frozenset({"fmt", "select", "ignore", "files_from"})
 
@@ -92,8 +98,10 @@ def read_quick(argv: list[str]) -> LintArgs | None:
         strict="strict" in flags,
         fix="fix" in flags,
         dry_run="dry_run" in flags,
+        unsafe_fixes="unsafe_fixes" in flags,
         quiet="quiet" in flags,
         no_cache="no_cache" in flags,
+        staged="staged" in flags,
     )
 
 
@@ -118,16 +126,34 @@ def _run_fix(
     kept = finish(target, (n.path for n in ctx.vault.notes), collect(ctx))
     reported = {(f.path, f.line, f.col) for f in kept if f.code == "VK103"}
     outcome = fix_vault(
-        ctx, dry_run=args.dry_run, state_dir=target.state_dir, only=only, reported=reported
+        ctx,
+        dry_run=args.dry_run,
+        unsafe=args.unsafe_fixes,
+        state_dir=target.state_dir,
+        only=only,
+        reported=reported,
     )
+    if not args.quiet:
+        _say_fixes(outcome, args.dry_run)
     if args.dry_run:
         sys.stdout.write(outcome.diff)
-        if not args.quiet:
-            print(f"would fix {len(outcome.changed)} file(s)", file=sys.stderr)
         return 1 if outcome.changed else 0
-    if not args.quiet and outcome.changed:
-        print(f"fixed: {', '.join(outcome.changed)}", file=sys.stderr)
     return load_context(target, cache=cache) if outcome.changed else ctx
+
+
+def _say_fixes(outcome: FixOutcome, dry_run: bool) -> None:
+    """One line per fix on stderr, and how many unsafe fixes were left out."""
+    verb = "would fix" if dry_run else "fixed"
+    for line in outcome.applied:
+        print(f"{verb} {line}", file=sys.stderr)
+    if dry_run:
+        print(f"would fix {len(outcome.changed)} file(s)", file=sys.stderr)
+    if outcome.unsafe_left:
+        print(
+            f"{outcome.unsafe_left} unsafe fix(es) not applied (alias links: a guess of what the "
+            "link means); review them with --diff --unsafe-fixes, apply with --fix --unsafe-fixes",
+            file=sys.stderr,
+        )
 
 
 def _notice_for(quiet: bool) -> Callable[[str], None] | None:
@@ -161,16 +187,46 @@ def _read_list(source: str) -> list[Path]:
         ) from exc
 
 
-def _targets(args: LintArgs) -> Targets:
+def _targets(args: LintArgs) -> Targets | None:
     """The vault and the notes named (see :mod:`vaultkit.lint.files`); a named file outside
-    the vault is said on stderr and left alone (pre-commit passes every changed file)."""
-    from vaultkit.lint.files import targets
+    the vault is said on stderr and left alone (pre-commit passes every changed file).
+    None: ``--staged`` found nothing staged and nothing else was named."""
+    from vaultkit.lint.files import git_staged, targets
 
     listed = _read_list(args.files_from) if args.files_from is not None else None
+    if args.staged:
+        folders = [path.resolve() for path in args.paths if path.is_dir()]
+        staged = [  # notes; attachments too inside a vault folder named
+            path
+            for path in git_staged(Path.cwd())
+            if path.suffix.lower() == ".md" or any(path.is_relative_to(f) for f in folders)
+        ]
+        if not staged and not args.paths and listed is None:
+            return None
+        listed = [*(listed or ()), *staged]
     found = targets(args.paths, listed, resolve_vault)
     for file in found.outside:
         print(f"note: {file} is not in the vault {found.vault}: not linted", file=sys.stderr)
+    if not args.quiet:
+        for path in sorted(found.gone):
+            print(
+                f"note: {path} no longer exists: checking the notes that linked to it",
+                file=sys.stderr,
+            )
     return found
+
+
+def _reported(scope: Targets, target: LintTarget, args: LintArgs) -> Callable[[Finding], bool]:
+    """Which findings to report: all (no notes named), else those in the named notes and those
+    on links elsewhere that name a named or gone path (:mod:`vaultkit.lint.cache.reach`)."""
+    from vaultkit.lint.cache.reach import reached_links
+
+    only = scope.only
+    if only is None:
+        return lambda f: True
+    named = only | scope.gone
+    links = reached_links(target, named, cache=not args.no_cache) if named else set()
+    return lambda f: f.path in only or (f.code < "VK2" and (f.path, f.line, f.col) in links)
 
 
 def run(args: LintArgs) -> int:
@@ -188,11 +244,15 @@ def run(args: LintArgs) -> int:
     )
 
     scope = _targets(args)
+    if scope is None:
+        if not args.quiet:
+            print("no notes staged: nothing to check", file=sys.stderr)
+        return 0
     root, only = scope.vault, scope.only
     target = lint_target(root)  # vaultkit.toml loaded and the state folder found, once
     cache = False if args.no_cache else None
     select, ignore = _codes(args.select), _codes(args.ignore)
-    if args.fix or args.dry_run:  # the safe fixes read every note anyway: the uncached path
+    if args.fix or args.dry_run:  # fixes read every note anyway: the uncached path
         ctx = load_context(target, progress=progress_for(args.quiet), cache=cache)
         selection = choose(ctx.config, select, ignore, args.strict)
         fixed = _run_fix(ctx, target, args, cache, only)
@@ -206,8 +266,9 @@ def run(args: LintArgs) -> int:
         result = lint_vault(target, progress=progress_for(args.quiet), cache=cache, notice=notice)
         found, notes = result.findings, result.notes
     if only is not None:
-        found = [f for f in found if f.path in only]
-        notes = sum(1 for path in only if path.lower().endswith(".md"))
+        wanted = _reported(scope, target, args)
+        found = [f for f in found if wanted(f)]
+        notes = len({f.path for f in found} | {p for p in only if p.lower().endswith(".md")})
     findings = select_findings(found, selection)
     code = exit_code(findings, selection.strict)
     sys.stdout.write(_render(args.fmt, findings, root, notes, code))

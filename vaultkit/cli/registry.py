@@ -30,6 +30,7 @@ COMMANDS: dict[str, str] = {
     "shell-init": "continuity_cmd",
     "transcript": "continuity_cmd",
     "loop": "continuity_cmd",
+    "demo": "demo_cmd",
     "version": "version_cmd",
 }
 
@@ -94,6 +95,7 @@ TOP_HELP_BODY = (
     "  resume      Restore context handoff-first: path A (fresh handoff), B...\n"
     "  shell-init  Print the shell hook that feeds the activity log (add it to...\n"
     "  loop        Run the agent again after it exits: vaultkit loop [--delay...\n"
+    "  demo        Run one recorded Claude Code session through the real...\n"
     "  version     Print vaultkit's version.\n"
     "  hooks       Install, remove or inspect vaultkit's hooks for each agent:...\n"
     "  transcript  Readable Markdown renderings of transcripts.\n"

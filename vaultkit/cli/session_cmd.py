@@ -20,9 +20,15 @@ import typer
 
 from vaultkit.agents import doctor as agent_doctor
 from vaultkit.agents import known
-from vaultkit.base import gitignore
+from vaultkit.base import dist, gitignore, storelinks
 from vaultkit.base.config import Config, load_config
-from vaultkit.base.store import Store, find_git_root, find_store, is_project_store
+from vaultkit.base.store import (
+    Store,
+    current_branch,
+    find_git_root,
+    find_store,
+    is_project_store,
+)
 from vaultkit.cli.app import app
 from vaultkit.cli.common import project_dir
 from vaultkit.cli.options import FormatOpt, OutputFormat, ProjectOpt
@@ -78,10 +84,32 @@ def restore(
     text = startup.status_first(
         payload, os.environ, startup.compose(payload, os.environ, spawn=None)
     )
+    if source is Source.startup:
+        for line in _choice_lines(find_store(project_dir(project)), project_dir(project)):
+            typer.echo(line, err=True)  # stdout stays exactly what would be injected
     if not text:
         typer.echo(f"nothing would be injected for source {source.value!r}", err=True)
         return
     typer.echo(startup.envelope(text) if fmt is OutputFormat.json else text)
+
+
+def _choice(store: Store, folder: Path) -> tuple[str, list[tuple[str, str]]]:
+    now = time.time()
+    summaries = startup.recent_summaries(store, startup.CANDIDATES, now)
+    branch = current_branch(folder)
+    return startup.explain(startup.latest(store, summaries, branch, now), branch)
+
+
+def _choice_lines(store: Store, folder: Path) -> list[str]:
+    if not store.summary.is_dir():
+        return []
+    chosen, passed = _choice(store, folder)
+    future = [
+        (n, "its file name is dated in the future")
+        for n in startup.future_named(store, time.time())
+    ]
+    lines = [f"vaultkit: latest session: {chosen}"]
+    return lines + [f"vaultkit: passed over: {name}: {why}" for name, why in [*passed, *future]]
 
 
 @app.command()
@@ -91,11 +119,13 @@ def doctor(project: ProjectOpt = None, fmt: FormatOpt = OutputFormat.text) -> No
     folder = project_dir(project)
     store = find_store(folder)
     config, config_check = _check_config(store)
-    checks = [config_check, *_check_hooks(folder)]
+    checks = [config_check, _check_install(), *_check_hooks(folder)]
     for name, probe in (
         (f"{known.DEFAULT} CLI", lambda: [_check_default_cli(config)]),
         ("store", lambda: [_check_store(store), _check_location(store, folder)]),
         ("git", lambda: _check_git(store, config)),
+        ("shared links", lambda: _check_links(store)),
+        ("latest session", lambda: _check_latest(store, folder)),
         ("queue", lambda: _check_queue(store, config)),
         ("worker results", lambda: _check_results(store)),
         ("distillation", lambda: _check_held(store)),
@@ -134,6 +164,29 @@ def _check_config(store: Store) -> tuple[Config, Check]:
         )
     where = store.config_file if store.config_file.exists() else "defaults (no vaultkit.toml)"
     return config, Check("config", "ok", f"valid: {where}")
+
+
+def _check_install() -> Check:
+    """This environment's vaultkit, and a distribution named ``vaultkit`` beside it: another
+    project on PyPI (or this one before its rename) that writes the same import package."""
+    import importlib.metadata
+
+    from vaultkit import __version__
+
+    where = Path(__file__).resolve().parents[1]
+    try:
+        other = importlib.metadata.distribution("vaultkit")
+    except importlib.metadata.PackageNotFoundError:
+        return Check("install", "ok", f"{dist.DISTRIBUTION} {__version__} in {where}")
+    return Check(
+        "install",
+        "fail",
+        f"a distribution named 'vaultkit' ({other.version}) is installed in this environment"
+        f" too: it is another project on PyPI (or vaultkit before its rename to"
+        f" {dist.DISTRIBUTION}) and shares the import package {where}",
+        f"pip uninstall vaultkit && pip install --force-reinstall {dist.DISTRIBUTION}; or give"
+        f" vaultkit an environment of its own: {dist.INSTALL}",
+    )
 
 
 def _check_hooks(folder: Path) -> list[Check]:
@@ -200,7 +253,11 @@ def _check_git(store: Store, config: Config) -> list[Check]:
         return [Check("git", "ok", f"{store.root} is not in a git repository: nothing is shared")]
     if not shutil.which("git"):
         return [Check("git", "warn", "git is not on PATH, tracking not checked", "install git")]
-    return [_check_ignore_file(store, config), _check_tracked(store, Path(root), config)]
+    return [
+        _check_ignore_file(store, config),
+        _check_merge(store, Path(root)),
+        _check_tracked(store, Path(root), config),
+    ]
 
 
 def _check_ignore_file(store: Store, config: Config) -> Check:
@@ -222,6 +279,32 @@ def _check_ignore_file(store: Store, config: Config) -> Check:
         "warn",
         f"{path} is {state}",
         "the next worker run writes it (end a session here, or vaultkit ingest TRANSCRIPT)",
+    )
+
+
+def _check_merge(store: Store, root: Path) -> Check:
+    """What git itself says about merging INDEX.md here (``git check-attr``), so a user's own
+    ``.gitattributes`` that overrides the store's is seen too."""
+    index = Path(os.path.relpath(store.at("index"), root)).as_posix()
+    done = subprocess.run(
+        ["git", "-C", str(root), "check-attr", "merge", "--", index],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    value = done.stdout.strip().rsplit(": ", 1)[-1] if done.returncode == 0 else ""
+    if value == "union":
+        return Check("git merge", "ok", f"{index} merges as a union: two clones never conflict")
+    if not os.path.exists(store.at("gitattributes")) and not store.root.is_dir():
+        return Check("git merge", "ok", f"{store.at('gitattributes')} is written with the store")
+    return Check(
+        "git merge",
+        "warn",
+        f"git merges {index} with {value or 'an unknown driver'}, not as a union: "
+        "two clones that record sessions will conflict in it",
+        f"the next worker run writes {store.at('gitattributes')}; remove any line of your own"
+        " that sets merge for it",
     )
 
 
@@ -251,6 +334,40 @@ def _check_tracked(store: Store, root: Path, config: Config) -> Check:
     )
 
 
+def _check_links(store: Store) -> list[Check]:
+    """Links in the shared folders that vaultkit refuses to follow (a teammate's or a broken
+    commit): each with its target and the command that removes it."""
+    if not store.root.is_dir():
+        return []
+    refused = storelinks.refused_links(store)
+    if not refused:
+        return [
+            Check(
+                "shared links", "ok", "no link in wiki/, summary/ or transcripts/ leaves the store"
+            )
+        ]
+    return [
+        Check("shared link", "fail", f"{r.path} {r.reason}; vaultkit does not read it", r.fix)
+        for r in refused
+    ]
+
+
+def _check_latest(store: Store, folder: Path) -> list[Check]:
+    """Which summary SessionStart leads with and why; each summary passed over (a date in the
+    future, or one at odds with its name or its session) and what to do about it."""
+    if not store.summary.is_dir():
+        return []
+    chosen, passed = _choice(store, folder)
+    checks = [Check("latest session", "ok", chosen)]
+    future = startup.future_named(store, time.time())
+    for name, why in [*passed, *((n, "its file name is dated in the future") for n in future)]:
+        fix = (
+            f"correct the date of {store.summary / name}, or remove it (it is not shown as latest)"
+        )
+        checks.append(Check("passed over", "warn", f"{name}: {why}", fix))
+    return checks
+
+
 def _check_queue(store: Store, config: Config) -> list[Check]:
     queued = jobs.list_jobs(store)
     live = jobs.live_running(store)
@@ -268,6 +385,7 @@ def _check_queue(store: Store, config: Config) -> list[Check]:
         )
     else:
         checks.append(Check("queue", "ok", f"{len(queued)} queued, {len(live)} worker(s) running"))
+    checks.extend(_check_junk(store))
     if failed:
         names = ", ".join(p.stem for p in failed[:5])
         checks.append(
@@ -280,6 +398,21 @@ def _check_queue(store: Store, config: Config) -> list[Check]:
             )
         )
     return checks
+
+
+def _check_junk(store: Store) -> list[Check]:
+    """Queue files that hold no job: set aside by the runner, or waiting for its next pass."""
+    import shlex
+
+    folder = jobs.queue_dir(store) / jobs.JUNK
+    aside, waiting = jobs.junk_count(store), len(jobs.unreadable(store))
+    if not aside and not waiting:
+        return []
+    detail = f"{aside} file(s) that held no job set aside in {folder}"
+    if waiting:
+        detail += f"; {waiting} more in the queue (the next worker sets them aside)"
+    fix = f"read them, then remove them: rm -r {shlex.quote(str(folder))}"
+    return [Check("queue junk", "warn", detail, fix)]
 
 
 def _ingest_commands(failed: list[Path]) -> str:

@@ -2,7 +2,7 @@
 
 Fed by the shell hook (``vaultkit shell-init``) and by the agent hooks. Lean (stdlib only): the
 hooks append here. Entries are read back in order (file date, then line order) to count how much
-happened since a handoff was written (SPEC §6, staleness by activity).
+happened since a handoff was written (README, "Continuity": staleness by activity).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The explicit baton (SPEC §6, seed 003): an in-flight memo the next session inherits, once.
+"""The explicit baton (README, "Continuity"): an in-flight memo the next session inherits, once.
 
 ``vaultkit baton`` (run by the agent through an installed slash command) drops a baton: the
 session, the time, the memo and the last turn's thinking. The next session of the project that
@@ -254,6 +254,10 @@ def drop(
     """Write a baton; returns its path and value."""
     when = (now or _now()).astimezone()
     thinking = last_thinking(transcript, thinking_chars) if transcript is not None else ""
+    if thinking:
+        from vaultkit.session.transcripts.redact import redact  # the baton is injected later
+
+        thinking = redact(thinking)
     baton = Baton(
         session_id=session_id,
         created_at=when.isoformat(timespec="seconds"),

@@ -1,4 +1,4 @@
-"""The restart loop (SPEC §6, seed 000's ``cloop``): run the agent, wait for its distillation,
+"""The restart loop (README, "Continuity"): run the agent, wait for its distillation,
 count down, run it again; ``q`` during a countdown quits.
 
 The distillation wait is bounded and shows a countdown. It watches the store's own queue and

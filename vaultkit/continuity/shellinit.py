@@ -1,4 +1,4 @@
-"""Shell hooks for the activity log (SPEC §6, seed 004): ``vaultkit shell-init bash|zsh|pwsh``.
+"""Shell hooks for the activity log (README, "Continuity"): ``vaultkit shell-init bash|zsh|pwsh``.
 
 Each snippet, added to the shell profile, appends ``[HH:MM:SS] command`` to the project's
 ``sessions/logs/YYYY-MM-DD.log`` before each command — only inside projects with a vaultkit store

@@ -66,6 +66,12 @@ RULES: dict[str, Rule] = {
         ),
         Rule("VK202", "unreadable-file", "error", "not UTF-8, binary content, or unreadable"),
         Rule(
+            "VK203",
+            "link-out-of-store",
+            "error",
+            "a session store's symlink out of the store or into its private parts (not read)",
+        ),
+        Rule(
             "VK301",
             "orphan",
             "warning",

@@ -185,6 +185,11 @@ def _deps(links: Iterable[ResolvedLink], memo: dict[str, TargetKeys]) -> tuple[s
     return tuple(sorted(keys))
 
 
+def dependency_keys(links: Iterable[ResolvedLink]) -> tuple[str, ...]:
+    """The dependency keys of one note's links (what the lint cache stores per note)."""
+    return _deps(links, {})
+
+
 def _out(source: str, links: Iterable[ResolvedLink]) -> tuple[str, ...]:
     if is_root_index(source):
         return ()

@@ -5,11 +5,16 @@ counted against every note) and reports only the findings in the files named. Th
 folder named beside them, else the nearest folder above them that holds ``.obsidian/`` (then
 ``vaultkit.toml``, then ``.vaultkit/``), else the project's session wiki when it holds them,
 else the deepest folder that holds them all.
+
+A path in a ``--files-from`` list (or from ``--staged``) that no longer exists is no error: a
+note deleted or renamed away leaves links behind, so the notes that linked to it are linted
+(:mod:`vaultkit.lint.cache.reach`). A path named on the command line must exist.
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -106,12 +111,47 @@ def vault_paths(vault: Path, files: Iterable[Path]) -> tuple[list[str], list[Pat
 
 @dataclass(frozen=True, slots=True)
 class Targets:
-    """What one lint reports: the vault, the vault paths named (None: all) and the files named
-    that are not in the vault (left alone)."""
+    """What one lint reports: the vault, the vault paths named (None: all), the files named
+    that are not in the vault (left alone) and the listed vault paths that no longer exist."""
 
     vault: Path
     only: frozenset[str] | None
     outside: tuple[Path, ...] = ()
+    gone: frozenset[str] = frozenset()
+
+
+def present(listed: Iterable[Path]) -> tuple[list[Path], list[Path]]:
+    """The listed paths that exist, and those that do not (deleted, renamed away)."""
+    here: list[Path] = []
+    gone: list[Path] = []
+    for path in listed:
+        path = path.expanduser()
+        (here if path.exists() or path.is_symlink() else gone).append(path)
+    return here, gone
+
+
+def git_staged(cwd: Path) -> list[Path]:
+    """Every path ``git`` has staged in the repository around ``cwd``: added, changed,
+    deleted, and both names of a rename (as absolute paths)."""
+    from vaultkit.errors import VaultkitError
+
+    def git(*args: str) -> str:
+        try:
+            done = subprocess.run(
+                ["git", *args], cwd=cwd, capture_output=True, text=True, check=False, timeout=60
+            )
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise VaultkitError(f"--staged: cannot run git: {exc}", hint="install git") from exc
+        if done.returncode != 0:
+            raise VaultkitError(
+                f"--staged: {done.stderr.strip() or 'git failed'}",
+                hint="run it inside a git repository, or name the notes instead",
+            )
+        return done.stdout
+
+    top = Path(git("rev-parse", "--show-toplevel").strip())
+    names = git("diff", "--cached", "--name-only", "--no-renames", "-z").split("\0")
+    return [top / name for name in names if name]
 
 
 def _session_wiki() -> Path | None:
@@ -141,14 +181,16 @@ def targets(
     """The vault and the paths to report for ``paths`` (command-line words) and ``listed``
     (a ``--files-from`` list, None without one); ``default(folder)`` checks a named vault
     folder or finds the default one (the CLI's ``resolve_vault``)."""
-    args = split_args([*paths, *(listed or ())])
-    if not args.files and listed is None:
+    here, gone = present(listed or ())
+    args = split_args([*paths, *here])
+    if not args.files and not gone and listed is None:
         return Targets(default(args.vault), None)
     if args.vault is not None:
         vault = default(args.vault)
-    elif args.files:
-        vault = vault_of(args.files)
+    elif args.files or gone:
+        vault = vault_of([*args.files, *gone])
     else:  # an empty --files-from list: the default vault, nothing reported
         vault = default(None)
     inside, outside = vault_paths(vault, args.files)
-    return Targets(vault.resolve(), frozenset(inside), tuple(outside))
+    was_inside = vault_paths(vault, gone)[0]
+    return Targets(vault.resolve(), frozenset(inside), tuple(outside), frozenset(was_inside))

@@ -1,6 +1,8 @@
-"""``vaultkit lint --fix``: the safe fixes only — alias-only links become ``[[target|Alias]]``
-(only when the text is exactly one note's alias, case included; ``[[target\\|Alias]]`` in a GFM
-table row, where a bare ``|`` would split the cell) and INDEX.md is regenerated.
+"""``vaultkit lint --fix``: safe fixes change only text whose meaning is certain (INDEX.md is
+regenerated); unsafe fixes (``--unsafe-fixes``) are guesses of meaning: an alias-only link
+becomes ``[[target|Alias]]`` (only when the text is exactly one note's alias, case included;
+``[[target\\|Alias]]`` in a GFM table row, where a bare ``|`` would split the cell) — ``[[UID]]``
+in a note about inodes is no link to "User Interface Design" because that note lists ``UID``.
 A note with a VK201/VK202 finding, an excluded file, a suppressed finding and a note reached
 through a symbolic link (itself a link, or in a linked folder) are never touched.
 
@@ -16,11 +18,11 @@ from pathlib import Path
 
 from vaultkit.base.fsio import write_if_changed
 from vaultkit.lint.context import LintContext
-from vaultkit.lint.links import alias_fix
+from vaultkit.lint.links import alias_fix, exact_owners, written
 from vaultkit.vault.index import INDEX_NAME, vault_index_plan
 from vaultkit.vault.indexer import regenerate_index, unified_diff
 from vaultkit.vault.load import through_link
-from vaultkit.vault.resolve import ResolvedLink
+from vaultkit.vault.wikisyntax import OPEN, scan_wikilink
 
 UNPARSEABLE = frozenset({"VK201", "VK202"})
 BOM = "\ufeff"
@@ -35,33 +37,26 @@ class Edit:
     col: int
     replacement: str
     in_table: bool = False  # the link is in a GFM table row: its ``|`` must be escaped
+    note: str = ""  # what the edit does, as the fix list shows it
 
 
 @dataclass(frozen=True, slots=True)
 class FixOutcome:
-    """Files changed (or, with ``dry_run``, that would change) and their unified diffs."""
+    """Files changed (or, with ``dry_run``, that would change), their unified diffs, one line
+    per fix applied (``path:line:col: what``) and the unsafe fixes left out."""
 
     changed: tuple[str, ...]
     diff: str
-
-
-def exact_owners(ctx: LintContext, item: ResolvedLink) -> tuple[str, ...]:
-    """The notes among a ghost's alias owners whose alias is the link text exactly, letter
-    case included (owners are found ignoring case, as Obsidian's alias search does)."""
-    text = item.link.target.strip()
-    owners = []
-    for path in item.resolution.alias_of:
-        note = ctx.vault.note(path)
-        if note is not None and any(alias.strip() == text for alias in note.aliases):
-            owners.append(path)
-    return tuple(owners)
+    applied: tuple[str, ...] = ()
+    unsafe_left: int = 0
 
 
 def alias_edits(
     ctx: LintContext, reported: Collection[tuple[str, int, int]] | None = None
 ) -> dict[str, list[Edit]]:
     """Per note path, the edits that rewrite its alias-only wikilinks: only where the link's
-    text is exactly (case included) the alias of exactly one note, so a fix is never a guess.
+    text is exactly (case included) the alias of exactly one note — still a guess of meaning,
+    so an unsafe fix.
     ``reported``: the (path, line, col) of the VK103 findings still reported after the vault's
     exclusions and suppressions (None: all); a link nobody is told about is not edited."""
     unsafe = {f.path for f in ctx.vault.findings if f.code in UNPARSEABLE}
@@ -73,22 +68,24 @@ def alias_edits(
             continue
         if reported is not None and (item.source, link.line, link.col) not in reported:
             continue
-        if len(res.alias_of) == 1 and exact_owners(ctx, item) == res.alias_of:
-            edit = Edit(link.line, link.col, alias_fix(item, ctx.vault.index))
+        owners = exact_owners(ctx, item)
+        if len(owners) == 1:
+            new = alias_fix(item, ctx.vault.index, owners[0])
+            edit = Edit(link.line, link.col, new, note=f"{written(link)} -> {new}")
             edits.setdefault(item.source, []).append(edit)
     return edits
 
 
 def _replace_in_line(line: str, start: int, replacement: str, in_table: bool) -> str:
-    opener = "![[" if replacement.startswith("!") else "[["
+    opener = "!" + OPEN if replacement.startswith("!") else OPEN
     if not line.startswith(opener, start):
         return line  # the file changed since it was read: leave it alone
-    end = line.find("]]", start + len(opener))
-    if end < 0:
+    found = scan_wikilink(line, start + len(opener) - len(OPEN), len(line))
+    if found.parts is None:
         return line
-    if in_table or "\\|" in line[start:end]:  # inside a table the separator is escaped
+    if in_table or "\\|" in line[start : found.end]:  # inside a table the separator is escaped
         replacement = replacement.replace("|", "\\|")
-    return line[:start] + replacement + line[end + 2 :]
+    return line[:start] + replacement + line[found.end :]
 
 
 def split_lines(text: str) -> list[str]:
@@ -134,7 +131,7 @@ def _in_tables(ctx: LintContext, path: str, text: str, edits: list[Edit]) -> lis
     """``edits`` with ``in_table`` set on those whose link is in a table row of ``text``."""
     note = ctx.vault.note(path)
     rows = table_rows(text, note.body_line if note is not None else 1)
-    return [Edit(e.line, e.col, e.replacement, e.line in rows) for e in edits]
+    return [Edit(e.line, e.col, e.replacement, e.line in rows, e.note) for e in edits]
 
 
 def _fix_note(ctx: LintContext, path: str, edits: list[Edit], dry_run: bool) -> str:
@@ -164,11 +161,13 @@ def fix_vault(
     ctx: LintContext,
     *,
     dry_run: bool = False,
+    unsafe: bool = False,
     state_dir: Path | None = None,
     only: frozenset[str] | None = None,
     reported: Collection[tuple[str, int, int]] | None = None,
 ) -> FixOutcome:
-    """Apply the safe fixes to the vault of ``ctx`` (or only compute them with ``dry_run``).
+    """Apply the safe fixes (and with ``unsafe`` the unsafe ones) to the vault of ``ctx``, or
+    only compute them with ``dry_run``.
 
     INDEX.md is regenerated only when the vault already has one; it is done after the link
     fixes, from a fresh load, so its descriptions see the fixed notes. ``state_dir``: the
@@ -177,16 +176,23 @@ def fix_vault(
     """
     changed: list[str] = []
     diffs: list[str] = []
+    applied: list[str] = []
+    left = 0
     for path, edits in sorted(alias_edits(ctx, reported).items()):
         if only is not None and path not in only:
+            continue
+        if not unsafe:
+            left += len(edits)
             continue
         diff = _fix_note(ctx, path, edits, dry_run)
         if diff:
             changed.append(path)
             diffs.append(diff)
+            applied.extend(f"{path}:{e.line}:{e.col}: {e.note} (unsafe)" for e in edits)
     if ctx.index_text is not None and (only is None or INDEX_NAME in only):
         diff = _fix_index(ctx, dry_run, state_dir)
         if diff:
             changed.append(INDEX_NAME)
             diffs.append(diff)
-    return FixOutcome(tuple(changed), "".join(diffs))
+            applied.append(f"{INDEX_NAME}: regenerated")
+    return FixOutcome(tuple(changed), "".join(diffs), tuple(applied), left)

@@ -57,12 +57,13 @@ def _link_text_for(index: FileIndex, source: str, path: str) -> str:
     return path[: -len(NOTE_SUFFIX)] if path.lower().endswith(NOTE_SUFFIX) else path
 
 
-def alias_fix(item: ResolvedLink, index: FileIndex) -> str:
-    """The suggested replacement for an alias-only link: ``[[target|Alias]]`` (``#sub`` kept)."""
+def alias_fix(item: ResolvedLink, index: FileIndex, owner: str) -> str:
+    """The suggested replacement for an alias-only link to ``owner``: ``[[target|Alias]]``
+    (``#sub`` kept)."""
     link = item.link
     sub = f"#{link.subpath}" if link.subpath else ""
     shown = link.display if link.display else link.target.strip()
-    target = _link_text_for(index, item.source, item.resolution.alias_of[0])
+    target = _link_text_for(index, item.source, owner)
     return f"{'!' if link.embed else ''}[[{target}{sub}|{shown}]]"
 
 
@@ -72,20 +73,30 @@ def is_placeholder(target: str) -> bool:
     return ("{{" in target and "}}" in target) or ("<%" in target and "%>" in target)
 
 
-def _ghost(item: ResolvedLink, index: FileIndex) -> Finding:
+def exact_owners(ctx: LintContext, item: ResolvedLink) -> tuple[str, ...]:
+    """The notes among a ghost's alias owners whose alias is the link text exactly, letter
+    case included (owners are found ignoring case, as Obsidian's alias search does; ``[[man]]``
+    is no link to the note whose alias is ``MAN``)."""
+    text = item.link.target
+    index = ctx.vault.index
+    return tuple(p for p in item.resolution.alias_of if index.has_alias_as_written(p, text))
+
+
+def _ghost(item: ResolvedLink, ctx: LintContext) -> Finding:
     link = item.link
-    if len(item.resolution.alias_of) == 1:
+    owners = exact_owners(ctx, item) if item.resolution.alias_of else ()
+    if len(owners) == 1:
         message = (
             f"{written(link)} matches no file; {link.target.strip()!r} is an alias of "
-            f"{item.resolution.alias_of[0]} (aliases do not resolve links): write "
-            f"{alias_fix(item, index)}"
+            f"{owners[0]} (aliases do not resolve links): write "
+            f"{alias_fix(item, ctx.vault.index, owners[0])}"
         )
         return finding(item.source, link.line, link.col, "VK103", message)
-    if item.resolution.alias_of:
+    if owners:
         message = (
             f"{written(link)} matches no file; {link.target.strip()!r} is an alias of "
-            f"{len(item.resolution.alias_of)} notes (aliases do not resolve links), so --fix "
-            f"leaves it: link to one of the candidates {', '.join(item.resolution.alias_of)}"
+            f"{len(owners)} notes (aliases do not resolve links), so --fix leaves it: link to "
+            f"one of the candidates {', '.join(owners)}"
         )
         return finding(item.source, link.line, link.col, "VK103", message)
     if is_attachment_target(link):
@@ -129,7 +140,7 @@ def link_rules(ctx: LintContext) -> Iterator[Finding]:
         path = item.resolution.path
         if path is None:
             if not is_placeholder(item.link.target):
-                yield _ghost(item, ctx.vault.index)
+                yield _ghost(item, ctx)
             continue
         if item.resolution.ambiguous:
             yield _ambiguous(item)

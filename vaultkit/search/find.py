@@ -1,5 +1,5 @@
 """Run a query against a search index: BM25 with titles and headings weighted above the body,
-filters by kind, date, tag and agent, and each hit placed on its first matching line.
+filters by kind, date, tag, agent and author, and each hit placed on its first matching line.
 
 FTS5 computes ``bm25()`` for every match before it can sort (about a microsecond each), so a
 word in most of 100,000 notes costs ~100 ms. A query with more than ``COMMON`` matches is
@@ -44,6 +44,7 @@ class Filters:
     tags: tuple[str, ...] = ()
     agent: str = ""
     limit: int = 10
+    author: str = ""  # frontmatter ``author:``, compared without regard to (ASCII) case
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +58,7 @@ class Hit:
     date: str
     score: float
     snippet: str
+    author: str = ""
     complete: bool = True  # holds every content word of the query (else some of them)
 
     def as_json(self) -> dict[str, object]:
@@ -66,6 +68,7 @@ class Hit:
             "kind": self.kind,
             "title": self.title,
             "date": self.date,
+            "author": self.author,
             "score": round(self.score, 4),
             "snippet": self.snippet,
             "complete": self.complete,
@@ -90,6 +93,9 @@ def _where(filters: Filters) -> tuple[str, list[object]]:
     if filters.agent:
         clauses.append("agent = ?")
         args.append(filters.agent)
+    if filters.author:
+        clauses.append("author = ? COLLATE NOCASE")
+        args.append(filters.author.strip())
     return " AND ".join(clauses), args
 
 
@@ -240,13 +246,14 @@ def search(
     complete = sorted(_rows(conn, ranked), key=lambda r: r[:2])
     rows = [(row, True) for row in complete] + [(row, False) for row in _rows(conn, partial)]
     hits = []
-    for (score, path, kind, title, date, body_line, body), whole in rows:
+    for (score, path, kind, title, date, author, body_line, body), whole in rows:
         line, snippet = locate(body, body_line, title, needles)
-        hits.append(Hit(path, line, kind, title, date, -score, snippet, whole))
+        hits.append(Hit(path, line, kind, title, date, -score, snippet, author, whole))
     return hits
 
 
-Row = tuple[float, str, str, str, str, int, str]  # score, path, kind, title, date, line, body
+# score, path, kind, title, date, author, body line, body
+Row = tuple[float, str, str, str, str, str, int, str]
 
 
 def _rows(conn: sqlite3.Connection, ranked: Ranked) -> list[Row]:
@@ -254,7 +261,7 @@ def _rows(conn: sqlite3.Connection, ranked: Ranked) -> list[Row]:
     rows: list[Row] = []
     for fid, score in ranked:
         row = conn.execute(
-            "SELECT f.path, f.kind, f.title, f.date, f.body_line, d.body FROM files f"
+            "SELECT f.path, f.kind, f.title, f.date, f.author, f.body_line, d.body FROM files f"
             " JOIN docs d ON d.rowid = f.id WHERE f.id = ?",
             (fid,),
         ).fetchone()

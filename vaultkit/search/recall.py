@@ -24,6 +24,7 @@ class Found:
     hits: tuple[Hit, ...]
     refresh: Refresh
     advice: tuple[str, ...] = ()
+    note: str = ""  # said on stderr (the CLI) or in the answer (MCP): how it was searched
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -32,6 +33,7 @@ class Found:
             "indexed": self.refresh.total,
             "reindexed": self.refresh.updated,
             "advice": list(self.advice),
+            **({"note": self.note} if self.note else {}),
         }
 
 
@@ -49,9 +51,17 @@ def search_folder(
     from vaultkit.search.advice import advise
 
     query = parse_query(text)  # a bad query fails before any indexing work
-    with opened(corpus_for(folder), update=update, progress=progress) as (conn, refresh):
+    corpus = corpus_for(folder)
+    with opened(corpus, update=update, progress=progress) as (conn, refresh):
         hits = tuple(search(conn, query, filters))
-        return Found(text, hits, refresh, advise(conn, query, filters, hits))
+        advice = advise(conn, query, filters, hits)
+    note = ""
+    if refresh.in_memory and corpus.root.is_dir():  # a read-only vault or store
+        note = (
+            f"{corpus.state_dir} is not writable, so its search index was built in memory"
+            " for this search (make the store writable to keep it)"
+        )
+    return Found(text, hits, refresh, advice, note)
 
 
 @dataclass(frozen=True, slots=True)

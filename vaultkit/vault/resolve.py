@@ -1,4 +1,7 @@
-"""Obsidian's link resolution (SPEC §3.1) over a FileIndex of vault paths; pure, no I/O."""
+"""Obsidian's link resolution over a FileIndex of vault paths; pure, no I/O.
+
+The rules are listed in docs/lint.md ("Rules") and the README ("Lint any Obsidian vault").
+"""
 
 from __future__ import annotations
 
@@ -75,6 +78,7 @@ class FileIndex:
     _by_name: Mapping[str, tuple[str, ...]] = field(repr=False)  # key of file name -> paths
     _by_path: Mapping[str, tuple[str, ...]] = field(repr=False)  # key of full path -> paths
     _by_alias: Mapping[str, tuple[str, ...]] = field(repr=False)  # key of alias -> note paths
+    _written: frozenset[tuple[str, str]] = field(default=frozenset(), repr=False)  # (note, alias)
 
     def __contains__(self, path: object) -> bool:
         return path in self._keys
@@ -89,6 +93,11 @@ class FileIndex:
     def notes_with_alias(self, text: str) -> tuple[str, ...]:
         """Notes whose frontmatter aliases contain ``text`` (case-insensitive, NFC), sorted."""
         return self._by_alias.get(match_key(text.strip()), ())
+
+    def has_alias_as_written(self, note: str, text: str) -> bool:
+        """Whether ``note`` lists ``text`` among its aliases exactly, letter case included
+        (``notes_with_alias`` ignores case, as Obsidian's alias search does)."""
+        return (note, text.strip()) in self._written
 
     def same_name_notes(self) -> tuple[tuple[str, ...], ...]:
         """Groups of two or more notes sharing a file name, so bare links to them are ambiguous.
@@ -119,17 +128,18 @@ def build_file_index(
     folders = {path: _folder(key) for path, key in keys.items()}
     by_name = _group((key.rpartition(_SEP)[2], path) for path, key in keys.items())
     by_path = _group((key, path) for path, key in keys.items())
-    alias_pairs = (
-        (match_key(alias.strip()), note)
+    written = frozenset(
+        (note, alias.strip())
         for note, names in (aliases or {}).items()
         if note in keys and _is_note_path(note)
         for alias in names
         if alias.strip()
     )
+    alias_pairs = ((match_key(alias), note) for note, alias in written)
     by_alias = {k: tuple(sorted(set(v))) for k, v in _group(alias_pairs).items()}
     unique = tuple(sorted(by_length))
     notes = tuple(p for p in unique if _is_note_path(p))
-    return FileIndex(unique, notes, keys, order, folders, by_name, by_path, by_alias)
+    return FileIndex(unique, notes, keys, order, folders, by_name, by_path, by_alias, written)
 
 
 @dataclass(frozen=True, slots=True)

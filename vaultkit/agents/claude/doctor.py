@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from vaultkit.agents import registration
-from vaultkit.agents.doctor import EVENTS, Finding, files
+from vaultkit.agents.doctor import EVENTS, Finding, files, resolved
 from vaultkit.agents.install import ScopeStatus
 
 ALWAYS = True  # reported even when Claude Code is not on this machine
@@ -50,7 +50,7 @@ def findings(
     if not checks:
         where = ", ".join(f"{e} in {s[0]}" for e, s in covered.items())
         checks.append(Finding("hooks", "ok", where))
-    return checks
+    return checks + resolved(rows, env)
 
 
 def _plugin(enabled_in: str, settings_too: bool) -> Finding:

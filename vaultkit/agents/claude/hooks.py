@@ -9,11 +9,10 @@ the scope (:mod:`vaultkit.agents.mcpconfig`).
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from vaultkit.agents import hookcmd, mcpconfig
+from vaultkit.agents import mcpconfig
 from vaultkit.agents.claude import AGENT, settings, slashcmds
 from vaultkit.agents.install import (
     Change,
@@ -23,10 +22,13 @@ from vaultkit.agents.install import (
     ScopeStatus,
     apply_change,
     file_status,
-    installed_hook_executable,
-    mcp_executable,
+    hook_words,
+    mcp_command,
+    mcp_program,
+    path_notes,
     read_text,
 )
+from vaultkit.errors import VaultkitError
 
 SCOPES = tuple(Scope)
 
@@ -43,13 +45,12 @@ def hook_path(scope: Scope, project: Path, env: Mapping[str, str] | None = None)
 
 
 def install_scope(scope: Scope, project: Path, *, dry_run: bool, options: Options) -> Change:
-    """Add vaultkit's hooks to a scope's settings file, and the slash commands beside it."""
-    exe = installed_hook_executable()
+    """Add vaultkit's hooks to a scope's settings file, and the slash commands beside it (the
+    project's committed files name bare commands; the others this environment's paths)."""
+    command = hook_words(scope)  # vaultkit-hook, or python -I -S …/vaultkit_hook.py
     path = hook_path(scope, project)
     events = settings.EVENTS + ((settings.PROMPT_EVENT,) if options.prompt_hook else ())
     approve = mcpconfig.approve if scope is Scope.project else _same
-
-    command = hookcmd.hook_command(sys.executable, str(exe))  # python -I -S …/vaultkit_hook.py
 
     def transform(data: Data) -> Data:
         hooked = settings.install(data, command, shell_form=options.shell_form, events=events)
@@ -58,7 +59,8 @@ def install_scope(scope: Scope, project: Path, *, dry_run: bool, options: Option
     change = apply_change(path, transform, dry_run=dry_run, parse=settings.parse)
     commands = slashcmds.sync(path, project, dry_run=dry_run)
     commands.append(_mcp(scope, project, dry_run=dry_run, remove=False))
-    return Change(change.path, change.changed, change.diff, tuple(commands))
+    notes = path_notes(scope, mcp=True)
+    return Change(change.path, change.changed, change.diff, tuple(commands), notes)
 
 
 def uninstall_scope(scope: Scope, project: Path, *, dry_run: bool) -> Change:
@@ -104,7 +106,7 @@ def _mcp(scope: Scope, project: Path, *, dry_run: bool, remove: bool) -> str:
         if not change.changed:
             return ""
         return f"{'would remove' if dry_run else 'removed'} MCP server vaultkit from {path}"
-    exe = str(mcp_executable())
+    exe = mcp_command(scope)
     change = apply_change(
         path,
         lambda d: mcpconfig.register(d, keys, exe, where),
@@ -118,9 +120,22 @@ def _mcp(scope: Scope, project: Path, *, dry_run: bool, remove: bool) -> str:
 
 
 def scope_status(scope: Scope, project: Path) -> ScopeStatus:
-    """Which of vaultkit's hooks a scope's settings file holds, and which programs are missing;
-    an unreadable or malformed file is reported in ``error``, not raised."""
-    return file_status(hook_path(scope, project), scope, settings.parse, AGENT.name)
+    """Which of vaultkit's hooks a scope's settings file holds, its MCP server's program, and
+    which programs are missing; an unreadable or malformed file is reported in ``error``."""
+
+    def server(data: Data) -> str:
+        path, keys = mcp_file(scope, project)
+        return mcp_program(_load(path), keys)
+
+    return file_status(hook_path(scope, project), scope, settings.parse, AGENT.name, server)
+
+
+def _load(path: Path) -> object:
+    """A JSON file's data, or None when it is missing or unreadable (status never raises)."""
+    try:
+        return settings.parse(read_text(path) or "", str(path))
+    except VaultkitError:
+        return None
 
 
 def hook_data(scope: Scope, project: Path) -> tuple[Path, Data]:

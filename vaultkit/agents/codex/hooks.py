@@ -11,13 +11,12 @@ user trusted it (:mod:`.trust`), so the install's notes say how; vaultkit does n
 from __future__ import annotations
 
 import shlex
-import sys
 import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from vaultkit.agents import hookcmd, hookmerge, mcpconfig
+from vaultkit.agents import hookmerge, mcpconfig
 from vaultkit.agents.adapter import config_dir
 from vaultkit.agents.codex import AGENT
 from vaultkit.agents.install import (
@@ -28,8 +27,9 @@ from vaultkit.agents.install import (
     ScopeStatus,
     apply_change,
     file_status,
-    installed_hook_executable,
+    hook_words,
     mcp_executable,
+    path_notes,
     read_text,
 )
 
@@ -76,10 +76,15 @@ def hook_path(scope: Scope, project: Path, env: Mapping[str, str] | None = None)
 def install_scope(scope: Scope, project: Path, *, dry_run: bool, options: Options) -> Change:
     """Add vaultkit's SessionStart and SessionEnd hooks to the scope's ``hooks.json``; the notes
     say what to trust and how to add the MCP server."""
-    command = hookcmd.hook_command(sys.executable, str(installed_hook_executable()))
+    command = hook_words(scope)  # vaultkit-hook in the project's committed file
     path = hook_path(scope, project)
     change = apply_change(path, lambda d: install(d, command), dry_run=dry_run, parse=parse)
-    notes = (*trust_notes(scope, project), mcp_note(str(mcp_executable())))
+    notes = (
+        *trust_notes(scope, project),
+        *path_notes(scope, mcp=False),
+        # `codex mcp add` writes the user's config.toml, so this environment's path is right
+        mcp_note(str(mcp_executable())),
+    )
     return Change(change.path, change.changed, change.diff, notes=notes)
 
 

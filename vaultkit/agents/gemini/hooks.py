@@ -9,12 +9,11 @@ notes say so. The same file gets ``mcpServers.vaultkit``, removed by uninstall. 
 from __future__ import annotations
 
 import shlex
-import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from vaultkit.agents import hookcmd, hookmerge, mcpconfig
+from vaultkit.agents import hookmerge, mcpconfig
 from vaultkit.agents.adapter import config_dir
 from vaultkit.agents.gemini import AGENT
 from vaultkit.agents.gemini.trust import folders_file
@@ -26,8 +25,10 @@ from vaultkit.agents.install import (
     ScopeStatus,
     apply_change,
     file_status,
-    installed_hook_executable,
-    mcp_executable,
+    hook_words,
+    mcp_command,
+    mcp_program,
+    path_notes,
     read_text,
 )
 
@@ -78,9 +79,9 @@ def mcp_entry(executable: str) -> Data:
 def install_scope(scope: Scope, project: Path, *, dry_run: bool, options: Options) -> Change:
     """Add vaultkit's SessionStart and SessionEnd hooks and its MCP server to the scope's
     ``settings.json``; the notes say what to trust."""
-    command = hookcmd.hook_command(sys.executable, str(installed_hook_executable()))
+    command = hook_words(scope)  # vaultkit-hook in the project's committed file
     path = hook_path(scope, project)
-    server = str(mcp_executable())
+    server = mcp_command(scope)
 
     def transform(data: Data) -> Data:
         return mcpconfig.register(install(data, command), (), server, str(path), mcp_entry(server))
@@ -89,6 +90,7 @@ def install_scope(scope: Scope, project: Path, *, dry_run: bool, options: Option
     notes = (
         *trust_notes(scope, project),
         f"{path} also registers the MCP server vaultkit ({server} mcp)",
+        *path_notes(scope, mcp=True),
     )
     return Change(change.path, change.changed, change.diff, notes=notes)
 
@@ -121,7 +123,7 @@ def trust_notes(scope: Scope, project: Path) -> tuple[str, ...]:
 def scope_status(scope: Scope, project: Path) -> ScopeStatus:
     """Which of vaultkit's hooks the scope's ``settings.json`` holds (errors reported, not
     raised)."""
-    return file_status(hook_path(scope, project), scope, parse, AGENT.name)
+    return file_status(hook_path(scope, project), scope, parse, AGENT.name, mcp_program)
 
 
 def hook_data(scope: Scope, project: Path) -> tuple[Path, Data]:

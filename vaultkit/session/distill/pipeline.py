@@ -1,6 +1,7 @@
 """Distil one session: condense → prompt → one LLM call (+ one retry) → markers → two notes.
 
-Quality self-check (SPEC §5): a missing HANDOFF or WIKI part, empty output, a timeout or an error
+Quality self-check (docs/ARCHITECTURE.md, "The session pipeline"): a missing HANDOFF or WIKI
+part, empty output, a timeout or an error
 gets one retry; if that fails too a degraded note is still written from the offline extract plus
 whatever partial output exists. Infrastructure failures raise :class:`InfraError` and write
 nothing, so the caller keeps the job queued. INDEX.md and retention are the caller's business.
@@ -14,6 +15,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Literal
 
+from vaultkit.base.author import current_author
 from vaultkit.base.config import Config
 from vaultkit.base.log import append_log
 from vaultkit.base.store import Store
@@ -30,7 +32,7 @@ from vaultkit.session.distill.backends import (
 )
 from vaultkit.session.distill.costs import NO_USAGE, Usage
 from vaultkit.session.distill.markers import Parsed, parse_markers
-from vaultkit.session.notes.naming import parse_name, short_id
+from vaultkit.session.notes.naming import names_session, parse_name
 from vaultkit.session.notes.write import NoteMeta, write_session_notes
 from vaultkit.session.transcripts.condense import Digest, condense
 from vaultkit.session.transcripts.redact import redact
@@ -57,6 +59,11 @@ class SessionInfo:
     agent: str = "claude"  # vaultkit.agents.known.AGENTS: whose session this was
 
 
+class NoUserTurn(Exception):
+    """The session has no user turn (Codex's hook-trust session, an aborted start): it leaves
+    no note, only its raw copy."""
+
+
 @dataclass(frozen=True, slots=True)
 class DistillOutcome:
     title: str
@@ -75,11 +82,14 @@ def existing_note_names(store: Store, exclude_session: str = "") -> list[str]:
         names = [p.stem for p in store.wiki.glob("*.md") if p.name != "INDEX.md"]
     except OSError:
         return []
-    own = short_id(exclude_session) if exclude_session else None
     kept = []
     for name in sorted(names, reverse=True):
         parsed = parse_name(f"{name}.md")
-        if own is None or parsed is None or parsed.session != own:
+        if (
+            not exclude_session
+            or parsed is None
+            or not names_session(parsed.session, exclude_session)
+        ):
             kept.append(name)
     return kept[:EXISTING_NOTES_MAX]
 
@@ -141,7 +151,8 @@ def _fallback(offline: Parsed, results: list[BackendResult]) -> tuple[str, str]:
 
 
 def distill_session(store: Store, info: SessionInfo, config: Config) -> DistillOutcome:
-    """Distil ``info``'s transcript and write its two notes (replacing earlier ones)."""
+    """Distil ``info``'s transcript and write its two notes (replacing earlier ones); raises
+    :class:`NoUserTurn` for a session without a user turn."""
     digest = _condense(info, config)
     facts = OfflineFacts(digest, info.cwd, info.project, info.session_id)
     offline = offline_parts(facts)
@@ -185,18 +196,30 @@ def offline_session(store: Store, info: SessionInfo, config: Config, reason: str
 
 def _condense(info: SessionInfo, config: Config) -> Digest:
     try:
-        return condense(info.transcript, config.distill.transcript_budget, info.agent, info.cwd)
+        digest = condense(info.transcript, config.distill.transcript_budget, info.agent, info.cwd)
     except OSError as exc:
         raise VaultkitError(
             f"{info.transcript}: cannot read transcript: {exc.strerror or exc}",
             hint="check the raw copy exists, then run `vaultkit ingest` on it again",
         ) from exc
+    if not digest.first_prompt:
+        raise NoUserTurn(info.session_id)
+    return digest
 
 
 def _meta(store: Store, info: SessionInfo, digest: Digest) -> NoteMeta:
     branch = info.git_branch or digest.git_branch
     source = _source(store, info.transcript)
-    return NoteMeta(info.session_id, info.project, info.ended_at, source, branch, agent=info.agent)
+    author = current_author(info.cwd or str(store.project))
+    return NoteMeta(
+        info.session_id,
+        info.project,
+        info.ended_at,
+        source,
+        branch,
+        agent=info.agent,
+        author=author,
+    )
 
 
 def _with_retries(meta: NoteMeta, retries: int) -> NoteMeta:
