@@ -120,3 +120,20 @@ def test_an_index_of_the_old_schema_rebuilds_itself(tmp_path: Path) -> None:
     found = search_folder(tmp_path, "canine", Filters())
     assert found.refresh.rebuilt
     assert [h.path for h in found.hits] == ["Dog.md"]
+
+
+def test_a_question_matching_very_many_notes_is_ranked_from_their_titles(
+    vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from vaultkit.search import loose
+    from vaultkit.search.corpus import vault_corpus
+    from vaultkit.search.find import search
+    from vaultkit.search.index import opened
+
+    question = parse_query("How do I make a callout collapsible?")
+    with opened(vault_corpus(vault)) as (conn, _):
+        everything = [h.path for h in search(conn, question, Filters())]
+        monkeypatch.setattr(loose, "COMMON", 1)
+        bounded = [h.path for h in search(conn, question, Filters())]
+    assert everything[0] == "Callouts.md" and "Tables.md" in everything  # "make" in its body
+    assert bounded == ["Callouts.md"]  # over "common" matches: title and heading candidates

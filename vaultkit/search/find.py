@@ -139,6 +139,14 @@ def _ranking_sql(where: str) -> str:
     )
 
 
+def _heads_sql(where: str) -> str:
+    """Like :func:`_ranking_sql` over the ``heads`` table (titles, headings, aliases)."""
+    return (
+        f"SELECT heads.rowid, bm25(heads, {_weights(HEAD_WEIGHTS)}) AS score FROM heads"
+        f" WHERE heads MATCH ?{_narrow('heads', where)} ORDER BY score, heads.rowid LIMIT ?"
+    )
+
+
 def _all_ranked(
     conn: sqlite3.Connection, match: str, where: tuple[str, list[object]], limit: int
 ) -> Ranked:
@@ -238,7 +246,8 @@ def search(
         if len(ranked) < filters.limit:
             where = _where(filters)
             skip = {fid for fid, _ in ranked}
-            loose = rank_loose(conn, query, _ranking_sql(where[0]), where[1], skip)
+            sqls = (_ranking_sql(where[0]), _heads_sql(where[0]))
+            loose = rank_loose(conn, query, sqls, where[1], skip)
             partial = loose.ranked[: filters.limit - len(ranked)]
     except sqlite3.OperationalError as exc:  # a query FTS5 still cannot take
         raise VaultkitError(f"search query {query.text!r}: {exc}", hint=HINT) from exc

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from vaultkit.search.query import Query, Unit
 
 CANDIDATES = 200  # best BM25 matches of any unit looked at
+COMMON = 10_000  # matches of any unit: above this the candidates are title/heading/alias matches
 DF_CAP = 5_000  # document frequencies are counted up to this (rarer words weigh more)
 HEADS_BONUS = 2.0  # a unit in the title, a heading or an alias counts this much more
 
@@ -57,21 +58,37 @@ def _coverage(conn: sqlite3.Connection, units: tuple[Unit, ...], ids: str) -> di
     return cover
 
 
+def _candidates(
+    conn: sqlite3.Connection, query: Query, sqls: tuple[str, str], args: list[object]
+) -> list[tuple[int, float]]:
+    """The best BM25 matches of any unit; when more than ``COMMON`` documents match (ranking
+    them all would cost about a microsecond each), the best title, heading and alias matches."""
+    common = COMMON
+    expression = query.loose_match()
+    count = "SELECT count(*) FROM (SELECT rowid FROM docs WHERE docs MATCH ? LIMIT ?)"
+    if int(conn.execute(count, (expression, common + 1)).fetchone()[0]) > common:
+        sql, expression = sqls[1], query.loose_match(heads=True)
+    else:
+        sql = sqls[0]
+    return [(int(i), float(s)) for i, s in conn.execute(sql, [expression, *args, CANDIDATES])]
+
+
 def rank_loose(
     conn: sqlite3.Connection,
     query: Query,
-    candidates_sql: str,
+    sqls: tuple[str, str],
     args: list[object],
     skip: set[int],
 ) -> Loose:
     """The partial matches of ``query`` best first, without the ids in ``skip``.
 
-    ``candidates_sql`` selects ``(rowid, bm25)`` of the documents matching its first
-    parameter (the loose expression), narrowed by the filters in ``args``, best first."""
+    ``sqls`` select ``(rowid, bm25)`` of the documents (of the ``docs`` table, of the
+    ``heads`` table) matching their first parameter, narrowed by the filters in ``args``, best
+    first, as many as the last parameter."""
     units = query.units()
     if not units:
         return Loose([], ())
-    rows = conn.execute(candidates_sql, [query.loose_match(), *args, CANDIDATES]).fetchall()
+    rows = _candidates(conn, query, sqls, args)
     found = [(int(i), float(s)) for i, s in rows if int(i) not in skip]
     if not found:
         return Loose([], tuple(u.word for u in units))

@@ -123,12 +123,13 @@ class Query:
                     found.setdefault(unit.docs, unit)
         return tuple(found.values())
 
-    def loose_match(self) -> str:
+    def loose_match(self, heads: bool = False) -> str:
         """An FTS5 expression matching the documents that hold any unit (and no excluded
-        term)."""
-        expression = "(" + " OR ".join(u.docs for u in self.units()) + ")"
+        term), over the ``docs`` table or (``heads``) the ``heads`` table."""
+        units = [u.heads if heads else u.docs for u in self.units()]
+        expression = "(" + " OR ".join(units) + ")"
         for term in self.groups[0]:
-            if term.excluded and (item := term_expression(term)):
+            if term.excluded and (item := term_expression(term, HEADS if heads else DOCS)):
                 expression = f"{expression} NOT {item}"
         return expression
 
