@@ -81,7 +81,7 @@ def test_doctor_passes_on_a_good_setup(tmp_path: Path) -> None:
         "ok    shared links: no link in wiki/, summary/ or transcripts/ leaves the store" in lines
     )
     assert "ok    latest session: no summary yet" in lines
-    assert lines[-1] == "0 failed, 0 warning(s), 15 ok"
+    assert lines[-1] == "0 failed, 0 warning(s), 16 ok"
 
 
 def test_doctor_fails_on_a_broken_setup_and_names_the_fixes(tmp_path: Path) -> None:
@@ -167,3 +167,29 @@ def test_doctor_sums_the_cost_log_and_says_when_the_budget_is_spent(tmp_path: Pa
     ) in out
     assert "fix: raise [distill] daily_budget in vaultkit.toml, or wait for tomorrow" in out
     assert "warn  distillation: 1 session(s) queued again after failing: usage limit" in out
+
+
+def test_doctor_shows_the_share_of_degraded_notes_this_week(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "proj")
+    store = Store(project / "sessions")
+    store.wiki.mkdir(parents=True, exist_ok=True)
+    now = datetime.now()
+    for n, (days, reason) in enumerate(
+        [(1, ""), (2, "echoed-template"), (3, "echoed-template"), (4, "offline"), (9, "timeout")]
+    ):
+        when = (now - timedelta(days=days)).strftime("%Y-%m-%d_%H%M")
+        front = "type: session-wiki\n"
+        if reason:
+            front += f"quality: degraded\ndegraded_reason: {reason}\n"
+        note = store.wiki / f"{when}_abcd000{n}_Note {n}.md"
+        note.write_text(f"---\n{front}---\n# Note {n}\n", encoding="utf-8")
+    (store.wiki / "Glossary.md").write_text("---\nquality: degraded\n---\n# G\n", encoding="utf-8")
+    out = vk("doctor", cwd=project, path="/usr/bin:/bin").stdout
+    assert (
+        "warn  note quality: 3 of 4 session notes of the last 7 days are degraded (75%):"
+        " echoed-template 2, offline 1"
+    ) in out
+    assert "echoed-template or instruction-title means the backend answered with its prompt" in out
+    report = json.loads(vk("doctor", "--format", "json", cwd=project, path="/usr/bin:/bin").stdout)
+    (check,) = [c for c in report["checks"] if c["name"] == "note quality"]
+    assert check["status"] == "warn" and "(75%)" in check["detail"]

@@ -115,7 +115,8 @@ def test_good_answer_writes_two_clean_notes(
     assert front["type"] == "handoff-summary" and front["session_id"] == SID
     assert front["git_branch"] == "feat/login" and "quality" not in front
     assert read_frontmatter(outcome.wiki_path)["type"] == "session-wiki"
-    assert "See [[Auth]]" in outcome.wiki_path.read_text(encoding="utf-8")
+    assert "See Auth\n" in outcome.wiki_path.read_text(encoding="utf-8")  # [[Auth]] is no note
+    assert read_frontmatter(outcome.wiki_path)["unresolved_links"] == ["Auth"]
     prompt = (tmp_path / "good.prompt").read_text(encoding="utf-8")
     assert "Add a login page" in prompt and "→ Write /w/proj/login.py" not in prompt
     assert "→ Write login.py" in prompt and "INJECTED-CONTEXT" not in prompt

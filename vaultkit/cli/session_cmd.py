@@ -35,6 +35,7 @@ from vaultkit.cli.options import FormatOpt, OutputFormat, ProjectOpt
 from vaultkit.continuity import startup
 from vaultkit.errors import VaultkitError
 from vaultkit.session.distill import costs
+from vaultkit.session.notes import quality
 from vaultkit.session.queue import health, jobs
 
 Status = Literal["ok", "warn", "fail"]
@@ -130,6 +131,7 @@ def doctor(project: ProjectOpt = None, fmt: FormatOpt = OutputFormat.text) -> No
         ("worker results", lambda: _check_results(store)),
         ("distillation", lambda: _check_held(store)),
         ("distillation cost", lambda: [_check_costs(store, config)]),
+        ("note quality", lambda: [_check_quality(store)]),
     ):
         checks += _guarded(name, probe)
     failed = sum(c.status == "fail" for c in checks)
@@ -499,6 +501,28 @@ def _check_results(store: Store) -> list[Check]:
     if error:
         checks.append(Check("log", "warn", error, f"read {store.log}"))
     return checks
+
+
+def _check_quality(store: Store) -> Check:
+    """The share of this week's session notes written degraded, and why (:mod:`quality`)."""
+    week = quality.week_quality(store, datetime.now())
+    if not week.notes:
+        return Check("note quality", "ok", "no session notes in the last 7 days")
+    share = f"{week.degraded} of {week.notes} session notes of the last 7 days are degraded"
+    if not week.degraded:
+        return Check("note quality", "ok", f"{share}")
+    why = ", ".join(f"{reason} {n}" for reason, n in week.reasons.items())
+    detail = f"{share} ({week.share:.0%}): {why}"
+    if not week.unexpected:  # the offline backend by choice, or transcripts with nothing in them
+        return Check("note quality", "ok", detail)
+    return Check(
+        "note quality",
+        "warn",
+        detail,
+        f"see degraded_reason in the notes and {store.log}; echoed-template or"
+        " instruction-title means the backend answered with its prompt: check [distill] in"
+        " vaultkit.toml (backend, command, model)",
+    )
 
 
 def _done_files(store: Store) -> list[Path]:

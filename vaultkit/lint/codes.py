@@ -59,6 +59,12 @@ RULES: dict[str, Rule] = {
             "unclosed or nested `[[`, newline inside, unescaped `|` in a table cell",
         ),
         Rule(
+            "VK107",
+            "ghost-property-link",
+            "error",
+            "a link in a frontmatter property to a note that does not exist",
+        ),
+        Rule(
             "VK201",
             "frontmatter-invalid",
             "error",

@@ -29,6 +29,7 @@ from vaultkit.session.notes.naming import (
     note_stem,
     parse_name,
 )
+from vaultkit.session.notes.shape import one_h1
 from vaultkit.session.transcripts.redact import redact
 
 FRONTMATTER_READ_BYTES = 64 * 1024
@@ -52,6 +53,7 @@ class NoteMeta:
     retries: int = 0
     agent: str = ""  # whose session (vaultkit.agents.known.AGENTS); "" when not known
     author: str = ""  # who wrote it (vaultkit.base.author.current_author); "" when not known
+    unresolved_links: tuple[str, ...] = ()  # the answer's links to no note (notes.links)
 
 
 def frontmatter(meta: NoteMeta, title: str, kind: str, tags: list[str]) -> dict[str, Any]:
@@ -77,13 +79,15 @@ def frontmatter(meta: NoteMeta, title: str, kind: str, tags: list[str]) -> dict[
         data["quality"] = "degraded"
         data["degraded_reason"] = meta.degraded_reason or "unknown"
         data["distill_retries"] = meta.retries
+    if meta.unresolved_links:
+        data["unresolved_links"] = list(meta.unresolved_links)
     return data
 
 
 def render_note(data: dict[str, Any], title: str, body: str) -> str:
     """Frontmatter + ``# title`` (escaped: :func:`heading_text`) + body (without NUL, which
     would make the note binary), as python-frontmatter serialises a post."""
-    text = body.replace("\0", "").strip()
+    text = one_h1(body.replace("\0", "").strip(), title).strip()
     post = python_frontmatter.Post(f"# {heading_text(title) or UNTITLED}\n\n{text}")
     post.metadata.update(data)  # not as keywords: a key may not clash with Post's parameters
     return python_frontmatter.dumps(post, _YAML, **_DUMP_OPTIONS) + "\n"
