@@ -75,3 +75,22 @@ def test_a_store_that_does_not_exist_yet_gets_nothing_written(tmp_path: Path) ->
     assert answer["results"] == []
     assert "advice" in answer
     assert list(repo.iterdir()) == []  # no sessions/, no .vaultkit/
+
+
+def test_updating_an_index_that_cannot_be_written_parses_nothing(tmp_path: Path) -> None:
+    from vaultkit.search.corpus import vault_corpus
+    from vaultkit.search.index import update_index
+
+    vault = _vault(tmp_path)
+    (vault / ".vaultkit").write_text("not a folder\n", encoding="utf-8")
+    result = update_index(vault_corpus(vault))
+    assert (result.in_memory, result.updated, result.total) == (True, 0, 0)
+
+
+def test_a_targeted_update_of_a_missing_index_fills_it_whole(tmp_path: Path) -> None:
+    from vaultkit.search.corpus import vault_corpus
+    from vaultkit.search.index import update_index
+
+    vault = _vault(tmp_path)
+    result = update_index(vault_corpus(vault), only=["Tags.md"])
+    assert (result.rebuilt, result.total) == (True, 2)  # both notes, not just the one named

@@ -19,7 +19,7 @@ import contextlib
 import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -420,10 +420,17 @@ def _busy(corpus: Corpus, exc: sqlite3.OperationalError) -> VaultkitError:
 
 def update_index(corpus: Corpus, only: Iterable[str] | None = None) -> Refresh:
     """Refresh the index of ``corpus`` now: every file, or only the shown paths ``only`` (what
-    the worker just wrote). A missing or damaged index is rebuilt whole either way."""
-    if only is None:
+    the worker just wrote). A missing or damaged index is rebuilt whole either way. An index
+    that cannot be written (a read-only store) is left alone: one built in memory here would be
+    thrown away unread (``in_memory`` says so)."""
+    conn, created = open_index(corpus)
+    memory = is_memory(conn)
+    conn.close()
+    if memory:
+        return Refresh(0, 0, 0, in_memory=True)
+    if only is None or created:  # created just now (empty): filled whole
         with opened(corpus) as (_, result):
-            return result
+            return replace(result, rebuilt=True) if created else result
     with opened(corpus, update=False) as (conn, result):
         if result.rebuilt:
             return result
