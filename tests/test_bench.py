@@ -196,3 +196,17 @@ def test_the_recall_benchmark_runs_on_a_vault_it_is_pointed_at(tmp_path: Path) -
     assert scores["vaultkit"]["en/keywords"]["p1"] > 0.5  # each note holds its keywords
     assert set(scores) == {"vaultkit", "ripgrep"}
     assert sorted(p.relative_to(help_vault) for p in help_vault.rglob("*")) == before
+
+
+@pytest.mark.slow
+def test_strategy_bench_runs_each_reader_on_the_same_vault(tmp_path: Path) -> None:
+    out = tmp_path / "strategy.json"
+    env = {**os.environ, "VAULTKIT_BENCH_DIR": str(tmp_path / "vaults")}
+    argv = [sys.executable, "-m", "benchmarks.bench_strategy", "--sizes", "30", "--runs", "1"]
+    argv += ["--strategies", "serial,pool", "--json", str(out)]
+    done = subprocess.run(argv, cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(out.read_text(encoding="utf-8"))["real-30"]
+    assert set(result) == {"serial", "pool"}
+    assert all(got["wall"] > 0 and got["cpu"] > 0 and got["in"] > 0 for got in result.values())
+    assert "vs serial" in done.stdout
