@@ -47,15 +47,9 @@ def test_search_as_a_real_process_finds_a_korean_note_by_two_characters(store: P
     ]
     assert data["indexed"] == 22 and data["reindexed"] == 22
     assert set(data["results"][0]) == {
-        "path",
-        "line",
-        "kind",
-        "title",
-        "date",
-        "author",
-        "score",
-        "snippet",
+        *("path", "line", "kind", "title", "date", "author", "score", "snippet", "complete")
     }
+    assert data["advice"] == []  # every hit holds the query: nothing to explain
     assert not list(store.glob(".vaultkit/search.sqlite-*"))  # no journal left behind
 
 
@@ -77,6 +71,7 @@ def test_nothing_found_exits_1_and_a_bad_query_exits_2(
     code, out, err = run(capsys, "search", "zebra", str(store))
     assert (code, out) == (1, "")
     assert "no results for 'zebra' in 22 documents" in err
+    assert "note: no document holds 'zebra': check the spelling" in err
     code, _, err = run(capsys, "search", '"open', str(store))
     assert code == 2
     assert err.startswith("error: search query '\"open': unclosed quote")
@@ -139,3 +134,20 @@ def test_a_word_starting_with_a_dash_is_an_excluded_word_not_an_option(store: Pa
     everything = json.loads(_vk("search", "SQLite", str(store), "-fjson").stdout)["results"]
     without = json.loads(_vk("search", "SQLite", "-ledger", str(store), "-fjson").stdout)
     assert len(without["results"]) < len(everything)  # -fjson is still the format option
+
+
+def test_an_empty_or_partial_answer_says_why_and_what_to_try(
+    store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(capsys, "search", "migration", str(store), "--since", "2030-01-01")
+    assert (code, out) == (1, "")
+    assert "documents match without --since 2030-01-01: the filters left out every hit" in err
+    code, out, err = run(
+        capsys, "search", "How does the migration zebra work?", str(store), "-f", "json"
+    )
+    data = json.loads(out)
+    assert code == 0 and data["results"]
+    assert not any(r["complete"] for r in data["results"])
+    assert data["advice"][0].startswith("no document holds every word of the query")
+    assert "('zebra' found nowhere)" in data["advice"][0]
+    assert data["advice"][-1] == "common words left out of the search: how, does, the"

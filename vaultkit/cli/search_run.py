@@ -236,4 +236,6 @@ def run(args: SearchArgs) -> int:
         if not found.hits:
             total = found.refresh.total
             print(f"no results for {args.query!r} in {total} documents", file=sys.stderr)
+        for line in found.advice:
+            print(f"note: {line}", file=sys.stderr)
     return 0 if found.hits else 1
