@@ -120,19 +120,19 @@ def _vk(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_a_word_starting_with_a_dash_is_an_excluded_word_not_an_option(store: Path) -> None:
-    alone = _vk("search", "-ledger", str(store))
+    alone = _vk("search", "-migration", str(store))
     assert alone.returncode == 2, alone.stderr
-    assert "only excluded words" in alone.stderr and "vaultkit search -- 'WORD -ledger'" in (
+    assert "only excluded words" in alone.stderr and "vaultkit search -- 'WORD -migration'" in (
         alone.stderr
     )
     assert "Invalid value" not in alone.stderr and "No such option" not in alone.stderr
-    for argv in (("SQLite", "-ledger"), ("-ledger", "SQLite")):
+    for argv in (("SQLite", "-migration"), ("-migration", "SQLite")):
         split = _vk("search", *argv, str(store), "--format", "json")
         quoted = _vk("search", "--format", "json", "--", " ".join(argv), str(store))
         assert split.returncode == quoted.returncode == 0, split.stderr
         assert json.loads(split.stdout)["results"] == json.loads(quoted.stdout)["results"]
     everything = json.loads(_vk("search", "SQLite", str(store), "-fjson").stdout)["results"]
-    without = json.loads(_vk("search", "SQLite", "-ledger", str(store), "-fjson").stdout)
+    without = json.loads(_vk("search", "SQLite", "-migration", str(store), "-fjson").stdout)
     assert len(without["results"]) < len(everything)  # -fjson is still the format option
 
 
