@@ -323,3 +323,36 @@ def test_memory_cost_sums_the_cost_log(project: Path) -> None:
     assert cost["this_month"]["cost_usd"] == 0.0123
     assert cost["line"].startswith("today 1 session(s), 1,234 tokens, $0.0123;")
     assert cost["budget_reached"] is False
+
+
+def _store_with(folder: Path, name: str, text: str) -> Path:
+    wiki = folder / "sessions" / "wiki"
+    wiki.mkdir(parents=True)
+    (folder / "sessions" / "summary").mkdir()
+    (wiki / f"{name}.md").write_text(f"---\ntitle: {name}\n---\n# {name}\n\n{text}\n", "utf-8")
+    return folder / "sessions"
+
+
+def test_search_over_every_project_names_each_hit_s_project(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from vaultkit.base import seen
+
+    home = tmp_path / "data"
+    monkeypatch.setenv("VAULTKIT_HOME", str(home))
+    other = _store_with(tmp_path / "billing", "Ledger rounding", "idempotent ledger rounding")
+    kept = _store_with(home / "projects" / "notes-0123456789", "Scratch", "idempotent scratch")
+    assert seen.remember(str(other)) and not seen.remember(str(other))  # recorded once
+    assert seen.all_stores() == [str(other.resolve()), str(kept.resolve())]
+    c = Client(project)
+    try:
+        error, here = c.call("search", query="idempotent")
+        assert not error and {r.get("project") for r in here["results"]} == {None}
+        error, found = c.call("search", query="idempotent", all_projects=True, limit=50)
+    finally:
+        c.close()
+    assert not error and found["stores"] == 3
+    by_project = {(Path(r["project"]).name, r["path"]) for r in found["results"]}
+    assert ("billing", "wiki/Ledger rounding.md") in by_project
+    assert ("notes-0123456789", "wiki/Scratch.md") in by_project
+    assert (project.name, "wiki/concepts/Idempotent imports.md") in by_project

@@ -72,6 +72,15 @@ def search(
         ),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    all_projects: Annotated[
+        bool,
+        typer.Option(
+            "--all-projects",
+            help="Search every store this user has: the projects vaultkit has worked in"
+            " (recorded in the data folder's projects.txt) and the data folder's own stores."
+            " Each hit is shown with its store.",
+        ),
+    ] = False,
 ) -> None:
     """Search the memory: wiki notes, summaries (archived too) and readable transcripts.
 
@@ -89,6 +98,7 @@ def search(
       vaultkit search 규칙 --format json
       vaultkit search "How do I make a callout collapsible?" ~/vault
       vaultkit search "retry policy" --author alice
+      vaultkit search "rate limit" --all-projects
     """
     args = SearchArgs(
         query=query,
@@ -102,6 +112,7 @@ def search(
         fmt=fmt.value,
         refresh=refresh,
         quiet=quiet,
+        all_projects=all_projects,
     )
     code = run(args)
     if code:

@@ -20,6 +20,10 @@ from vaultkit.cli import quickwords
 from vaultkit.cli.progress import progress_for
 from vaultkit.errors import VaultkitError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from vaultkit.search.find import Filters
+
 KINDS = ("wiki", "summary", "transcript", "note")
 FORMATS = ("text", "json")
 
@@ -39,6 +43,7 @@ class SearchArgs:
     fmt: str = "text"
     refresh: bool | None = None  # None: re-read changed files unless the index is very large
     quiet: bool = False
+    all_projects: bool = False  # every store this user has, not only this project's
 
 
 # Option spelling -> the SearchArgs field it sets; VALUED take a value, the rest are flags.
@@ -57,6 +62,7 @@ OPTIONS: dict[str, str] = {
     "--no-refresh": "refresh",
     "--quiet": "quiet",
     "-q": "quiet",
+    "--all-projects": "all_projects",
 }
 VALUED = frozenset({"kind", "since", "tag", "agent", "author", "limit", "fmt"})
 REPEATABLE = frozenset({"kind", "tag"})
@@ -153,6 +159,7 @@ def _args(
         fmt=single.get("fmt", "text"),
         refresh=flags.get("refresh"),
         quiet=flags.get("quiet", False),
+        all_projects=flags.get("all_projects", False),
     )
 
 
@@ -194,7 +201,6 @@ def run(args: SearchArgs) -> int:
     from vaultkit.search.find import Filters
     from vaultkit.search.recall import search_folder
 
-    root = _folder(args.folder)
     filters = Filters(
         args.kind,
         since_date(args.since),
@@ -203,6 +209,9 @@ def run(args: SearchArgs) -> int:
         args.limit,
         author=args.author or "",
     )
+    if args.all_projects:
+        return _run_across(args, filters)
+    root = _folder(args.folder)
     progress = progress_for(args.quiet)
     found = search_folder(root, args.query, filters, update=args.refresh, progress=progress)
     if found.note:
@@ -229,4 +238,41 @@ def run(args: SearchArgs) -> int:
             print(f"no results for {args.query!r} in {total} documents", file=sys.stderr)
         for line in found.advice:
             print(f"note: {line}", file=sys.stderr)
+    return 0 if found.hits else 1
+
+
+def _run_across(args: SearchArgs, filters: Filters) -> int:
+    """``--all-projects``: every store this user has, each hit prefixed by its store."""
+    from vaultkit.base.seen import all_stores
+    from vaultkit.base.store import find_store
+    from vaultkit.search.across import search_stores
+
+    if args.folder is not None:
+        raise VaultkitError(
+            f"{args.folder}: --all-projects searches every store, not one folder",
+            hint="drop the folder, or drop --all-projects",
+        )
+    here = os.path.realpath(find_store().top)
+    tops = all_stores()
+    if os.path.isdir(here) and here not in tops:
+        tops = [here, *tops]
+    found = search_stores(tops, args.query, filters)
+    safe = [
+        replace(p, hit=replace(p.hit, title=_safe(p.hit.title), snippet=_safe(p.hit.snippet)))
+        for p in found.hits
+    ]
+    found = replace(found, hits=tuple(safe))
+    for reason in found.skipped:
+        print(f"note: not searched: {reason}", file=sys.stderr)
+    if args.fmt == "json":
+        import json
+
+        print(json.dumps(found.as_json(), ensure_ascii=False, indent=2))
+    else:
+        for item in found.hits:
+            hit, store = item.hit, _shown(Path(item.project) / "sessions")
+            print(f"{store}{hit.path}:{hit.line}: {hit.title} ({hit.kind}, {hit.date})")
+            print(f"    {hit.snippet}")
+        if not found.hits:
+            print(f"no results for {args.query!r} in {found.stores} stores", file=sys.stderr)
     return 0 if found.hits else 1

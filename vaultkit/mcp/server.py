@@ -47,6 +47,13 @@ SEARCH = (
     Param("tag", "string", "Only notes with this tag (or a child tag).", ""),
     LIMIT,
     Param("author", "string", "Only notes written by this person (their git user.name).", ""),
+    Param(
+        "all_projects",
+        "boolean",
+        "Search every project's memory this user has, not only this one's (each hit names"
+        " its project).",
+        False,
+    ),
 )
 RESTORE = (
     Param("source", "string", "The SessionStart source: startup, clear or compact.", "startup"),
@@ -73,6 +80,7 @@ def tool_list(memory: Memory, *, allow_write: bool = False) -> list[Tool]:
                 kw["tag"],
                 kw["limit"],
                 kw["author"],
+                kw["all_projects"],
             ),
         ),
         Tool(

@@ -7,9 +7,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 Json = dict[str, object]
-Kind = str  # "string", "integer" or "strings" (an array of strings)
-SCHEMA_TYPES = {"string": "string", "integer": "integer", "strings": "array"}
-WORDS = {"string": "text", "integer": "a whole number", "strings": "a list of text"}
+Kind = str  # "string", "integer", "boolean" or "strings" (an array of strings)
+SCHEMA_TYPES = {"string": "string", "integer": "integer", "strings": "array", "boolean": "boolean"}
+WORDS = {
+    "string": "text",
+    "integer": "a whole number",
+    "strings": "a list of text",
+    "boolean": "true or false",
+}
 
 
 class ArgumentError(ValueError):
@@ -45,6 +50,10 @@ class Param:
                 raise ArgumentError(f"{self.name}: must be {WORDS['integer']} (got {value!r})")
             if self.minimum is not None and value < self.minimum:
                 raise ArgumentError(f"{self.name}: must be {self.minimum} or more (got {value})")
+            return value
+        if self.kind == "boolean":
+            if not isinstance(value, bool):
+                raise ArgumentError(f"{self.name}: must be {WORDS['boolean']} (got {value!r})")
             return value
         if self.kind == "strings":
             if isinstance(value, str):

@@ -68,8 +68,10 @@ def search(
     tag: str,
     limit: int,
     author: str = "",
+    all_projects: bool = False,
 ) -> Json:
-    """Ranked hits: path, line, kind, title, date, author and the matching line."""
+    """Ranked hits: path, line, kind, title, date, author and the matching line (and, over
+    every project's store, the project each hit is from)."""
     from vaultkit.search.corpus import KINDS
     from vaultkit.search.find import Filters
     from vaultkit.search.recall import search_folder
@@ -80,6 +82,8 @@ def search(
     tags = (tag,) if tag else ()
     day = since_date(since, "since")
     filters = Filters(tuple(kinds), day, tags, "", clamp(limit), author=author)
+    if all_projects:
+        return _across(memory, query, filters, limit)
     found = search_folder(memory.root, query, filters)
     said = [found.note, clamped(limit)]
     note = {"note": "; ".join(n for n in said if n)} if any(said) else {}
@@ -89,6 +93,30 @@ def search(
     answer: Json = {"query": query, "results": [h.as_json() for h in hits], **note}
     if found.advice:  # why nothing (or only part of the query) matched, and what to try
         answer["advice"] = list(found.advice)
+    return answer
+
+
+def _across(memory: Memory, query: str, filters: object, limit: int) -> Json:
+    from vaultkit.base.seen import all_stores
+    from vaultkit.continuity.startup import read_safe
+    from vaultkit.search.across import search_stores
+    from vaultkit.search.find import Filters
+
+    assert isinstance(filters, Filters)
+    tops = all_stores()
+    here = os.path.realpath(memory.store.top)
+    if os.path.isdir(here) and here not in tops:
+        tops = [here, *tops]
+    found = search_stores(tops, query, filters)
+    safe = [
+        replace(
+            p, hit=replace(p.hit, title=read_safe(p.hit.title), snippet=read_safe(p.hit.snippet))
+        )
+        for p in found.hits
+    ]
+    answer = replace(found, hits=tuple(safe)).as_json()
+    if clamped(limit):
+        answer["note"] = clamped(limit)
     return answer
 
 

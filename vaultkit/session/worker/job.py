@@ -168,11 +168,22 @@ def _process_locked(
         if problem is not None:
             return _config_problem(store, snapshot, problem, settle, say)
         _sync_gitignore(store, config, say)
+        _remember(store)
         return _run_steps(store, snapshot, config, distill, settle, say)
     except Exception as exc:
         return _failure(store, snapshot.job, exc, config, say)
     finally:
         jobs.clear_running(store, session_id)
+
+
+def _remember(store: Store) -> None:
+    """Record this store for ``vaultkit search --all-projects`` (a failure costs only that)."""
+    import contextlib
+
+    from vaultkit.base.seen import remember
+
+    with contextlib.suppress(OSError):
+        remember(store.top)
 
 
 def _sync_gitignore(store: Store, config: Config, say: Progress) -> None:
