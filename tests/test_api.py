@@ -26,6 +26,17 @@ EXPECTED = {
     "backlinks",
     "degraded",
     "resolve_target",
+    "search",
+    "search_everywhere",
+    "related",
+    "filters",
+    "Filters",
+    "Found",
+    "Hit",
+    "Across",
+    "ProjectHit",
+    "Neighbours",
+    "Related",
 }
 
 
@@ -57,10 +68,12 @@ def test_importing_the_api_does_not_import_networkx() -> None:
 def test_docstring_example_runs() -> None:
     doc = api.__doc__ or ""
     lines = [line[4:] for line in doc.splitlines() if line.startswith("    ")]
-    assert len(lines) == 5
+    assert len(lines) == 8
     out = _run("\n".join(lines))
     assert "Backup and restore" in out and "Idempotency" in out
     assert "2026-11-20_0915_e0c4b9f7_Currency conversion cache.md" in out
+    assert "('wiki/concepts/Idempotent imports.md', " in out  # search, typed hits
+    assert "'concepts/Transaction fingerprint.md'" in out  # related
 
 
 def test_parse_and_resolve_through_the_api() -> None:
@@ -70,3 +83,30 @@ def test_parse_and_resolve_through_the_api() -> None:
     vault = api.load_vault(REPO / "examples" / "sessions" / "wiki")
     resolution = api.resolve_target(vault.index, "INDEX.md", "glossary")
     assert resolution.path == "Glossary.md"
+
+
+def test_search_and_related_give_typed_redacted_results(tmp_path: Path) -> None:
+    import shutil
+
+    from vaultkit.errors import VaultkitError
+
+    store = tmp_path / "sessions"
+    shutil.copytree(
+        REPO / "examples" / "sessions", store, ignore=shutil.ignore_patterns(".vaultkit")
+    )
+    note = store / "wiki" / "concepts" / "Idempotent imports.md"
+    secret = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    note.write_text(note.read_text("utf-8") + f"\nidempotent token {secret}\n", "utf-8")
+    found = api.search(store, "idempotent token", kinds=("wiki",), limit=3)
+    assert isinstance(found, api.Found) and all(isinstance(h, api.Hit) for h in found.hits)
+    assert found.hits[0].path == "wiki/concepts/Idempotent imports.md"
+    assert all(secret not in h.snippet for h in found.hits)
+    try:
+        api.search(store, "x", since="soon")
+    except VaultkitError as exc:
+        assert "since 'soon': not a date" in str(exc)
+    else:
+        raise AssertionError("a bad since was taken")
+    near = api.related(store / "wiki", "Idempotent imports", limit=2)
+    assert isinstance(near, api.Neighbours) and isinstance(near.related[0], api.Related)
+    assert near.related[0].path == "concepts/Transaction fingerprint.md"

@@ -30,13 +30,26 @@ LAYERS: dict[str, frozenset[str]] = {
     "agents": frozenset({"errors", "base"}),
     "session": frozenset({"errors", "base", "vault", "search", "agents"}),
     "continuity": frozenset({"errors", "base", "agents", "session"}),
-    "mcp": frozenset({"errors", "base", "vault", "search", "agents", "session", "continuity"}),
+    "mcp": frozenset(
+        {"errors", "base", "vault", "search", "agents", "session", "continuity", "api"}
+    ),
     "hooks": frozenset({"errors", "base", "agents", "session", "continuity"}),
-    "api": frozenset({"errors", "base", "vault"}),
+    "api": frozenset({"errors", "base", "vault", "search", "session"}),
     "hookentry": frozenset({"errors", "base", "agents", "hooks"}),
     "vaultkit_hook": frozenset({"errors", "base", "hookentry"}),
     "cli": frozenset(
-        {"errors", "base", "vault", "lint", "search", "agents", "session", "continuity", "mcp"}
+        {
+            "errors",
+            "base",
+            "vault",
+            "lint",
+            "search",
+            "agents",
+            "session",
+            "continuity",
+            "mcp",
+            "api",
+        }
     ),
     "__main__": frozenset({"cli"}),
 }

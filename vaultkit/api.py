@@ -1,20 +1,35 @@
-"""vaultkit's small public API: load a vault, analyse its links, get the networkx graph.
+"""vaultkit's small public API: load a vault, analyse its links, get the networkx graph, and
+search a store's memory (one store or every store this user has) or a note's neighbours.
 
 Example::
 
     from pathlib import Path
-    from vaultkit.api import load_vault, build_graph, ghosts, orphans
+    from vaultkit.api import load_vault, build_graph, ghosts, orphans, search, related
     vault = load_vault(Path("examples/sessions/wiki"))
     print([g.link.target for g in ghosts(vault)], orphans(vault))
     graph = build_graph(vault)  # a networkx.MultiDiGraph keyed by vault paths
+    found = search(Path("examples/sessions"), "idempotent", kinds=("wiki",), limit=3)
+    print([(hit.path, hit.line, hit.title) for hit in found.hits], found.advice)
+    print([n.path for n in related(Path("examples/sessions/wiki"), "Idempotent imports").related])
 
-networkx is imported only when :func:`build_graph` is first called.
+networkx is imported only when :func:`build_graph` is first called. Search results are typed
+values (:class:`Found` of :class:`Hit`, :class:`Across` of :class:`ProjectHit`,
+:class:`Neighbours` of :class:`Related`); titles and snippets come redacted, as the CLI shows them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
+from vaultkit.base.isodate import since_date
+from vaultkit.search.across import Across, ProjectHit, search_stores
+from vaultkit.search.find import Filters, Hit
+from vaultkit.search.index import Progress
+from vaultkit.search.recall import Found, Neighbours, related_notes, search_folder
+from vaultkit.search.related import Related
 from vaultkit.vault.analysis import backlinks, dead_ends, degraded, ghosts, isolated, orphans
 from vaultkit.vault.load import Vault, load_vault
 from vaultkit.vault.model import Finding, Link, Note
@@ -22,20 +37,31 @@ from vaultkit.vault.parse import parse_note
 from vaultkit.vault.resolve import resolve_target
 
 __all__ = [
+    "Across",
+    "Filters",
     "Finding",
+    "Found",
+    "Hit",
     "Link",
+    "Neighbours",
     "Note",
+    "ProjectHit",
+    "Related",
     "Vault",
     "backlinks",
     "build_graph",
     "dead_ends",
     "degraded",
+    "filters",
     "ghosts",
     "isolated",
     "load_vault",
     "orphans",
     "parse_note",
+    "related",
     "resolve_target",
+    "search",
+    "search_everywhere",
 ]
 
 
@@ -44,3 +70,59 @@ def build_graph(vault: Vault) -> Any:
     from vaultkit.vault.graph import build_graph as _build
 
     return _build(vault)
+
+
+def filters(
+    *,
+    kinds: Sequence[str] = (),
+    since: str = "",
+    tags: Sequence[str] = (),
+    agent: str = "",
+    author: str = "",
+    limit: int = 10,
+) -> Filters:
+    """What narrows a search; ``since`` is checked as ``--since`` is (a VaultkitError if not a
+    date)."""
+    return Filters(tuple(kinds), since_date(since, "since"), tuple(tags), agent, limit, author)
+
+
+def _safe(hit: Hit) -> Hit:
+    from vaultkit.session.transcripts.redact import redact, strip_private
+
+    def clean(text: str) -> str:
+        return redact(strip_private(text))
+
+    return replace(hit, title=clean(hit.title), snippet=clean(hit.snippet))
+
+
+def search(
+    folder: Path,
+    query: str,
+    *,
+    update: bool | None = None,
+    progress: Progress | None = None,
+    **narrow: Any,
+) -> Found:
+    """Search the store or vault at ``folder`` (``narrow``: the keywords of :func:`filters`).
+    Raises :class:`~vaultkit.errors.VaultkitError` for a malformed query or filter."""
+    found = search_folder(folder, query, filters(**narrow), update=update, progress=progress)
+    return replace(found, hits=tuple(_safe(h) for h in found.hits))
+
+
+def search_everywhere(query: str, *, here: Path | None = None, **narrow: Any) -> Across:
+    """Search every store this user has (the recorded projects' and the data folder's; ``here``,
+    a store folder, first when given), each hit naming its project."""
+    import os
+
+    from vaultkit.base.seen import all_stores
+
+    tops = all_stores()
+    if here is not None and here.is_dir() and os.path.realpath(here) not in tops:
+        tops = [os.path.realpath(here), *tops]
+    found = search_stores(tops, query, filters(**narrow))
+    return replace(found, hits=tuple(replace(p, hit=_safe(p.hit)) for p in found.hits))
+
+
+def related(vault: Path, note: str, limit: int = 10) -> Neighbours:
+    """The notes of the vault at ``vault`` nearest to ``note`` (a path or its [[name]])."""
+    return related_notes(vault, note, limit)

@@ -143,9 +143,9 @@ def related(
       vaultkit related "Idempotent imports" examples/sessions/wiki
       vaultkit related concepts/Rule\\ precedence.md --format json
     """
-    from vaultkit.search.recall import related_notes
+    from vaultkit import api
 
-    result = related_notes(resolve_vault(vault), note, limit)
+    result = api.related(resolve_vault(vault), note, limit)
     if fmt is Format.json:
         typer.echo(json.dumps(result.as_json(), ensure_ascii=False, indent=2))
         return

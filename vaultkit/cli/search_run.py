@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from vaultkit.base.isodate import since_date
@@ -22,7 +22,7 @@ from vaultkit.errors import VaultkitError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from vaultkit.search.find import Filters
+    from typing import Any
 
 KINDS = ("wiki", "summary", "transcript", "note")
 FORMATS = ("text", "json")
@@ -189,31 +189,15 @@ def _shown(root: Path) -> str:
     )
 
 
-def _safe(text: str) -> str:
-    """A hit's text redacted again as it is shown: shared notes arrive through git."""
-    from vaultkit.session.transcripts.redact import redact, strip_private
-
-    return redact(strip_private(text))
-
-
 def run(args: SearchArgs) -> int:
     """Search, print the hits (notes and "no results" on stderr); 1 when nothing matched."""
-    from vaultkit.search.find import Filters
-    from vaultkit.search.recall import search_folder
+    from vaultkit import api
 
-    filters = Filters(
-        args.kind,
-        since_date(args.since),
-        args.tag,
-        args.agent or "",
-        args.limit,
-        author=args.author or "",
-    )
     if args.all_projects:
-        return _run_across(args, filters)
+        return _run_across(args)
     root = _folder(args.folder)
     progress = progress_for(args.quiet)
-    found = search_folder(root, args.query, filters, update=args.refresh, progress=progress)
+    found = api.search(root, args.query, update=args.refresh, progress=progress, **_narrow(args))
     if found.note:
         print(f"note: {found.note}", file=sys.stderr)
     if found.refresh.skipped:
@@ -222,11 +206,11 @@ def run(args: SearchArgs) -> int:
             " (vaultkit search --refresh re-reads them)",
             file=sys.stderr,
         )
-    hits = [replace(h, title=_safe(h.title), snippet=_safe(h.snippet)) for h in found.hits]
+    hits = found.hits  # redacted by the API as they are shown
     if args.fmt == "json":
         import json  # only for --format json: the text form stays lighter
 
-        data = {"root": root.as_posix(), **replace(found, hits=tuple(hits)).as_json()}
+        data = {"root": root.as_posix(), **found.as_json()}
         print(json.dumps(data, ensure_ascii=False, indent=2))
     else:
         prefix = _shown(root)
@@ -241,27 +225,29 @@ def run(args: SearchArgs) -> int:
     return 0 if found.hits else 1
 
 
-def _run_across(args: SearchArgs, filters: Filters) -> int:
+def _narrow(args: SearchArgs) -> dict[str, Any]:
+    """The filters of ``args`` as :func:`vaultkit.api.search` takes them (``--since`` checked)."""
+    return {
+        "kinds": args.kind,
+        "since": since_date(args.since),
+        "tags": args.tag,
+        "agent": args.agent or "",
+        "limit": args.limit,
+        "author": args.author or "",
+    }
+
+
+def _run_across(args: SearchArgs) -> int:
     """``--all-projects``: every store this user has, each hit prefixed by its store."""
-    from vaultkit.base.seen import all_stores
+    from vaultkit import api
     from vaultkit.base.store import find_store
-    from vaultkit.search.across import search_stores
 
     if args.folder is not None:
         raise VaultkitError(
             f"{args.folder}: --all-projects searches every store, not one folder",
             hint="drop the folder, or drop --all-projects",
         )
-    here = os.path.realpath(find_store().top)
-    tops = all_stores()
-    if os.path.isdir(here) and here not in tops:
-        tops = [here, *tops]
-    found = search_stores(tops, args.query, filters)
-    safe = [
-        replace(p, hit=replace(p.hit, title=_safe(p.hit.title), snippet=_safe(p.hit.snippet)))
-        for p in found.hits
-    ]
-    found = replace(found, hits=tuple(safe))
+    found = api.search_everywhere(args.query, here=find_store().root, **_narrow(args))
     for reason in found.skipped:
         print(f"note: not searched: {reason}", file=sys.stderr)
     if args.fmt == "json":

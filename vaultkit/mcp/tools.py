@@ -9,12 +9,12 @@ from __future__ import annotations
 import os
 import time
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from vaultkit.base.author import clean_author
 from vaultkit.base.config import Config, load_config
-from vaultkit.base.isodate import since_date
 from vaultkit.base.leanmeta import meta_str
 from vaultkit.base.store import Store, read_problem
 from vaultkit.errors import VaultkitError
@@ -72,51 +72,28 @@ def search(
 ) -> Json:
     """Ranked hits: path, line, kind, title, date, author and the matching line (and, over
     every project's store, the project each hit is from)."""
+    from vaultkit import api
     from vaultkit.search.corpus import KINDS
-    from vaultkit.search.find import Filters
-    from vaultkit.search.recall import search_folder
 
     unknown = sorted(set(kinds) - set(KINDS))
     if unknown:
         raise VaultkitError(f"unknown type {', '.join(unknown)}", hint=f"use {', '.join(KINDS)}")
-    tags = (tag,) if tag else ()
-    day = since_date(since, "since")
-    filters = Filters(tuple(kinds), day, tags, "", clamp(limit), author=author)
+    narrow: dict[str, Any] = {
+        "kinds": kinds,
+        "since": since,
+        "tags": (tag,) if tag else (),
+        "limit": clamp(limit),
+        "author": author,
+    }
     if all_projects:
-        return _across(memory, query, filters, limit)
-    found = search_folder(memory.root, query, filters)
+        across = api.search_everywhere(query, here=memory.root, **narrow).as_json()
+        return {**across, **({"note": clamped(limit)} if clamped(limit) else {})}
+    found = api.search(memory.root, query, **narrow)
     said = [found.note, clamped(limit)]
     note = {"note": "; ".join(n for n in said if n)} if any(said) else {}
-    from vaultkit.continuity.startup import read_safe  # on first use: a faster start
-
-    hits = [replace(h, title=read_safe(h.title), snippet=read_safe(h.snippet)) for h in found.hits]
-    answer: Json = {"query": query, "results": [h.as_json() for h in hits], **note}
+    answer: Json = {"query": query, "results": [h.as_json() for h in found.hits], **note}
     if found.advice:  # why nothing (or only part of the query) matched, and what to try
         answer["advice"] = list(found.advice)
-    return answer
-
-
-def _across(memory: Memory, query: str, filters: object, limit: int) -> Json:
-    from vaultkit.base.seen import all_stores
-    from vaultkit.continuity.startup import read_safe
-    from vaultkit.search.across import search_stores
-    from vaultkit.search.find import Filters
-
-    assert isinstance(filters, Filters)
-    tops = all_stores()
-    here = os.path.realpath(memory.store.top)
-    if os.path.isdir(here) and here not in tops:
-        tops = [here, *tops]
-    found = search_stores(tops, query, filters)
-    safe = [
-        replace(
-            p, hit=replace(p.hit, title=read_safe(p.hit.title), snippet=read_safe(p.hit.snippet))
-        )
-        for p in found.hits
-    ]
-    answer = replace(found, hits=tuple(safe)).as_json()
-    if clamped(limit):
-        answer["note"] = clamped(limit)
     return answer
 
 
@@ -202,10 +179,10 @@ def links(memory: Memory, note: str) -> Json:
 
 def related(memory: Memory, note: str, limit: int) -> Json:
     """The wiki notes nearest to ``note``, ranked, each with why."""
-    from vaultkit.search.recall import related_notes
+    from vaultkit import api
 
     path = _shown(memory, _file_for(memory, note)).removeprefix("wiki/")
-    found = related_notes(memory.store.wiki, path, clamp(limit))
+    found = api.related(memory.store.wiki, path, clamp(limit))
     rows = [{**r.as_json(), "path": "wiki/" + r.path} for r in found.related]
     said = {"note": clamped(limit)} if clamped(limit) else {}
     return {"path": "wiki/" + found.note, "related": rows, **said}
