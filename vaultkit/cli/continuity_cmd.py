@@ -12,6 +12,7 @@ from typing import Annotated
 
 import typer
 
+from vaultkit.agents import known, readers
 from vaultkit.base.config import Config, load_config
 from vaultkit.base.store import Store, find_store
 from vaultkit.cli.app import app
@@ -163,7 +164,6 @@ app.add_typer(transcript_app, name="transcript")
 def _export_agent(file: Path, agent: str | None) -> str:
     """``--agent``, else whose transcript the file's first lines show, else Claude Code's (whose
     renderer skips what it does not know, as it always did)."""
-    from vaultkit.agents import known, readers
 
     if agent is None:
         return readers.detect(str(file))[0] or known.DEFAULT

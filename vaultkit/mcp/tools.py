@@ -14,10 +14,15 @@ from pathlib import Path
 from vaultkit.base.config import Config, load_config
 from vaultkit.base.leanmeta import meta_str
 from vaultkit.base.store import Store
+from vaultkit.continuity.handoff import save_handoff
+from vaultkit.continuity.startup import recent_summaries
 from vaultkit.errors import VaultkitError
 from vaultkit.search.corpus import KINDS, store_corpus
 from vaultkit.search.find import Filters
 from vaultkit.search.recall import related_notes, search_folder
+from vaultkit.search.related import find_note
+from vaultkit.vault import analysis
+from vaultkit.vault.load import load_vault
 from vaultkit.vault.value import Vault
 
 PAGE_LINES = 200
@@ -43,7 +48,6 @@ class Memory:
 
 
 def _wiki(memory: Memory) -> Vault:
-    from vaultkit.vault.load import load_vault  # the engine only when a tool needs the graph
 
     if not memory.store.wiki.is_dir():
         raise VaultkitError(f"{memory.store.wiki}: no session wiki yet", hint="end a session first")
@@ -72,7 +76,6 @@ def _file_for(memory: Memory, note: str) -> Path:
         inside = any(resolved.is_relative_to(folder) for folder in readable)
         if inside and resolved.suffix.lower() == ".md" and resolved.is_file():
             return resolved
-    from vaultkit.search.related import find_note
 
     return memory.store.wiki / find_note(_wiki(memory), wanted)
 
@@ -129,7 +132,6 @@ def related(memory: Memory, note: str, limit: int) -> Json:
 
 def recent_sessions(memory: Memory, limit: int) -> Json:
     """The newest handoff summaries: path, title, date, session id and quality."""
-    from vaultkit.continuity.startup import recent_summaries  # on first use: a faster start
 
     rows = []
     for summary in recent_summaries(memory.store, max(1, min(limit, 50))):
@@ -147,7 +149,6 @@ def recent_sessions(memory: Memory, limit: int) -> Json:
 
 def latest_handoff(memory: Memory, max_lines: int) -> Json:
     """The newest handoff summary's text (paged like ``read_note``)."""
-    from vaultkit.continuity.startup import recent_summaries
 
     newest = recent_summaries(memory.store, 1)
     if not newest:
@@ -157,7 +158,6 @@ def latest_handoff(memory: Memory, max_lines: int) -> Json:
 
 def vault_health(memory: Memory) -> Json:
     """Ghost, orphan and degraded counts with the worst offenders."""
-    from vaultkit.vault import analysis
 
     vault = _wiki(memory)
     ghosts = analysis.ghosts(vault)
@@ -179,7 +179,6 @@ def save(memory: Memory, text: str, title: str) -> Json:
     """Save a handoff the agent wrote (only offered with ``--allow-write``)."""
     if not text.strip():
         raise VaultkitError("the handoff text is empty", hint="pass the handoff as Markdown")
-    from vaultkit.continuity.handoff import save_handoff  # the note writer (PyYAML) on use
 
     session = os.environ.get("CLAUDE_CODE_SESSION_ID", "")
     saved = save_handoff(

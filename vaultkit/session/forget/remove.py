@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 
+from filelock import FileLock
+
 from vaultkit.base.fsio import atomic_write_text
 from vaultkit.base.store import Store
 from vaultkit.errors import VaultkitError
@@ -25,6 +27,7 @@ from vaultkit.session.notes.naming import parse_name
 from vaultkit.session.notes.write import find_session_notes, read_frontmatter
 from vaultkit.session.queue import jobs
 from vaultkit.session.transcripts.renderings import renderings_of
+from vaultkit.vault.indexer import regenerate_index
 
 MIN_PREFIX = 8
 STORE_LOCK_TIMEOUT = 300.0
@@ -296,9 +299,6 @@ def apply_forget(plan: Plan) -> None:
     """Delete what ``plan`` lists, then, under the store lock, regenerate INDEX.md (and drop
     the hand-written lines that link to the notes that went) and remove the log lines that
     name the sessions or their notes."""
-    from filelock import FileLock
-
-    from vaultkit.vault.indexer import regenerate_index
 
     store = plan.store
     _refuse_running(store, plan.sessions)

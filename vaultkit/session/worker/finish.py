@@ -3,6 +3,7 @@ search index, under the store lock; a failure is logged, never raised."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from filelock import FileLock
@@ -10,7 +11,11 @@ from filelock import FileLock
 from vaultkit.base.config import Config
 from vaultkit.base.store import Store
 from vaultkit.errors import VaultkitError
+from vaultkit.search.corpus import store_corpus
+from vaultkit.search.index import update_index
+from vaultkit.session.notes.retention import apply_retention
 from vaultkit.session.worker.outcome import Progress
+from vaultkit.vault.indexer import regenerate_index
 
 # The indexer and retention (markdown-it, networkx) are imported where they are used.
 
@@ -25,8 +30,6 @@ def finish_store(
     A failure here is logged, not raised: the notes are written, and the next worker (or
     ``vaultkit index``) redoes this step, so the session is not distilled — and paid for — twice.
     """
-    from vaultkit.session.notes.retention import apply_retention
-    from vaultkit.vault.indexer import regenerate_index
 
     store.locks.mkdir(parents=True, exist_ok=True)
     try:
@@ -48,10 +51,6 @@ def finish_store(
 def update_search(store: Store, say: Progress, changed: tuple[Path, ...] = ()) -> None:
     """Re-index the files the worker changed for ``vaultkit search`` (all files when none are
     named). Derived state: a failure is logged and the next search refreshes the index."""
-    import sqlite3
-
-    from vaultkit.search.corpus import store_corpus
-    from vaultkit.search.index import update_index
 
     only = [p.relative_to(store.root).as_posix() for p in changed] if changed else None
     try:
