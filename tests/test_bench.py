@@ -159,3 +159,17 @@ def test_plain_profile_writes_what_version_2_wrote(tmp_path: Path) -> None:
     root = generate.write_vault(tmp_path / "p", 40, seed=3)
     (root / generate.COMPLETE_MARK).unlink()  # its text now names the profile
     assert _digest(root) == "194f0fd6f30f27bfaa388c62529a42076b11299e962b4dc23ef3bf0cd45ee69c"
+
+
+@pytest.mark.slow
+def test_strategy_bench_runs_each_reader_on_the_same_vault(tmp_path: Path) -> None:
+    out = tmp_path / "strategy.json"
+    env = {**os.environ, "VAULTKIT_BENCH_DIR": str(tmp_path / "vaults")}
+    argv = [sys.executable, "-m", "benchmarks.bench_strategy", "--sizes", "30", "--runs", "1"]
+    argv += ["--strategies", "serial,pool", "--json", str(out)]
+    done = subprocess.run(argv, cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(out.read_text(encoding="utf-8"))["real-30"]
+    assert set(result) == {"serial", "pool"}
+    assert all(got["wall"] > 0 and got["cpu"] > 0 and got["in"] > 0 for got in result.values())
+    assert "vs serial" in done.stdout

@@ -203,16 +203,24 @@ LAZY = {
     "vaultkit.session.queue.priority": "ctypes: Linux's ioprio only",
     "vaultkit.session.worker.job": "the distiller (PyYAML, markdown-it) only for a job it holds",
     "vaultkit.session.worker.steps": "the distiller (PyYAML, markdown-it) only for a job it holds",
-    "vaultkit.vault.fastparse": "markdown-it's link normaliser only for a link that needs it",
+    "vaultkit.vault.fastparse.links": "markdown-it's link normaliser only for links needing it",
+    "vaultkit.vault.records": "the circle with parse",
+    "vaultkit.vault.strategy": "the process pool only when the strategy picks it",
+    "vaultkit.cli.common": "the typer-free CLI path: store refresh, transcript checks on demand",
+    "vaultkit.lint.runner": "the store's link walk only when the vault is a session store",
     "vaultkit.vault.graph": "networkx only for the exports that need it",
-    "vaultkit.vault.parallel": "the circle with splitread, and the process pool",
-    "vaultkit.vault.splitread": "the circle with parallel",
+    "vaultkit.vault.parallel": "the process pool and the parser in its workers",
     "vaultkit.vault.parse": "markdown-it and PyYAML only for what the fast path declines",
 }
 # ``TYPE_CHECKING = False`` (``import typing`` costs ~4 ms) outside the lean set: the typer-free
-# CLI path only. The shims outside it: mcp.tools reads summaries' frontmatter as SessionStart does.
+# CLI path only. The shims outside it: frontmatter read with the reader SessionStart uses
+# (mcp.tools: the summaries; notes.quality and distill.candidates: the store's own notes).
 TYPING_TRICK = {"vaultkit.cli.quick", "vaultkit.cli.quickwords"}
-SHIM_USERS = {"vaultkit.mcp.tools"}
+SHIM_USERS = {
+    "vaultkit.mcp.tools",
+    "vaultkit.session.notes.quality",
+    "vaultkit.session.distill.candidates",
+}
 SHIMS = {"vaultkit.base.leanjson", "vaultkit.base.leanglob", "vaultkit.base.leanmeta"}
 
 

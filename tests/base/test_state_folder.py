@@ -12,7 +12,7 @@ from conftest import require_program
 
 from benchmarks.generate import write_vault
 from vaultkit.base.statedir import ensure_folder
-from vaultkit.vault.cache import CACHE_MIN_NOTES
+from vaultkit.vault.thresholds import TABLE
 
 
 def vaultkit(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -31,7 +31,7 @@ def _side_files(folder: Path) -> list[str]:
 
 @pytest.mark.slow
 def test_commands_leave_an_ignored_state_folder_without_side_files(tmp_path: Path) -> None:
-    root = write_vault(tmp_path / "vault", CACHE_MIN_NOTES + 20, 7)  # big enough for caches
+    root = write_vault(tmp_path / "vault", TABLE.cache_min_notes + 20, 7)  # big enough for caches
     require_program("git")
     subprocess.run(["git", "init", "-q"], cwd=root, check=True)
     state = root / ".vaultkit"

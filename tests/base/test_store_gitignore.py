@@ -50,6 +50,7 @@ def test_a_new_store_keeps_its_private_parts_out_of_git(tmp_path: Path) -> None:
     gitignore.ensure(store)
     fill(store)
     assert untracked(repo) == {
+        "sessions/.gitattributes",
         "sessions/.gitignore",
         "sessions/summary/x.md",
         "sessions/wiki/x.md",
@@ -162,4 +163,4 @@ def test_the_session_end_hook_creates_the_gitignore(tmp_path: Path) -> None:
     assert "/raw/\n" in (store.root / ".gitignore").read_text()
     wait_for(lambda: all(exited(pid) for pid in spawned_pids(store)), timeout=30)
     assert spawned_pids(store)
-    assert untracked(repo) == {"sessions/.gitignore"}
+    assert untracked(repo) == {"sessions/.gitattributes", "sessions/.gitignore"}

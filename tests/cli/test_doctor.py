@@ -12,7 +12,7 @@ from pathlib import Path
 from conftest import require_program
 from hook_start_support import add_session, make_project
 
-from vaultkit.base import gitignore
+from vaultkit.base import gitattributes, gitignore
 from vaultkit.base.store import Store
 from vaultkit.session.distill import costs
 from vaultkit.session.queue import jobs
@@ -48,6 +48,7 @@ def test_doctor_passes_on_a_good_setup(tmp_path: Path) -> None:
     assert vk("hooks", "install", cwd=project, path=path).returncode == 0
     store = Store(project / "sessions")
     gitignore.sync(store, ["wiki", "summary"])
+    gitattributes.sync(store)
     jobs.write_done(
         store,
         jobs.Done("s1", 10, "r.jsonl", "summary/a.md", "wiki/a.md", "ok", "", "2026-11-30T09:00"),
@@ -64,6 +65,10 @@ def test_doctor_passes_on_a_good_setup(tmp_path: Path) -> None:
     assert gitignore_line + "raw/, transcripts/, logs/, .vaultkit/ stay private" in lines
     assert "ok    git tracked: no private part of sessions/ is tracked by git" in lines
     assert (
+        "ok    git merge: sessions/wiki/INDEX.md merges as a union: two clones never conflict"
+        in (lines)
+    )
+    assert (
         "ok    distillation cost: today 0 session(s), 0 tokens, $0.00; "
         "this month 0 session(s), 0 tokens, $0.00 (no daily budget)" in lines
     )
@@ -72,7 +77,11 @@ def test_doctor_passes_on_a_good_setup(tmp_path: Path) -> None:
         in "\n".join(lines)
     )
     assert lines[1].startswith("ok    install: vaultkit-memory ")  # no other 'vaultkit' beside it
-    assert lines[-1] == "0 failed, 0 warning(s), 12 ok"
+    assert (
+        "ok    shared links: no link in wiki/, summary/ or transcripts/ leaves the store" in lines
+    )
+    assert "ok    latest session: no summary yet" in lines
+    assert lines[-1] == "0 failed, 0 warning(s), 16 ok"
 
 
 def test_doctor_fails_on_a_broken_setup_and_names_the_fixes(tmp_path: Path) -> None:
@@ -158,3 +167,29 @@ def test_doctor_sums_the_cost_log_and_says_when_the_budget_is_spent(tmp_path: Pa
     ) in out
     assert "fix: raise [distill] daily_budget in vaultkit.toml, or wait for tomorrow" in out
     assert "warn  distillation: 1 session(s) queued again after failing: usage limit" in out
+
+
+def test_doctor_shows_the_share_of_degraded_notes_this_week(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "proj")
+    store = Store(project / "sessions")
+    store.wiki.mkdir(parents=True, exist_ok=True)
+    now = datetime.now()
+    for n, (days, reason) in enumerate(
+        [(1, ""), (2, "echoed-template"), (3, "echoed-template"), (4, "offline"), (9, "timeout")]
+    ):
+        when = (now - timedelta(days=days)).strftime("%Y-%m-%d_%H%M")
+        front = "type: session-wiki\n"
+        if reason:
+            front += f"quality: degraded\ndegraded_reason: {reason}\n"
+        note = store.wiki / f"{when}_abcd000{n}_Note {n}.md"
+        note.write_text(f"---\n{front}---\n# Note {n}\n", encoding="utf-8")
+    (store.wiki / "Glossary.md").write_text("---\nquality: degraded\n---\n# G\n", encoding="utf-8")
+    out = vk("doctor", cwd=project, path="/usr/bin:/bin").stdout
+    assert (
+        "warn  note quality: 3 of 4 session notes of the last 7 days are degraded (75%):"
+        " echoed-template 2, offline 1"
+    ) in out
+    assert "echoed-template or instruction-title means the backend answered with its prompt" in out
+    report = json.loads(vk("doctor", "--format", "json", cwd=project, path="/usr/bin:/bin").stdout)
+    (check,) = [c for c in report["checks"] if c["name"] == "note quality"]
+    assert check["status"] == "warn" and "(75%)" in check["detail"]

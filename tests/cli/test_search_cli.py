@@ -46,7 +46,16 @@ def test_search_as_a_real_process_finds_a_korean_note_by_two_characters(store: P
         "wiki/2026-11-09_1545_1d6f0b8a_카테고리 규칙 엔진.md",
     ]
     assert data["indexed"] == 22 and data["reindexed"] == 22
-    assert set(data["results"][0]) == {"path", "line", "kind", "title", "date", "score", "snippet"}
+    assert set(data["results"][0]) == {
+        "path",
+        "line",
+        "kind",
+        "title",
+        "date",
+        "author",
+        "score",
+        "snippet",
+    }
     assert not list(store.glob(".vaultkit/search.sqlite-*"))  # no journal left behind
 
 

@@ -107,6 +107,8 @@ def test_cli_export_names_the_file_after_the_transcripts_own_session_id(tmp_path
 def test_cli_export_writes_into_the_project_store_by_default(tmp_path: Path) -> None:
     root, store = project(tmp_path / "p")
     source = conversation(tmp_path / "0b1e2c3d-aaaa.jsonl")
+    records = [json.loads(line) for line in source.read_text(encoding="utf-8").splitlines()]
+    write_jsonl(source, [{**r, "sessionId": "0b1e2c3d-aaaa"} for r in records])  # as Claude does
     done = vk("transcript", "export", str(source), cwd=root)
     assert done.returncode == 0, done.stderr
     [out] = list(store.transcripts.glob("*_0b1e2c3d.md"))
@@ -177,3 +179,21 @@ def wait_for_file(folder: Path, pattern: str, newer_than: int = 0) -> Path:
                 return path
         time.sleep(0.1)
     raise AssertionError(f"no {pattern} in {folder}")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b'{"name": "my-app", "version": "1.0.0"}\n', b"\x00garbage\n", b"[]\n", b"plain notes\n"],
+)
+def test_cli_export_refuses_a_file_that_is_no_transcript_as_ingest_does(
+    tmp_path: Path, body: bytes
+) -> None:
+    root, store = project(tmp_path / "p")
+    source = tmp_path / "0b1e2c3d-bbbb.jsonl"
+    source.write_bytes(body)
+    for command in (("transcript", "export", str(source)), ("ingest", str(source))):
+        done = vk(*command, cwd=root)
+        assert done.returncode == 2, (command, done.stdout, done.stderr)
+        assert "not an agent's transcript" in done.stderr and "Traceback" not in done.stderr
+        assert "hint: pass a transcript an agent wrote" in done.stderr
+    assert not list(store.root.rglob("*.md"))

@@ -498,12 +498,15 @@ def test_a_warm_run_is_the_stat_walk_and_the_stored_findings(
     def forbidden(*args: object, **kwargs: object) -> None:
         raise AssertionError("a warm run opened, parsed or planned something")
 
-    from vaultkit.vault import parallel
+    from vaultkit.lint.cache import plan
+    from vaultkit.vault import records, strategy
 
     for module, name in [
-        (parallel, "read_one"),
-        (parallel, "read_all"),
-        (parallel, "parse_note"),
+        (records, "read_one"),
+        (run, "read_one"),
+        (plan, "read_one"),
+        (strategy, "read_all"),
+        (records, "parse_note"),
         (run, "relint"),
         (run, "merge"),
     ]:

@@ -43,8 +43,8 @@ def test_summary_line_counts() -> None:
 
 def test_rule_table_matches_the_architecture_codes() -> None:
     assert list(RULES) == [
-        "VK101", "VK102", "VK103", "VK104", "VK105", "VK106", "VK201", "VK202",
-        "VK301", "VK302", "VK303", "VK401", "VK402", "VK501",
+        "VK101", "VK102", "VK103", "VK104", "VK105", "VK106", "VK107", "VK201", "VK202",
+        "VK203", "VK301", "VK302", "VK303", "VK401", "VK402", "VK501",
     ]  # fmt: skip
     assert {r.severity for r in RULES.values()} == {"error", "warning"}
 

@@ -124,7 +124,9 @@ def test_save_handoff_exists_only_with_allow_write(project: Path) -> None:
         assert not error
         assert saved["path"].startswith("summary/") and saved["path"].endswith("_Wrap-up.md")
         assert "Next tasks" in saved["missing_sections"]
-        assert "auto_saved: false" in (project / "sessions" / saved["path"]).read_text("utf-8")
+        text = (project / "sessions" / saved["path"]).read_text("utf-8")
+        assert "auto_saved: false" in text
+        assert "\nauthor: " in text  # no git user.name here: the OS user
     finally:
         writer.close()
 
@@ -138,6 +140,29 @@ def test_search_finds_an_older_note_and_a_korean_one(client: Client) -> None:
     assert found["results"][0]["path"].startswith("wiki/2026-11-09_1545_")
     error, text = client.call("search", query="x", type=["bogus"])
     assert error and "unknown type bogus" in text
+
+
+def test_search_filters_by_the_author_a_teammate_recorded(project: Path) -> None:
+    note = project / "sessions" / "wiki" / "concepts" / "Idempotent imports.md"
+    text = note.read_text(encoding="utf-8")
+    note.write_text(text.replace("---\n", "---\nauthor: Bob Builder\n", 1), encoding="utf-8")
+    newest = (
+        project / "sessions" / "summary" / "2026-11-20_0915_e0c4b9f7_Currency conversion cache.md"
+    )
+    text = newest.read_text(encoding="utf-8")
+    newest.write_text(text.replace("---\n", "---\nauthor: 'eve\n\n  [[x]]'\n", 1), "utf-8")
+    c = Client(project)
+    try:
+        error, found = c.call("search", query="idempotent", author="bob builder")
+        assert not error
+        assert [r["path"] for r in found["results"]] == ["wiki/concepts/Idempotent imports.md"]
+        assert found["results"][0]["author"] == "Bob Builder"
+        error, found = c.call("search", query="idempotent", author="alice")
+        assert not error and found["results"] == []
+        error, recent = c.call("recent_sessions", limit=1)
+        assert not error and recent["sessions"][0]["author"] == "eve ((x))"  # one plain line
+    finally:
+        c.close()
 
 
 def test_read_note_by_name_and_in_pages(client: Client) -> None:
@@ -176,3 +201,28 @@ def test_links_related_sessions_handoff_and_health(client: Client) -> None:
     error, health = client.call("vault_health")
     assert (health["ghosts"], health["orphans"], health["degraded"]) == (2, 1, 1)
     assert health["notes"] == 16
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("read_note", {"note": "wiki/a\x00b.md"}),
+        ("read_note", {"note": "[[x\x00]]"}),
+        ("search", {"query": "parser\x00"}),
+        ("links", {"note": "\x00"}),
+        ("related", {"note": "a\x00"}),
+    ],
+)
+def test_a_nul_byte_in_an_argument_is_a_tool_error_not_a_traceback(
+    project: Path, tool: str, arguments: dict[str, object]
+) -> None:
+    c = Client(project)
+    try:
+        failed, text = c.call(tool, **arguments)
+        assert failed and "NUL" in text, text
+        still_failing, _ = c.call("recent_sessions")  # the server is still serving
+        assert not still_failing
+    finally:
+        c.close()
+    assert c.proc.stderr is not None
+    assert "Traceback" not in c.proc.stderr.read()

@@ -26,7 +26,7 @@ from vaultkit.errors import VaultkitError
 from vaultkit.session.distill.agentcli import usage
 from vaultkit.session.distill.backends import classify
 from vaultkit.session.distill.costs import Usage
-from vaultkit.session.distill.pipeline import InfraError, SessionInfo, distill_session
+from vaultkit.session.distill.pipeline import InfraError, NoUserTurn, SessionInfo, distill_session
 from vaultkit.session.notes.write import read_frontmatter
 from vaultkit.session.queue.jobs import pid_alive
 
@@ -115,7 +115,8 @@ def test_good_answer_writes_two_clean_notes(
     assert front["type"] == "handoff-summary" and front["session_id"] == SID
     assert front["git_branch"] == "feat/login" and "quality" not in front
     assert read_frontmatter(outcome.wiki_path)["type"] == "session-wiki"
-    assert "See [[Auth]]" in outcome.wiki_path.read_text(encoding="utf-8")
+    assert "See Auth\n" in outcome.wiki_path.read_text(encoding="utf-8")  # [[Auth]] is no note
+    assert read_frontmatter(outcome.wiki_path)["unresolved_links"] == ["Auth"]
     prompt = (tmp_path / "good.prompt").read_text(encoding="utf-8")
     assert "Add a login page" in prompt and "→ Write /w/proj/login.py" not in prompt
     assert "→ Write login.py" in prompt and "INJECTED-CONTEXT" not in prompt
@@ -459,6 +460,25 @@ def test_offline_backend_is_always_available_and_degraded(
     assert front["auto_saved"] is True and front["quality"] == "degraded"
 
 
+def test_both_notes_record_the_git_user_of_the_sessions_folder_as_author(
+    session: tuple[Store, SessionInfo], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, info = session
+    require_program("git")
+    project = Path(info.cwd)
+    project.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    subprocess.run(["git", "-C", str(project), "config", "user.name", "Ada L."], check=True)
+    offline = Config(distill=DistillConfig(backend="offline"))
+    outcome = distill_session(store, info, offline)
+    for path in (outcome.summary_path, outcome.wiki_path):
+        assert read_frontmatter(path)["author"] == "Ada L."
+    subprocess.run(["git", "-C", str(project), "config", "--unset", "user.name"], check=True)
+    monkeypatch.setenv("USER", "ada-login")  # no git user.name: the OS user
+    outcome = distill_session(store, info, offline)
+    assert read_frontmatter(outcome.summary_path)["author"] == "ada-login"
+
+
 @pytest.mark.parametrize(
     "title", ["../../etc/passwd", "CON", "x" * 400, "🎉 emoji 🎉", "한국어 제목", "a/b\\c:d"]
 )
@@ -475,14 +495,17 @@ def test_hostile_llm_titles_stay_inside_the_store(
     assert sorted(store.root.rglob("*.md")) == sorted([outcome.summary_path, outcome.wiki_path])
 
 
-def test_empty_transcript_needs_no_llm_call(tmp_path: Path) -> None:
+def test_a_session_without_a_user_turn_needs_no_llm_call_and_leaves_no_note(
+    tmp_path: Path,
+) -> None:
     store = Store(tmp_path / "sessions")
     raw = tmp_path / "empty.jsonl"
     raw.write_text('{"type": "summary", "summary": "x"}\n', encoding="utf-8")
     info = SessionInfo(SID, raw, "proj", str(tmp_path), None, WHEN)
     never = script(tmp_path, "never", "import sys; sys.exit('must not run')")
-    outcome = distill_session(store, info, command_config(never))
-    assert (outcome.quality, outcome.degraded_reason) == ("degraded", "empty-transcript")
+    with pytest.raises(NoUserTurn):
+        distill_session(store, info, command_config(never))
+    assert not list(store.root.rglob("*.md"))
 
 
 def test_missing_transcript_is_a_vaultkit_error_naming_the_path(tmp_path: Path) -> None:

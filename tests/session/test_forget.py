@@ -224,3 +224,44 @@ def test_two_sessions_sharing_a_short_id_keep_their_own_readable_transcripts(
     assert f"session: `{TWIN}`" in twin.read_text(encoding="utf-8")
     later = render.for_worker(folder, raw[TWIN], TWIN, datetime(2026, 11, 5))
     assert later == twin and len(list(folder.iterdir())) == 2  # re-rendered in place
+
+
+def _prompt(project: Path, sid: str, prompt: str) -> None:
+    payload = {"session_id": sid, "transcript_path": "", "cwd": str(project),
+               "hook_event_name": "UserPromptSubmit", "prompt": prompt}  # fmt: skip
+    done = run_hook("UserPromptSubmit", json.dumps(payload).encode(), project)
+    assert done.returncode == 0, done.stderr
+
+
+def test_forget_removes_the_sessions_activity_lines_and_prompt_text(project: Path) -> None:
+    store = project / "sessions"
+    with (store / "vaultkit.toml").open("a", encoding="utf-8") as config:
+        config.write("[activity]\nprompt_text = true\n")
+    _prompt(project, OLD, "rename the lease table for Kim")
+    _prompt(project, NEW, "tidy the parser")
+    logs = list((store / "logs").glob("*.log"))
+    assert logs and "lease table" in logs[0].read_text(encoding="utf-8")
+    shown = vk("forget", OLD, cwd=project)
+    assert "line(s) of logs/ (the activity log)" in shown.stdout, shown.stdout
+    done = vk("forget", OLD, "--yes", cwd=project)
+    assert done.returncode == 0, done.stderr
+    text = "".join(p.read_text(encoding="utf-8") for p in (store / "logs").glob("*.log"))
+    assert "lease table" not in text and OLD[:8] not in text
+    assert "tidy the parser" in text  # the other session's line stays
+    assert oct(logs[0].stat().st_mode & 0o777) == "0o600"
+
+
+def test_forget_waiting_on_the_store_lock_says_so_and_gives_up(project: Path) -> None:
+    from filelock import FileLock
+
+    store = Store(project / "sessions")
+    store.locks.mkdir(parents=True, exist_ok=True)
+    before = everything(store.root)
+    with FileLock(str(store.locks / "store.lock")):  # a worker writing INDEX.md
+        done = vk("forget", OLD, "--yes", "--wait", "0.5", cwd=project)
+    assert done.returncode != 0
+    assert "waiting up to 0.5 s for the store lock" in done.stderr
+    assert "gave up after 0.5 s" in done.stderr and "nothing was deleted" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert everything(store.root) == before
+    assert vk("forget", OLD, "--yes", cwd=project).returncode == 0  # free again: it works

@@ -105,6 +105,16 @@ def test_settings_turn_the_warning_and_prompt_text_on_or_off(tmp_path: Path) -> 
     assert len(activity_lines(store)) == before
 
 
+def test_recorded_prompt_text_is_redacted_and_loses_private_spans(tmp_path: Path) -> None:
+    root, store = project(tmp_path / "p")
+    (store.root / "vaultkit.toml").write_text("[activity]\nprompt_text = true\n")
+    prompt = "deploy <private>to Kim's box</private> with PGPASSWORD=" + "Zq8" * 5 + " now"
+    fire(root, tmp_path / "missing.jsonl", prompt=prompt)
+    line = activity_lines(store)[-1]
+    assert line.endswith(": deploy  with PGPASSWORD=[REDACTED:password] now"), line
+    assert "Kim" not in line and "Zq8" not in line
+
+
 def test_prompt_text_is_not_recorded_by_default(tmp_path: Path) -> None:
     root, store = project(tmp_path / "p")
     fire(root, tmp_path / "missing.jsonl", prompt="my secret plan")

@@ -7,12 +7,13 @@ import random
 import resource
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from benchmarks.bench_bignote import PEAK, write_note
-from vaultkit.vault import fastparse
+from vaultkit.vault import fastparse, thresholds
 from vaultkit.vault.parse import parse_note
 
 BLOCKS = (
@@ -52,9 +53,10 @@ def test_a_long_note_parses_the_same_window_by_window(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     data = _note(seed, 3000)
-    whole = parse_note("Big.md", data)  # below BIG_BODY_LINES: one plan
-    monkeypatch.setattr(fastparse, "BIG_BODY_LINES", 100)
-    monkeypatch.setattr(fastparse, "WINDOW_LINES", 40)
+    whole = parse_note("Big.md", data)  # below big_body_lines: one plan
+    monkeypatch.setattr(
+        thresholds, "TABLE", replace(thresholds.TABLE, big_body_lines=100, window_lines=40)
+    )
     lines = data.decode().split("\n")
     bounds = fastparse.windows(lines, 3)
     assert bounds is not None and len(bounds) > 10  # many windows
@@ -65,7 +67,7 @@ def test_a_long_note_parses_the_same_window_by_window(
 def test_a_long_note_with_a_reference_definition_is_planned_whole(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(fastparse, "BIG_BODY_LINES", 100)
+    monkeypatch.setattr(thresholds, "TABLE", replace(thresholds.TABLE, big_body_lines=100))
     text = _note(4, 400).decode() + "\n[ref]: Target.md\n"
     assert fastparse.windows(text.split("\n"), 3) is None
 

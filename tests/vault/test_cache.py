@@ -18,7 +18,7 @@ import pytest
 from conftest import FIXTURES
 
 from vaultkit.base import sqlitedb
-from vaultkit.vault import cache, parallel
+from vaultkit.vault import cache, records, strategy, thresholds
 from vaultkit.vault.load import Vault, load_vault
 
 VAULTS = FIXTURES / "vaults"
@@ -90,7 +90,7 @@ def test_an_unchanged_stat_means_the_file_is_not_read_again(tmp_path: Path) -> N
     root = _vault(tmp_path / "v")
     home = load_vault(root, cache=True).note("Home.md")
     assert home is not None
-    marked = parallel.note_record(dataclasses.replace(home, first_text="from the cache"))
+    marked = records.note_record(dataclasses.replace(home, first_text="from the cache"))
     with sqlite3.connect(cache.cache_path(root)) as conn:
         conn.execute("UPDATE notes SET record = ? WHERE path = 'Home.md'", (marshal.dumps(marked),))
     warm = load_vault(root, cache=True).note("Home.md")
@@ -245,7 +245,7 @@ def test_cache_false_writes_nothing_and_small_vaults_stay_clean_by_default(tmp_p
     load_vault(root, cache=False)
     load_vault(root)
     assert not (root / ".vaultkit").exists()
-    for n in range(cache.CACHE_MIN_NOTES):
+    for n in range(thresholds.TABLE.cache_min_notes):
         _write(root, f"many/n{n}.md", f"[[n{n + 1}]]\n")
     load_vault(root)
     assert cache.cache_path(root).is_file()
@@ -301,19 +301,19 @@ def test_an_unwritable_state_folder_means_no_cache_not_an_error(tmp_path: Path) 
 
 def test_pool_and_single_process_reads_give_the_same_records(tmp_path: Path) -> None:
     root = _vault(tmp_path / "v")
-    jobs: list[parallel.Job] = [(p, None) for p in ("Home.md", "Bad.md", "Binary.md", "Gone.md")]
-    single = list(parallel.read_all(str(root), jobs, workers=1))
-    pooled = list(parallel.read_all(str(root), jobs, workers=2))
+    jobs: list[records.Job] = [(p, None) for p in ("Home.md", "Bad.md", "Binary.md", "Gone.md")]
+    single = list(strategy.read_all(str(root), jobs, workers=1))
+    pooled = list(strategy.read_all(str(root), jobs, workers=2))
     assert [(p.path, p.size, p.digest, p.error) for p in single] == [
         (p.path, p.size, p.digest, p.error) for p in pooled
     ]
     # marshal's bytes may differ between processes (reference flags); the values may not
     assert [_record(p) for p in single] == [_record(p) for p in pooled]
     assert [p.error is None for p in pooled] == [True, True, True, False]
-    assert parallel.workers_for(parallel.PARALLEL_MIN_FILES - 1) == 1
+    assert strategy.choose(thresholds.TABLE.pool_min_files - 1).reader != "pool"
 
 
-def _record(parsed: parallel.Parsed) -> object:
+def _record(parsed: records.Parsed) -> object:
     return None if parsed.record is None else marshal.loads(parsed.record)
 
 
@@ -367,7 +367,7 @@ def test_no_pool_is_forked_beside_other_threads() -> None:
     thread = threading.Thread(target=release.wait)
     thread.start()
     try:
-        assert parallel.workers_for(10 * parallel.PARALLEL_MIN_FILES) == 1
+        assert strategy.choose(10 * thresholds.TABLE.pool_min_files).reader == "serial"
     finally:
         release.set()
         thread.join()

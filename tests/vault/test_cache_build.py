@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from vaultkit.base import sqlitedb
-from vaultkit.vault import cache, parallel, splitread
+from vaultkit.vault import cache, records, strategy
 from vaultkit.vault.load import Vault, load_vault
 from vaultkit.vault.model import Note
 
@@ -60,7 +60,7 @@ def test_a_first_run_publishes_one_complete_wal_database_and_nothing_else(tmp_pa
 _KILLED = """
 import os, signal, sys
 from pathlib import Path
-from vaultkit.vault import cache, parallel, splitread
+from vaultkit.vault import cache, records, strategy
 from vaultkit.vault.load import load_vault
 cache.SAVE_BATCH = 2  # rows are in the private file when the kill comes
 def progress(done, total):
@@ -161,41 +161,27 @@ def test_a_note_parsed_in_this_process_is_kept_as_parsed_and_stored_as_its_recor
     monkeypatch.undo()
     rows = cache.stored_rows(cache.cache_path(root), records=True)
     for note in plain.notes:
-        assert parallel.note_from_record(marshal.loads(rows[note.path].record)) == note
+        assert records.note_from_record(marshal.loads(rows[note.path].record)) == note
     _same(plain, load_vault(root, cache=True))  # warm: every note decoded from its record
 
 
-def test_a_split_parse_decodes_only_what_the_child_parsed(
+def test_a_serial_parse_decodes_nothing_and_a_pool_decodes_every_note(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = _vault(tmp_path / "v", 120)
     paths = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.md"))
-    alone = [parallel._parse_here(str(root), p) for p in paths]
-    here: list[str] = []
+    alone = [records.parse_here(str(root), p) for p in paths]
     decoded: list[str] = []
-    read_one, from_record = parallel.read_one, parallel.note_from_record
+    from_record = records.note_from_record
 
-    def read_here(root: str, job: parallel.Job) -> parallel.Parsed:
-        here.append(job[0])
-        return read_one(root, job)
-
-    def decode(record: parallel.Record) -> Note:
+    def decode(record: records.Record) -> Note:
         decoded.append(record[0])
         return from_record(record)
 
-    def no_fork() -> int:
-        raise OSError(errno.EAGAIN, "Resource temporarily unavailable")
-
-    monkeypatch.setattr(splitread, "read_one", read_here)  # this process's share of a split
-    monkeypatch.setattr(parallel, "note_from_record", decode)
-    assert list(parallel.parse_all(str(root), paths)) == alone
-    if not parallel.splits(len(paths)):  # one process parses all, decoding nothing
-        assert decoded == here == []
-        return
-    assert sorted(decoded + here) == paths  # the child's notes decoded, this process's kept
-    with monkeypatch.context() as patch:
-        patch.setattr(os, "fork", no_fork)  # no child: this process reads every chunk
-        here.clear()
-        decoded.clear()
-        assert list(parallel.parse_all(str(root), paths)) == alone
-    assert (here, decoded) == (paths, [])
+    monkeypatch.setattr(strategy, "note_from_record", decode)
+    monkeypatch.setenv(strategy.FORCE_ENV, "serial")
+    assert list(strategy.parse_all(str(root), paths)) == alone
+    assert decoded == []  # kept as parsed: no record made, none decoded
+    monkeypatch.setenv(strategy.FORCE_ENV, "pool")
+    assert list(strategy.parse_all(str(root), paths)) == alone
+    assert decoded == paths  # each note crossed from a worker as its record

@@ -20,8 +20,8 @@ from vaultkit.vault.fastparse import (
     HTML_BLOCK_NAMES,
     TAG,
     TEXT,
-    _classify,
     body_plan,
+    classify,
     escaped_split,
     inline_blocks,
     simple_yaml,
@@ -514,7 +514,7 @@ def test_lines_read_as_text_open_no_html_block(pieces: list[str]) -> None:
     """A line starting with ``<`` that the fast path calls paragraph text (``<% x %>``,
     ``<u>x</u> y``) is a paragraph to markdown-it, never an HTML block."""
     line = ("<" + "".join(pieces)).split("\n")[0]
-    if _classify(line) == TEXT:
+    if classify(line) == TEXT:
         assert get_parser().parse(line)[0].type == "paragraph_open", line
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import marshal
 import pickle
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from vaultkit.base.config import Config
 from vaultkit.lint.cache.run import lint_vault
 from vaultkit.lint.context import LintContext
 from vaultkit.lint.runner import collect
-from vaultkit.vault import analysis, fastparse, model, parallel
+from vaultkit.vault import analysis, records, thresholds
 from vaultkit.vault.graph import FORMATS, build_graph, export
 from vaultkit.vault.load import load_vault
 from vaultkit.vault.model import Finding, Link, Note, PackedLinks, pack_links
@@ -134,9 +135,9 @@ def test_a_memo_counts_every_link_of_a_packed_note() -> None:
 
 def _packing_everything(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every body of at least two lines is walked window by window, its links packed."""
-    monkeypatch.setattr(fastparse, "BIG_BODY_LINES", 2)
-    monkeypatch.setattr(fastparse, "WINDOW_LINES", 3)
-    monkeypatch.setattr(model, "PACK_MIN_LINKS", 2)  # and so are a cached note's
+    # pack_min_links: and so are a cached note's
+    table = replace(thresholds.TABLE, big_body_lines=2, window_lines=3, pack_min_links=2)
+    monkeypatch.setattr(thresholds, "TABLE", table)
 
 
 def _outcome(vault: Vault) -> dict[str, object]:
@@ -175,9 +176,9 @@ def test_a_vault_of_packed_notes_gives_the_same_links_findings_and_graph(
 def test_a_packed_note_is_cached_as_its_columns_and_read_back_packed() -> None:
     found = [Link("wikilink", "Plan", "h", None, i, 3) for i in range(1, 40)]
     note = Note("Big.md", links=pack_links([*found, Link("markdown", "a b.md", "", "A", 41)]))
-    back = parallel.note_from_record(marshal.loads(marshal.dumps(parallel.note_record(note))))
+    back = records.note_from_record(marshal.loads(marshal.dumps(records.note_record(note))))
     assert isinstance(back.links, PackedLinks) and back == note
-    plain = parallel.note_from_record(parallel.note_record(Note("x.md", links=tuple(found))))
+    plain = records.note_from_record(records.note_record(Note("x.md", links=tuple(found))))
     assert type(plain.links) is tuple and plain.links == tuple(found)
 
 
@@ -191,9 +192,9 @@ def test_a_damaged_packed_record_is_a_record_to_parse_again() -> None:
         {"names": names, "columns": (target, subpath, display, line, col, b"\xff")},
         {"names": names},
     ):
-        record = parallel.note_record(Note("Big.md"))
+        record = records.note_record(Note("Big.md"))
         with pytest.raises(ValueError):
-            parallel.note_from_record((*record[:2], broken, *record[3:]))  # type: ignore[arg-type]
+            records.note_from_record((*record[:2], broken, *record[3:]))  # type: ignore[arg-type]
 
 
 def test_the_lint_cache_lints_packed_notes_as_tuple_ones(

@@ -11,7 +11,15 @@ from hypothesis import strategies as st
 from markdown_it.common.utils import MD_TRIM_CHARS
 
 from vaultkit.vault.wikilink import link_href
-from vaultkit.vault.wikisyntax import md_trim, plain_href
+from vaultkit.vault.wikisyntax import (
+    SIMPLE_WIKILINK,
+    WikiParts,
+    md_trim,
+    plain_href,
+    scan_wikilink,
+    split_wikilink,
+    wikilinks_in,
+)
 
 _DEST_CHARS = st.sampled_from(
     [
@@ -61,3 +69,59 @@ def test_a_vault_the_fast_path_reads_whole_loads_neither_markdown_it_nor_yaml(tm
         [sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True
     )
     assert out.stdout.split() == ["4", "False", "False"], out.stderr
+
+
+_LINK_PIECES = st.sampled_from(["[[", "]]", "![[", "[", "]", "|", "\\|", "#", "\n", "a", " ", "!"])
+_LINK_TEXT = st.lists(_LINK_PIECES, max_size=10).map("".join)
+
+
+def _reference_scan(src: str, opening: int) -> tuple[str, int]:
+    """Obsidian's rule written the slow, obvious way: the first ``]]`` after the ``[[`` on the
+    same line closes it, unless another ``[[`` comes first (nested: to the next ``]]``)."""
+    line = src.find("\n", opening)
+    line_end = len(src) if line < 0 else line
+    close = src.find("]]", opening + 2)
+    if close < 0 or close >= line_end:
+        return "unclosed", -1
+    inner = src[opening + 2 : close]
+    if "[[" in inner:
+        outer = src.find("]]", close + 2)
+        return "nested", outer + 2 if 0 <= outer < line_end else -1
+    return ("link" if split_wikilink(inner) else "empty"), close + 2
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_LINK_TEXT, _LINK_TEXT)
+def test_the_scanner_follows_the_rule_with_or_without_a_known_line_end(
+    before: str, after: str
+) -> None:
+    src = before + "[[" + after
+    opening = len(before)
+    expected = _reference_scan(src, opening)
+    line = src.find("\n", opening)
+    for line_end in (None, len(src) if line < 0 else line):
+        found = scan_wikilink(src, opening, line_end)
+        assert (found.status, found.end) == expected, line_end
+        assert (found.parts is not None) == (found.status == "link")
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_LINK_TEXT)
+def test_the_simple_pattern_finds_what_the_scanner_finds(src: str) -> None:
+    for at in range(len(src)):
+        match = SIMPLE_WIKILINK.match(src, at)
+        if match is None:
+            continue
+        opening = at + len(match.group(1))
+        found = scan_wikilink(src, opening)
+        assert found.status in ("link", "empty") and found.end == match.end()
+        assert found.parts == split_wikilink(match.group(2))
+
+
+def test_frontmatter_strings_yield_each_closed_link_with_its_offset() -> None:
+    found = list(wikilinks_in("see ![[a|b]] and [[ ]] [[x [[y]] z]] [[open"))
+    assert found == [
+        (4, WikiParts("a", "", "b"), True),
+        (17, None, False),
+        (27, ("y", "", None), False),  # the outer opening is skipped: it holds a nested one
+    ]

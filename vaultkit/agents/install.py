@@ -221,13 +221,6 @@ def path_notes(scope: Scope, *, mcp: bool) -> tuple[str, ...]:
     )
 
 
-def unresolved_fix(program: str) -> str:
-    """What to do when a hook file's ``program`` does not run here."""
-    if os.path.isabs(program):
-        return ""
-    return f"`{program}` is not on PATH: install vaultkit with `{dist.INSTALL}`"
-
-
 def runnable(program: str) -> bool:
     """An absolute path that is a file, or a bare name found on PATH (``python -m …`` forms)."""
     if os.path.isabs(program):

@@ -1,12 +1,12 @@
 """Who is writing: the name recorded as a note's ``author:`` (git ``user.name``, else the OS user).
 
-Lean: only ``os`` and ``subprocess`` at import time, so the SessionStart path may use it.
+Lean: only ``os`` at import time (``subprocess`` when git is asked), so the SessionStart path
+may use it.
 """
 
 from __future__ import annotations
 
 import os
-import subprocess
 
 _MAX_LEN = 80
 
@@ -23,6 +23,8 @@ def clean_author(name: str) -> str:
 def git_user_name(cwd: str) -> str:
     """``git config user.name`` as seen from ``cwd``, or ``""`` when git or the setting is
     missing (a hook never fails over it)."""
+    import subprocess  # only when git is asked: SessionStart reads its config files first
+
     try:
         done = subprocess.run(
             ["git", "config", "--get", "user.name"],

@@ -44,7 +44,10 @@ class IndexConfig(Record):
 
 # ``[distill] backend``: ``auto`` is the CLI of the agent whose session it is (else claude, else
 # offline); the others name one backend for every session.
-BACKENDS = ("auto", "claude", "codex", "gemini", "command", "offline")
+BACKENDS = ("auto", "claude", "codex", "gemini", "openai", "command", "offline")
+
+
+GHOST_LINKS = ("text", "stub")
 
 
 class DistillConfig(Record):
@@ -61,6 +64,13 @@ class DistillConfig(Record):
     gemini_path: str = "gemini"
     gemini_model: str = ""  # "" = Gemini CLI's default
     daily_budget: float = 0.0  # USD a day for LLM distillation; 0 means no cap
+    openai_base_url: str = "http://127.0.0.1:11434/v1"  # an OpenAI-compatible server (Ollama's)
+    openai_model: str = ""  # the model the server runs, e.g. "qwen2.5:7b"; required for openai
+    openai_key_env: str = ""  # the environment variable holding its key ("" = send none)
+    openai_stream: bool = True
+    candidates_budget: int = 1_500  # tokens of existing note names the prompt offers
+    ghost_links: str = "text"  # an answer's link to no note: "text" (plain text) or "stub"
+    stub_folder: str = "stubs"  # where "stub" puts the stub notes, inside wiki/
 
 
 class InjectConfig(Record):
@@ -195,6 +205,27 @@ def _check_distill(path: object, distill: DistillConfig) -> None:
         raise VaultkitError(
             f"{path}: distill.backend is {distill.backend!r}, not a backend",
             hint=f"set distill.backend to one of: {', '.join(BACKENDS)}",
+        )
+    if distill.backend == "openai" and not distill.openai_model.strip():
+        raise VaultkitError(
+            f"{path}: distill.backend is openai but distill.openai_model is not set",
+            hint='set distill.openai_model to the model your server runs, e.g. "qwen2.5:7b"',
+        )
+    if not distill.openai_base_url.startswith(("http://", "https://")):
+        raise VaultkitError(
+            f"{path}: distill.openai_base_url {distill.openai_base_url!r} is not an http(s) URL",
+            hint='set it to the server\'s API root, e.g. "http://127.0.0.1:11434/v1"',
+        )
+    if distill.ghost_links not in GHOST_LINKS:
+        raise VaultkitError(
+            f"{path}: distill.ghost_links is {distill.ghost_links!r}",
+            hint=f"set distill.ghost_links to one of: {', '.join(GHOST_LINKS)}",
+        )
+    parts = distill.stub_folder.replace("\\", "/").split("/")
+    if not distill.stub_folder or any(p in ("", ".", "..") or p.startswith(".") for p in parts):
+        raise VaultkitError(
+            f"{path}: distill.stub_folder {distill.stub_folder!r} is not a folder inside wiki/",
+            hint='set distill.stub_folder to a relative folder name such as "stubs"',
         )
     for key in ("claude_path", "codex_path", "gemini_path"):
         if not getattr(distill, key).strip():

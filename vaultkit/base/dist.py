@@ -10,7 +10,6 @@ DISTRIBUTION = "vaultkit-memory"
 CLI = "vaultkit"  # the command line tool, and `vaultkit mcp`
 HOOK = "vaultkit-hook"  # the hook entry point the agents run
 INSTALL = f"pipx install {DISTRIBUTION}"  # or: uv tool install / pip install DISTRIBUTION
-INSTALL_ANY = f"{INSTALL} (or: uv tool install {DISTRIBUTION})"
 # What the Claude Code plugin says when vaultkit is not installed (its SessionStart hook, shown to
 # the user, and its MCP server's error): one line, the exact command.
 MISSING = (

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from vaultkit.base import gitattributes
 from vaultkit.base.fsio import atomic_write_bytes
 from vaultkit.base.store import ALWAYS_PRIVATE, SHAREABLE
 
@@ -101,7 +102,8 @@ def _configured_share(store: Store) -> tuple[str, ...]:
 
 
 def ensure(store: Store) -> None:
-    """Create the store folder, and its ``.gitignore`` when missing (one stat when present).
+    """Create the store folder, and its ``.gitignore`` and ``.gitattributes`` when missing (a
+    stat each when present).
 
     The path every writer that may create a store takes (the hooks through the worker spawn,
     the worker itself); the worker also brings an existing file up to date with :func:`sync`.
@@ -109,3 +111,4 @@ def ensure(store: Store) -> None:
     os.makedirs(store.top, exist_ok=True)
     if not os.path.exists(store.at("gitignore")):
         sync(store, _configured_share(store))
+    gitattributes.ensure(store)

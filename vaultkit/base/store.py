@@ -33,6 +33,7 @@ if TYPE_CHECKING:
         "queue",
         "config_file",
         "gitignore",
+        "gitattributes",
         "forgotten",
     ]
 
@@ -55,6 +56,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
     "queue": (".vaultkit", "queue"),
     "config_file": ("vaultkit.toml",),
     "gitignore": (".gitignore",),
+    "gitattributes": (".gitattributes",),  # how git merges INDEX.md (base/gitattributes.py)
     "forgotten": (".vaultkit", "forgotten"),  # tombstones of forgotten sessions
 }
 # The parts ``[git] share`` may name (in .gitignore order); ``logs/`` (its own .gitignore) and
@@ -141,6 +143,37 @@ class Store(Record):
     @property
     def config_file(self) -> Path:
         return _path(self.at("config_file"))
+
+
+# Folders a note may never be read from through ``wiki/``, ``summary/`` or ``transcripts/``:
+# the raw copies, the activity logs and the derived state (issue 22).
+PRIVATE_PARTS = ("raw", "logs", ".vaultkit")
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def read_problem(store: Store, path: str | os.PathLike[str]) -> str:
+    """``""`` when ``path`` may be read through the store, else why not (naming the target).
+
+    The one rule every reader of shared notes follows: the real path (every symlinked file and
+    folder followed, ``wiki/`` itself included, ``..`` resolved) is inside the store's own real
+    folder and not inside its ``raw/``, ``logs/`` or ``.vaultkit/``. A teammate's committed
+    symlink cannot make vaultkit read a file outside the store or a private part of it."""
+    top = os.path.realpath(store.top)
+    real = os.path.realpath(path)
+    if not _inside(real, top):
+        return f"links outside the store, to {real}"
+    for part in PRIVATE_PARTS:
+        if _inside(real, os.path.join(top, part)):
+            return f"links into the store's private {part}/, to {real}"
+    return ""
+
+
+def may_read(store: Store, path: str | os.PathLike[str]) -> bool:
+    """True when :func:`read_problem` finds nothing wrong with ``path``."""
+    return not read_problem(store, path)
 
 
 def _looks_like_store(folder: str) -> bool:
@@ -272,6 +305,16 @@ def is_project_store(store: Store, env: Mapping[str, str] | None = None) -> bool
     """False for a store kept in the data folder for a folder that is not a project."""
     keyed = os.path.realpath(os.path.join(data_dir(env), PROJECTS_DIR))
     return os.path.dirname(os.path.dirname(os.path.realpath(store.top))) != keyed
+
+
+def store_of_wiki(vault: str | os.PathLike[str]) -> Store | None:
+    """The store whose ``wiki/`` ``vault`` is (as named, before any symlink is followed), else
+    None: a store's wiki is read under :func:`read_problem`, any other vault as Obsidian does."""
+    folder = os.path.abspath(vault)
+    parent = os.path.dirname(folder)
+    if os.path.basename(folder) == "wiki" and _looks_like_store(parent):
+        return Store(parent)
+    return None
 
 
 def state_dir_for_vault(vault: Path) -> Path:

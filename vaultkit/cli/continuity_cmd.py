@@ -12,10 +12,10 @@ from typing import Annotated
 
 import typer
 
-from vaultkit.agents import known, readers
 from vaultkit.base.config import Config, load_config
 from vaultkit.base.store import Store, find_store
 from vaultkit.cli.app import app
+from vaultkit.cli.common import check_transcript
 from vaultkit.continuity import activity, baton, loop, resume, shellinit
 from vaultkit.continuity.handoff import save_handoff
 from vaultkit.errors import VaultkitError
@@ -161,19 +161,6 @@ transcript_app = typer.Typer(
 app.add_typer(transcript_app, name="transcript")
 
 
-def _export_agent(file: Path, agent: str | None) -> str:
-    """``--agent``, else whose transcript the file's first lines show, else Claude Code's (whose
-    renderer skips what it does not know, as it always did)."""
-
-    if agent is None:
-        return readers.detect(str(file))[0] or known.DEFAULT
-    if agent not in known.AGENTS:
-        raise VaultkitError(
-            f"--agent {agent}: no such agent", hint=f"use one of {', '.join(known.names())}"
-        )
-    return agent
-
-
 @transcript_app.command("export")
 def transcript_export_cmd(
     file: Annotated[
@@ -195,10 +182,12 @@ def transcript_export_cmd(
         ),
     ] = None,
 ) -> None:
-    """Render a transcript as Markdown: user words verbatim, the assistant's visible text."""
-    if not file.is_file():
-        raise VaultkitError(f"{file}: no such transcript", hint="pass the path of a .jsonl file")
-    who = _export_agent(file, agent)
+    """Render a transcript as Markdown: user words verbatim, the assistant's visible text.
+    A file that is no agent's transcript is refused, as `vaultkit ingest` refuses it."""
+
+    if file.exists() and not file.is_file():
+        raise VaultkitError(f"{file}: not a file", hint="pass the path of a .jsonl transcript")
+    who = check_transcript(file, agent)
     session = render.session_id_of(file, who)
     if output is not None and str(output) == "-":
         count = render.write_markdown(file, sys.stdout, session_id=session, agent=who)

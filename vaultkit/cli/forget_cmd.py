@@ -10,8 +10,9 @@ import typer
 
 from vaultkit.base.store import Store, find_store
 from vaultkit.cli.app import app
+from vaultkit.cli.common import unwritable
 from vaultkit.errors import VaultkitError
-from vaultkit.session.forget.remove import Plan, apply_forget, plan_forget
+from vaultkit.session.forget.remove import LOCK_WAIT, Plan, apply_forget, plan_forget
 
 
 def _store(arg: Path | None) -> Store:
@@ -46,6 +47,8 @@ def _show(plan: Plan) -> None:
         typer.echo(f"  INDEX   {line.strip()}")
     if plan.log_lines:
         typer.echo(f"  log     {plan.log_lines} line(s) of .vaultkit/vaultkit.log that name them")
+    if plan.activity_lines:
+        typer.echo(f"  log     {plan.activity_lines} line(s) of logs/ (the activity log)")
 
 
 def _again(session_id: str | None, before: str | None) -> str:
@@ -65,9 +68,16 @@ def forget(
     store_dir: Annotated[
         Path | None, typer.Option("--store", help="Project or sessions/ folder (default: here).")
     ] = None,
+    wait: Annotated[
+        float,
+        typer.Option(
+            "--wait", min=0, help="Seconds to wait for the store lock a worker holds, then give up."
+        ),
+    ] = LOCK_WAIT,
 ) -> None:
     """Remove sessions everywhere in the store: raw copy, summary (archive too), wiki note,
-    readable transcript, INDEX.md line, queue, caches and search indexes.
+    readable transcript, INDEX.md line, queue, caches and search indexes, and their lines in
+    the logs (the activity log's prompt text included).
 
     \b
     Examples:
@@ -89,5 +99,9 @@ def forget(
             f"nothing deleted: {len(plan.files) + len(plan.derived)} file(s) listed above",
             hint=_again(session_id, before),
         )
-    apply_forget(plan)
+    try:
+        apply_forget(plan, wait=wait, say=lambda message: typer.echo(message, err=True))
+    except OSError as exc:
+        nothing = "the session(s) are not (fully) forgotten"
+        raise unwritable(plan.store.root, exc, nothing, _again(session_id, before)) from exc
     typer.echo(f"forgot {len(plan.sessions)} session(s)")

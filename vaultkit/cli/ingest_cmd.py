@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 from collections.abc import Callable
 from dataclasses import asdict, replace
 from datetime import datetime
@@ -14,10 +15,10 @@ from typing import Annotated
 import typer
 
 from vaultkit.agents import known, readers
-from vaultkit.agents.transcripts import file_problem
 from vaultkit.base.log import append_log
 from vaultkit.base.store import Store, find_store
 from vaultkit.cli.app import app
+from vaultkit.cli.common import check_transcript, unwritable
 from vaultkit.errors import VaultkitError
 from vaultkit.session.queue import jobs
 from vaultkit.session.transcripts.facts import transcript_facts
@@ -59,34 +60,6 @@ def _queue(
     if existing is not None:
         job = replace(job, attempts=existing.attempts)
     jobs.write_job(store, job)
-
-
-_HINT = (
-    "pass a transcript an agent wrote: Claude Code's ~/.claude/projects/<project>/<id>.jsonl, "
-    "a Codex rollout ~/.codex/sessions/YYYY/MM/DD/rollout-….jsonl or a Gemini CLI chat "
-    "~/.gemini/tmp/<project>/chats/session-….jsonl"
-)
-
-
-def _check_transcript(source: Path, agent: str | None) -> str:
-    """The agent whose transcript ``source`` is (``agent`` when given, else found by content);
-    refuse anything else (it may live anywhere: the user named it)."""
-    if not source.exists() and not source.is_symlink():
-        raise VaultkitError(f"{source}: no such transcript file", hint=_HINT)
-    if agent is None:
-        found, why = readers.detect(str(source), os.environ)
-        if found is None:
-            raise VaultkitError(f"{source}: not an agent's transcript ({why})", hint=_HINT)
-        return found
-    if agent not in known.AGENTS:
-        raise VaultkitError(
-            f"--agent {agent}: no such agent", hint=f"use one of {', '.join(known.names())}"
-        )
-    problem = file_problem(str(source), os.environ, anywhere=True, agent=agent)
-    if problem is not None:
-        display = known.get(agent).display
-        raise VaultkitError(f"{source}: not a {display} transcript ({problem})", hint=_HINT)
-    return agent
 
 
 def _reporter(store: Store, quiet: bool) -> Callable[[str], None]:
@@ -161,18 +134,22 @@ def ingest(
       vaultkit ingest old.jsonl --session-id 4f6a2c1e --store ~/proj --format json
     """
     source = transcript.expanduser()
-    found = _check_transcript(source, agent)
+    found = check_transcript(source, agent)
     facts = transcript_facts(source)
     sid = (session_id or readers.session_id(source, found) or source.stem).strip()
     if not sid:
         raise VaultkitError("empty session id", hint="pass --session-id ID")
     store = _store(store_dir)
-    _queue(store, source.resolve(), sid, facts.ended_at, found)
-    say = _reporter(store, quiet)
-    say(f"{sid}: queued {known.get(found).display} transcript {source} for store {store.root}")
-    window = max(0.0, settle)
-    result = process_job(
-        store, sid, settle=Settle(window=window, max_wait=max(30.0, window)), progress=say
-    )
+    try:
+        _queue(store, source.resolve(), sid, facts.ended_at, found)
+        say = _reporter(store, quiet)
+        say(f"{sid}: queued {known.get(found).display} transcript {source} for store {store.root}")
+        window = max(0.0, settle)
+        result = process_job(
+            store, sid, settle=Settle(window=window, max_wait=max(30.0, window)), progress=say
+        )
+    except OSError as exc:
+        again = f"vaultkit ingest {shlex.quote(str(source))}"
+        raise unwritable(store.root, exc, "the transcript was not ingested", again) from exc
     _check(result, store)
     _print(result, fmt)

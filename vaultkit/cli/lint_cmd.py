@@ -77,6 +77,15 @@ def lint(
         ),
     ] = False,
     files_from: FilesFromOpt = None,
+    baseline: Annotated[
+        str | None,
+        typer.Option(
+            "--baseline",
+            metavar="FILE",
+            help="Report only findings not recorded in FILE; a missing FILE records today's. "
+            "Fixed findings drop out of it.",
+        ),
+    ] = None,
     staged: Annotated[
         bool,
         typer.Option(
@@ -104,6 +113,7 @@ def lint(
       vaultkit lint my-vault/a.md my-vault/b.md     # only these notes' findings
       git diff --name-only | vaultkit lint --files-from - my-vault
       vaultkit lint --staged                        # what a commit changes, deletions too
+      vaultkit lint --baseline lint-baseline.json my-vault   # only findings new since then
     """
     args = LintArgs(
         paths=tuple(paths or ()),
@@ -118,5 +128,6 @@ def lint(
         no_cache=no_cache,
         files_from=files_from,
         staged=staged,
+        baseline=baseline,
     )
     raise typer.Exit(run(args))

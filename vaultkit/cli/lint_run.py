@@ -46,6 +46,7 @@ class LintArgs:
     no_cache: bool = False
     files_from: str | None = None  # a file of more note paths, "-" for standard input
     staged: bool = False  # also every path git has staged (deleted and renamed ones too)
+    baseline: str | None = None  # a file of known findings: report only the others
 
 
 # Option spelling -> the LintArgs field it sets; VALUED take a value, the rest are flags.
@@ -64,8 +65,9 @@ OPTIONS: dict[str, str] = {
     "--no-cache": "no_cache",
     "--files-from": "files_from",
     "--staged": "staged",
+    "--baseline": "baseline",
 }
-VALUED = frozenset({"fmt", "select", "ignore", "files_from"})
+VALUED = frozenset({"fmt", "select", "ignore", "files_from", "baseline"})
 
 
 def read_quick(argv: list[str]) -> LintArgs | None:
@@ -75,6 +77,7 @@ def read_quick(argv: list[str]) -> LintArgs | None:
         return None
     fmt = "text"
     files_from: str | None = None
+    baseline: str | None = None
     codes: dict[str, list[str]] = {"select": [], "ignore": []}
     for field, value in words.values:
         if field == "fmt":
@@ -85,6 +88,10 @@ def read_quick(argv: list[str]) -> LintArgs | None:
             if files_from is not None:
                 return None
             files_from = value
+        elif field == "baseline":
+            if baseline is not None:
+                return None
+            baseline = value
         else:
             codes[field].append(value)
     flags = {field for field, _ in words.flags}
@@ -102,6 +109,7 @@ def read_quick(argv: list[str]) -> LintArgs | None:
         quiet="quiet" in flags,
         no_cache="no_cache" in flags,
         staged="staged" in flags,
+        baseline=baseline,
     )
 
 
@@ -229,6 +237,30 @@ def _reported(scope: Targets, target: LintTarget, args: LintArgs) -> Callable[[F
     return lambda f: f.path in only or (f.code < "VK2" and (f.path, f.line, f.col) in links)
 
 
+def _baselined(path: Path, findings: list[Finding], whole: bool, quiet: bool) -> list[Finding]:
+    """The findings not in the baseline at ``path`` (recording it when it does not exist yet,
+    shrinking it after a run over the ``whole`` vault when findings were fixed)."""
+    from vaultkit.lint import baseline
+
+    def say(line: str) -> None:
+        if not quiet:
+            print(line, file=sys.stderr)
+
+    recorded = baseline.read(path)
+    if recorded is None:
+        baseline.write(path, baseline.counts(findings))
+        say(f"baseline: recorded {len(findings)} finding(s) in {path}; later runs report new ones")
+        return []
+    kept = baseline.split(findings, recorded)
+    if whole and kept.now != recorded:
+        baseline.write(path, kept.now)
+        fixed = sum(recorded.values()) - sum(kept.now.values())
+        say(f"baseline: {fixed} fixed finding(s) dropped from {path}")
+    if kept.known:
+        say(f"baseline: {kept.known} known finding(s) in {path} not shown")
+    return kept.new
+
+
 def run(args: LintArgs) -> int:
     """Lint the vault, print the findings (summary on stderr) and return the exit code."""
     from vaultkit.lint.cache.run import lint_vault
@@ -270,6 +302,8 @@ def run(args: LintArgs) -> int:
         found = [f for f in found if wanted(f)]
         notes = len({f.path for f in found} | {p for p in only if p.lower().endswith(".md")})
     findings = select_findings(found, selection)
+    if args.baseline is not None:
+        findings = _baselined(Path(args.baseline), findings, only is None, args.quiet)
     code = exit_code(findings, selection.strict)
     sys.stdout.write(_render(args.fmt, findings, root, notes, code))
     if not args.quiet:

@@ -54,6 +54,13 @@ def search(
     agent: Annotated[
         str | None, typer.Option(help="Only notes written for this agent (frontmatter agent:).")
     ] = None,
+    author: Annotated[
+        str | None,
+        typer.Option(
+            help="Only notes written by this person (frontmatter author:, their git user.name"
+            " when the note was written; case ignored)."
+        ),
+    ] = None,
     limit: LimitOpt = 10,
     fmt: FormatOpt = Format.text,
     refresh: Annotated[
@@ -77,6 +84,7 @@ def search(
       vaultkit search "schema migration" examples/sessions
       vaultkit search 'migr*' --type wiki --since 2026-11-01
       vaultkit search 규칙 --format json
+      vaultkit search "retry policy" --author alice
     """
     args = SearchArgs(
         query=query,
@@ -85,6 +93,7 @@ def search(
         since=since,
         tag=tuple(tag or ()),
         agent=agent,
+        author=author,
         limit=limit,
         fmt=fmt.value,
         refresh=refresh,

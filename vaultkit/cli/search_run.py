@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 
@@ -34,6 +34,7 @@ class SearchArgs:
     since: str | None = None
     tag: tuple[str, ...] = ()
     agent: str | None = None
+    author: str | None = None
     limit: int = 10
     fmt: str = "text"
     refresh: bool | None = None  # None: re-read changed files unless the index is very large
@@ -47,6 +48,7 @@ OPTIONS: dict[str, str] = {
     "--since": "since",
     "--tag": "tag",
     "--agent": "agent",
+    "--author": "author",
     "--limit": "limit",
     "-n": "limit",
     "--format": "fmt",
@@ -56,7 +58,7 @@ OPTIONS: dict[str, str] = {
     "--quiet": "quiet",
     "-q": "quiet",
 }
-VALUED = frozenset({"kind", "since", "tag", "agent", "limit", "fmt"})
+VALUED = frozenset({"kind", "since", "tag", "agent", "author", "limit", "fmt"})
 REPEATABLE = frozenset({"kind", "tag"})
 
 
@@ -107,6 +109,7 @@ def _args(
         since=single.get("since"),
         tag=tuple(many["tag"]),
         agent=single.get("agent"),
+        author=single.get("author"),
         limit=int(single.get("limit", "10")),
         fmt=single.get("fmt", "text"),
         refresh=flags.get("refresh"),
@@ -116,18 +119,19 @@ def _args(
 
 def _folder(arg: Path | None) -> Path:
     from vaultkit.base.store import find_store
+    from vaultkit.cli.common import up_to_date
 
     if arg is not None:
         if not arg.expanduser().is_dir():
             raise VaultkitError(f"{arg}: not a folder", hint="pass a store or vault folder")
-        return arg.expanduser().resolve()
+        return up_to_date(arg.expanduser().resolve())
     root = find_store().root
     if not root.is_dir():
         raise VaultkitError(
             f"{root}: this project has no session store yet",
             hint="pass a folder, e.g. `vaultkit search 'schema' examples/sessions`",
         )
-    return root
+    return up_to_date(root)
 
 
 def _since(text: str | None) -> str:
@@ -148,29 +152,46 @@ def _shown(root: Path) -> str:
     )
 
 
+def _safe(text: str) -> str:
+    """A hit's text redacted again as it is shown: shared notes arrive through git."""
+    from vaultkit.session.transcripts.redact import redact, strip_private
+
+    return redact(strip_private(text))
+
+
 def run(args: SearchArgs) -> int:
     """Search, print the hits (notes and "no results" on stderr); 1 when nothing matched."""
     from vaultkit.search.find import Filters
     from vaultkit.search.recall import search_folder
 
     root = _folder(args.folder)
-    filters = Filters(args.kind, _since(args.since), args.tag, args.agent or "", args.limit)
+    filters = Filters(
+        args.kind,
+        _since(args.since),
+        args.tag,
+        args.agent or "",
+        args.limit,
+        author=args.author or "",
+    )
     progress = progress_for(args.quiet)
     found = search_folder(root, args.query, filters, update=args.refresh, progress=progress)
+    if found.note:
+        print(f"note: {found.note}", file=sys.stderr)
     if found.refresh.skipped:
         print(
             f"note: {found.refresh.total} documents indexed; changed files were not re-read"
             " (vaultkit search --refresh re-reads them)",
             file=sys.stderr,
         )
+    hits = [replace(h, title=_safe(h.title), snippet=_safe(h.snippet)) for h in found.hits]
     if args.fmt == "json":
         import json  # only for --format json: the text form stays lighter
 
-        data = {"root": root.as_posix(), **found.as_json()}
+        data = {"root": root.as_posix(), **replace(found, hits=tuple(hits)).as_json()}
         print(json.dumps(data, ensure_ascii=False, indent=2))
     else:
         prefix = _shown(root)
-        for hit in found.hits:
+        for hit in hits:
             print(f"{prefix}{hit.path}:{hit.line}: {hit.title} ({hit.kind}, {hit.date})")
             print(f"    {hit.snippet}")
         if not found.hits:

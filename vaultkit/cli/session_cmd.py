@@ -22,15 +22,22 @@ import typer
 from vaultkit import __version__
 from vaultkit.agents import doctor as agent_doctor
 from vaultkit.agents import known
-from vaultkit.base import dist, gitignore
+from vaultkit.base import dist, gitignore, storelinks
 from vaultkit.base.config import Config, load_config
-from vaultkit.base.store import Store, find_git_root, find_store, is_project_store
+from vaultkit.base.store import (
+    Store,
+    current_branch,
+    find_git_root,
+    find_store,
+    is_project_store,
+)
 from vaultkit.cli.app import app
 from vaultkit.cli.common import project_dir
 from vaultkit.cli.options import FormatOpt, OutputFormat, ProjectOpt
 from vaultkit.continuity import startup
 from vaultkit.errors import VaultkitError
 from vaultkit.session.distill import costs
+from vaultkit.session.notes import quality
 from vaultkit.session.queue import health, jobs
 
 Status = Literal["ok", "warn", "fail"]
@@ -80,10 +87,32 @@ def restore(
     text = startup.status_first(
         payload, os.environ, startup.compose(payload, os.environ, spawn=None)
     )
+    if source is Source.startup:
+        for line in _choice_lines(find_store(project_dir(project)), project_dir(project)):
+            typer.echo(line, err=True)  # stdout stays exactly what would be injected
     if not text:
         typer.echo(f"nothing would be injected for source {source.value!r}", err=True)
         return
     typer.echo(startup.envelope(text) if fmt is OutputFormat.json else text)
+
+
+def _choice(store: Store, folder: Path) -> tuple[str, list[tuple[str, str]]]:
+    now = time.time()
+    summaries = startup.recent_summaries(store, startup.CANDIDATES, now)
+    branch = current_branch(folder)
+    return startup.explain(startup.latest(store, summaries, branch, now), branch)
+
+
+def _choice_lines(store: Store, folder: Path) -> list[str]:
+    if not store.summary.is_dir():
+        return []
+    chosen, passed = _choice(store, folder)
+    future = [
+        (n, "its file name is dated in the future")
+        for n in startup.future_named(store, time.time())
+    ]
+    lines = [f"vaultkit: latest session: {chosen}"]
+    return lines + [f"vaultkit: passed over: {name}: {why}" for name, why in [*passed, *future]]
 
 
 @app.command()
@@ -98,10 +127,13 @@ def doctor(project: ProjectOpt = None, fmt: FormatOpt = OutputFormat.text) -> No
         (f"{known.DEFAULT} CLI", lambda: [_check_default_cli(config)]),
         ("store", lambda: [_check_store(store), _check_location(store, folder)]),
         ("git", lambda: _check_git(store, config)),
+        ("shared links", lambda: _check_links(store)),
+        ("latest session", lambda: _check_latest(store, folder)),
         ("queue", lambda: _check_queue(store, config)),
         ("worker results", lambda: _check_results(store)),
         ("distillation", lambda: _check_held(store)),
         ("distillation cost", lambda: [_check_costs(store, config)]),
+        ("note quality", lambda: [_check_quality(store)]),
     ):
         checks += _guarded(name, probe)
     failed = sum(c.status == "fail" for c in checks)
@@ -222,7 +254,11 @@ def _check_git(store: Store, config: Config) -> list[Check]:
         return [Check("git", "ok", f"{store.root} is not in a git repository: nothing is shared")]
     if not shutil.which("git"):
         return [Check("git", "warn", "git is not on PATH, tracking not checked", "install git")]
-    return [_check_ignore_file(store, config), _check_tracked(store, Path(root), config)]
+    return [
+        _check_ignore_file(store, config),
+        _check_merge(store, Path(root)),
+        _check_tracked(store, Path(root), config),
+    ]
 
 
 def _check_ignore_file(store: Store, config: Config) -> Check:
@@ -244,6 +280,32 @@ def _check_ignore_file(store: Store, config: Config) -> Check:
         "warn",
         f"{path} is {state}",
         "the next worker run writes it (end a session here, or vaultkit ingest TRANSCRIPT)",
+    )
+
+
+def _check_merge(store: Store, root: Path) -> Check:
+    """What git itself says about merging INDEX.md here (``git check-attr``), so a user's own
+    ``.gitattributes`` that overrides the store's is seen too."""
+    index = Path(os.path.relpath(store.at("index"), root)).as_posix()
+    done = subprocess.run(
+        ["git", "-C", str(root), "check-attr", "merge", "--", index],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    value = done.stdout.strip().rsplit(": ", 1)[-1] if done.returncode == 0 else ""
+    if value == "union":
+        return Check("git merge", "ok", f"{index} merges as a union: two clones never conflict")
+    if not os.path.exists(store.at("gitattributes")) and not store.root.is_dir():
+        return Check("git merge", "ok", f"{store.at('gitattributes')} is written with the store")
+    return Check(
+        "git merge",
+        "warn",
+        f"git merges {index} with {value or 'an unknown driver'}, not as a union: "
+        "two clones that record sessions will conflict in it",
+        f"the next worker run writes {store.at('gitattributes')}; remove any line of your own"
+        " that sets merge for it",
     )
 
 
@@ -273,6 +335,43 @@ def _check_tracked(store: Store, root: Path, config: Config) -> Check:
     )
 
 
+def _check_links(store: Store) -> list[Check]:
+    """Links in the shared folders that vaultkit refuses to follow (a teammate's or a broken
+    commit): each with its target and the command that removes it."""
+    if not store.root.is_dir():
+        return []
+    checks = []
+    linked = storelinks.linked_store(store)
+    if linked is not None:  # a committed link is a teammate's doing; the user's own may be meant
+        link, tracked = linked
+        status: Status = "fail" if tracked else "warn"
+        checks.append(Check("store link", status, f"{link.path} {link.reason}", link.fix))
+    refused = storelinks.refused_links(store)
+    if not refused:
+        fine = "no link in wiki/, summary/ or transcripts/ leaves the store"
+        return [*checks, Check("shared links", "ok", fine)]
+    return checks + [
+        Check("shared link", "fail", f"{r.path} {r.reason}; vaultkit does not read it", r.fix)
+        for r in refused
+    ]
+
+
+def _check_latest(store: Store, folder: Path) -> list[Check]:
+    """Which summary SessionStart leads with and why; each summary passed over (a date in the
+    future, or one at odds with its name or its session) and what to do about it."""
+    if not store.summary.is_dir():
+        return []
+    chosen, passed = _choice(store, folder)
+    checks = [Check("latest session", "ok", chosen)]
+    future = startup.future_named(store, time.time())
+    for name, why in [*passed, *((n, "its file name is dated in the future") for n in future)]:
+        fix = (
+            f"correct the date of {store.summary / name}, or remove it (it is not shown as latest)"
+        )
+        checks.append(Check("passed over", "warn", f"{name}: {why}", fix))
+    return checks
+
+
 def _check_queue(store: Store, config: Config) -> list[Check]:
     queued = jobs.list_jobs(store)
     live = jobs.live_running(store)
@@ -290,6 +389,7 @@ def _check_queue(store: Store, config: Config) -> list[Check]:
         )
     else:
         checks.append(Check("queue", "ok", f"{len(queued)} queued, {len(live)} worker(s) running"))
+    checks.extend(_check_junk(store))
     if failed:
         names = ", ".join(p.stem for p in failed[:5])
         checks.append(
@@ -302,6 +402,20 @@ def _check_queue(store: Store, config: Config) -> list[Check]:
             )
         )
     return checks
+
+
+def _check_junk(store: Store) -> list[Check]:
+    """Queue files that hold no job: set aside by the runner, or waiting for its next pass."""
+
+    folder = jobs.queue_dir(store) / jobs.JUNK
+    aside, waiting = jobs.junk_count(store), len(jobs.unreadable(store))
+    if not aside and not waiting:
+        return []
+    detail = f"{aside} file(s) that held no job set aside in {folder}"
+    if waiting:
+        detail += f"; {waiting} more in the queue (the next worker sets them aside)"
+    fix = f"read them, then remove them: rm -r {shlex.quote(str(folder))}"
+    return [Check("queue junk", "warn", detail, fix)]
 
 
 def _ingest_commands(failed: list[Path]) -> str:
@@ -387,6 +501,28 @@ def _check_results(store: Store) -> list[Check]:
     if error:
         checks.append(Check("log", "warn", error, f"read {store.log}"))
     return checks
+
+
+def _check_quality(store: Store) -> Check:
+    """The share of this week's session notes written degraded, and why (:mod:`quality`)."""
+    week = quality.week_quality(store, datetime.now())
+    if not week.notes:
+        return Check("note quality", "ok", "no session notes in the last 7 days")
+    share = f"{week.degraded} of {week.notes} session notes of the last 7 days are degraded"
+    if not week.degraded:
+        return Check("note quality", "ok", f"{share}")
+    why = ", ".join(f"{reason} {n}" for reason, n in week.reasons.items())
+    detail = f"{share} ({week.share:.0%}): {why}"
+    if not week.unexpected:  # the offline backend by choice, or transcripts with nothing in them
+        return Check("note quality", "ok", detail)
+    return Check(
+        "note quality",
+        "warn",
+        detail,
+        f"see degraded_reason in the notes and {store.log}; echoed-template or"
+        " instruction-title means the backend answered with its prompt: check [distill] in"
+        " vaultkit.toml (backend, command, model)",
+    )
 
 
 def _done_files(store: Store) -> list[Path]:

@@ -254,6 +254,10 @@ def drop(
     """Write a baton; returns its path and value."""
     when = (now or _now()).astimezone()
     thinking = last_thinking(transcript, thinking_chars) if transcript is not None else ""
+    if thinking:
+        from vaultkit.session.transcripts.redact import redact  # the baton is injected later
+
+        thinking = redact(thinking)
     baton = Baton(
         session_id=session_id,
         created_at=when.isoformat(timespec="seconds"),

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from vaultkit.base.author import current_author
 from vaultkit.base.config import Config
 from vaultkit.base.fsio import atomic_write_text
 from vaultkit.base.store import Store, current_branch
@@ -61,6 +62,7 @@ def save_handoff(
         source="agent",
         git_branch=current_branch(store.project) or None,
         auto_saved=False,
+        author=current_author(str(store.project)),
     )
     data = frontmatter(meta, name_title, "handoff-summary", ["session", "handoff", "manual"])
     token = re.sub(r"[^A-Za-z0-9]", "", session_id)[:6] or f"{int(time.time()) % 10**6:06d}"

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import os
 import re
+import time
 
 from vaultkit.base.config import Config, store_config
 from vaultkit.base.leanmeta import meta_str, read_meta
 from vaultkit.base.log import append_log
 from vaultkit.base.record import Record
-from vaultkit.base.store import Store, find_store
-from vaultkit.continuity import activity, baton
+from vaultkit.base.store import Store, find_store, read_problem
+from vaultkit.continuity import activity, baton, pinning
 from vaultkit.errors import VaultkitError
 
 TYPE_CHECKING = False
@@ -87,17 +88,31 @@ def _head(path: Path, limit: int) -> str:
         return handle.read(limit).decode("utf-8", errors="replace")
 
 
+def _name_key(name: str) -> str:
+    match = re.match(_STAMP, name)
+    return "".join(match.groups()) if match is not None else ""
+
+
 def handoffs(store: Store) -> list[Handoff]:
     """Handoff notes in ``summary/`` (newest names first, at most ``SCAN_LIMIT`` read), newest
-    first by date."""
+    first by date. Links the store may not follow are left out (``read_problem``)."""
+    if read_problem(store, store.summary):
+        return []
     try:
         names = sorted(
-            (e.name for e in os.scandir(store.summary) if e.name.endswith(".md") and e.is_file()),
+            (
+                e.name
+                for e in os.scandir(store.summary)
+                if e.name.endswith(".md")
+                and e.is_file()
+                and not (e.is_symlink() and read_problem(store, e.path))
+            ),
             reverse=True,
         )
     except OSError:
         return []
     found = []
+    now = time.time()
     for name in names[:SCAN_LIMIT]:
         path = store.summary / name
         try:
@@ -105,6 +120,8 @@ def handoffs(store: Store) -> list[Handoff]:
             when = _when(meta_str(meta, "date"), name, path)
         except OSError:
             continue
+        if pinning.pinned_reason(meta_str(meta, "date"), _name_key(name), now):
+            continue  # a future or self-contradicting date may not pin a note as the newest
         auto = _auto_saved(meta.get("auto_saved", True))
         found.append(Handoff(path, when, auto, meta_str(meta, "session_id")))
     return sorted(found, key=lambda h: (h.when, h.path.name), reverse=True)

@@ -13,12 +13,14 @@ import re
 import time
 
 from vaultkit.agents.payload import payload_cwd
+from vaultkit.base import gitconfig, pulled
+from vaultkit.base.author import clean_author, os_user_name
 from vaultkit.base.config import Config, store_config
 from vaultkit.base.leanmeta import Meta, is_degraded, meta_str, read_meta
 from vaultkit.base.log import append_log
 from vaultkit.base.record import Record
-from vaultkit.base.store import Store, current_branch, find_store
-from vaultkit.continuity import inject
+from vaultkit.base.store import Store, current_branch, find_store, read_problem
+from vaultkit.continuity import inject, pinning
 from vaultkit.errors import VaultkitError
 from vaultkit.session.queue import backfill, health, jobs, recover
 
@@ -61,6 +63,65 @@ class Summary(Record):
     def session_id(self) -> str:
         return meta_str(self.meta, "session_id")
 
+    @property
+    def author(self) -> str:
+        """Whose session it was (``author:``, cleaned: it arrives through git), or ``""``."""
+        return clean_author(meta_str(self.meta, "author"))
+
+
+def read_safe(text: str) -> str:
+    """Shared text as it may reach the agent: ``<private>`` spans dropped and secrets redacted
+    again at read time, so a teammate's unredacted note never arrives raw."""
+    from vaultkit.session.transcripts.redact import redact, strip_private
+
+    return redact(strip_private(text))
+
+
+def me(summaries: list[Summary], cwd: str | os.PathLike[str]) -> str:
+    """This user as notes record authors (git ``user.name``, else the OS user); ``""`` when
+    no summary names an author, so nothing is compared (and git is not asked)."""
+    if not any(s.author for s in summaries):
+        return ""
+    folder = os.fspath(cwd)
+    name = gitconfig.user_name(folder)
+    if name is None:  # only git itself can tell (includes, worktrees)
+        from vaultkit.base.author import current_author
+
+        return current_author(folder)
+    return clean_author(name or os_user_name()) or "unknown"
+
+
+WRITTEN_SKEW = 60.0  # seconds between the worker writing a note and its done record
+
+
+def written_here(store: Store, path: str, session_id: str) -> float | None:
+    """When this machine's worker finished the session whose note ``path`` is, if it wrote the
+    file as it is now (this store's private done record names it, and the file is no newer than
+    that record: a pull or an edit since would be); else None. Only such notes were redacted
+    by this machine as they were written and skip the redaction at read time (importing the
+    redaction rules costs SessionStart tens of milliseconds). ``author:`` cannot decide this:
+    anyone who can commit can write any name there."""
+    done = jobs.read_done(store, session_id) if session_id else None
+    if done is None:
+        return None
+    name = os.path.basename(path)
+    if name not in (os.path.basename(done.summary_path), os.path.basename(done.wiki_path)):
+        return None
+    finished = pinning.parse_date(done.finished_at)
+    try:
+        mtime = os.stat(path).st_mtime
+    except OSError:
+        return None
+    if finished is None or finished.epoch is None or mtime > finished.epoch + WRITTEN_SKEW:
+        return None
+    return finished.epoch
+
+
+def is_mine(summary: Summary, user: str) -> bool:
+    """True for this user's session, and for notes that name no author (written before
+    ``author:`` was recorded, or by this machine)."""
+    return not summary.author or not user or summary.author.casefold() == user.casefold()
+
 
 def envelope(text: str) -> str:
     """The ``additionalContext`` JSON form of the injection."""
@@ -91,7 +152,19 @@ def compose(
     if source == "compact":
         return compact_text(store, config, _field(payload, "session_id"))
     started = _backfill(store, payload, env, config, spawn, agent) if spawn is not None else 0
+    if spawn is not None and not started:
+        _after_pull(store, spawn)
     return startup_text(store, config, payload_cwd(payload), backfilled=started)
+
+
+def _after_pull(store: Store, spawn: Spawner) -> None:
+    """A teammate's notes arrived (git changed INDEX.md or the notes' folders): start the
+    runner, which regenerates INDEX.md and the search index. Never fails the hook."""
+    try:
+        if pulled.changed(store) and spawn(store) is None:
+            append_log(store.at("log"), "session-start: notes pulled, but no worker could start")
+    except OSError as exc:
+        append_log(store.at("log"), f"session-start: no refresh after a pull: {exc}")
 
 
 def _field(payload: Mapping[str, object], key: str) -> str:
@@ -126,6 +199,8 @@ def store_health(store: Store, config_problem: str = "") -> inject.Health:
     where = store.at("config_file")
     detail = config_problem.removeprefix(f"{where}: ")
     return inject.Health(
+        store_path=_rel(store, store.top) + "/",
+        readonly=_unwritable(store),
         config_path=_rel(store, where) if config_problem else "",
         config_error=health.one_line(detail),
         waiting=facts.waiting,
@@ -134,6 +209,19 @@ def store_health(store: Store, config_problem: str = "") -> inject.Health:
         budget=facts.budget,
         reason=facts.reason,
     )
+
+
+def _unwritable(store: Store) -> str:
+    """Why the store cannot be written (a read-only file system, permissions), else ``""``."""
+    folder = store.at("state") if os.path.isdir(store.at("state")) else store.top
+    if os.access(folder, os.W_OK):
+        return ""
+    try:  # access() says no; the error a write gets says why
+        os.close(os.open(os.path.join(folder, ".vaultkit-probe"), os.O_WRONLY | os.O_CREAT, 0o600))
+        os.unlink(os.path.join(folder, ".vaultkit-probe"))
+    except OSError as exc:
+        return (exc.strerror or "not writable").lower()
+    return ""
 
 
 def _config(store: Store) -> Config:
@@ -209,41 +297,121 @@ def _read_head(path: str, limit: int) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-def note_files(folder: str, limit: int | None = None) -> list[str]:
+def _read_shared(store: Store, path: str, limit: int) -> str:
+    """The head of a shared note, or ``""`` when the store may not read it (a link out of the
+    store or into its private parts: :func:`vaultkit.base.store.read_problem`)."""
+    return "" if read_problem(store, path) else _read_head(path, limit)
+
+
+def note_files(
+    store: Store, folder: str, limit: int | None = None, not_after: str = ""
+) -> list[str]:
     """``*.md`` files directly in ``folder`` (not INDEX.md), newest name stamp first; past
     ``limit`` only those of the last one's minute (names order a minute by session id, so
-    which of them is newer only the frontmatter says)."""
+    which of them is newer only the frontmatter says). Links the store may not follow, and
+    everything in a ``folder`` that is such a link, are left out; so are names stamped after
+    ``not_after`` (``YYYYMMDDHHMM``), so that future-dated names cannot crowd out the rest."""
+    if read_problem(store, folder):
+        return []
     try:
         with os.scandir(folder) as found:
-            names = [e.name for e in found if e.name.endswith(".md") and e.is_file()]
+            names = [
+                e.name
+                for e in found
+                if e.name.endswith(".md")
+                and e.is_file()
+                and not (e.is_symlink() and read_problem(store, e.path))
+            ]
     except OSError:
         return []
     keyed = sorted(((_name_key(n), n) for n in names if n.lower() != "index.md"), reverse=True)
+    if not_after:
+        keyed = [(key, n) for key, n in keyed if key[:12] <= not_after]
     end = len(keyed) if limit is None else max(0, limit)
     while 0 < end < len(keyed) and keyed[end][0] == keyed[end - 1][0]:
         end += 1
     return [os.path.join(folder, n) for _, n in keyed[:end]]
 
 
-def recent_summaries(store: Store, limit: int = CANDIDATES) -> list[Summary]:
-    """The newest summaries (by frontmatter date, else name stamp), newest first."""
+def recent_summaries(
+    store: Store, limit: int = CANDIDATES, now: float | None = None
+) -> list[Summary]:
+    """The newest summaries (by frontmatter date, else name stamp), newest first; names
+    stamped in the future in every time zone are not among them."""
+    not_after = pinning.future_key(time.time() if now is None else now)
     found = []
-    for path in note_files(store.at("summary"), limit):
-        head = _read_head(path, HEAD_BYTES)
+    for path in note_files(store, store.at("summary"), limit, not_after):
+        head = _read_shared(store, path, HEAD_BYTES)
         meta, _ = read_meta(head)
         found.append(Summary(path, _date_key(meta, os.path.basename(path)), meta, head))
     found.sort(key=lambda s: (s.key, s.name), reverse=True)
     return found[: max(0, limit)]
 
 
-def choose(summaries: list[Summary], branch: str) -> Summary | None:
-    """Prefer the current branch, then non-degraded, then the newest."""
+def future_named(store: Store, now: float) -> list[str]:
+    """Names in ``summary/`` stamped in the future in every time zone (never candidates)."""
+    not_after = pinning.future_key(now)
+    names = [os.path.basename(p) for p in note_files(store, store.at("summary"))]
+    return [_safe_name(n) for n in names if _name_key(n)[:12] > not_after]
+
+
+def pinned(store: Store, summary: Summary, now: float) -> str:
+    """Why ``summary`` may not be the latest session (:mod:`vaultkit.continuity.pinning`),
+    else ``""``; this machine's done record of its session says when it was distilled."""
+    finished = ""
+    if summary.session_id:
+        done = jobs.read_done(store, summary.session_id)
+        finished = done.finished_at if done is not None else ""
+    date = meta_str(summary.meta, "date")
+    return pinning.pinned_reason(date, _name_key(summary.name), now, finished)
+
+
+class Choice(Record):
+    """The summary SessionStart leads with, the others it may show, and those it passed over
+    as the latest session (each with why)."""
+
+    chosen: Summary | None
+    others: tuple[Summary, ...]
+    passed: tuple[tuple[Summary, str], ...]
+
+
+def latest(
+    store: Store, summaries: list[Summary], branch: str, now: float, user: str = ""
+) -> Choice:
+    """:func:`choose` among the summaries that may be the latest session."""
+    reasons = {s.path: pinned(store, s, now) for s in summaries}
+    eligible = [s for s in summaries if not reasons[s.path]]
+    chosen = choose(eligible, branch, user)
+    others = tuple(s for s in eligible if s is not chosen)
+    return Choice(chosen, others, tuple((s, reasons[s.path]) for s in summaries if reasons[s.path]))
+
+
+def explain(choice: Choice, branch: str) -> tuple[str, list[tuple[str, str]]]:
+    """Why SessionStart leads with the summary it chose, and the name of each summary it
+    passed over as the latest session with why (``vaultkit restore`` and ``doctor`` say so)."""
+    chosen = choice.chosen
+    passed = [(_safe_name(s.name), why) for s, why in choice.passed]
+    if chosen is None:
+        return ("no summary may be the latest session" if passed else "no summary yet"), passed
+    why = []
+    if branch and meta_str(chosen.meta, "git_branch") == branch:
+        why.append(f"on the current branch {branch}")
+    why.append("degraded, but no better one" if chosen.degraded else "not degraded")
+    if not any(s.key > chosen.key for s in choice.others):
+        why.append("the newest")
+    return f"{_safe_name(chosen.name)}: {', '.join(why)}", passed
+
+
+def choose(summaries: list[Summary], branch: str, user: str = "") -> Summary | None:
+    """Prefer this user's own session on the current branch, then the current branch, then
+    this user's, then non-degraded, then the newest."""
     if not summaries:
         return None
 
-    def rank(s: Summary) -> tuple[bool, bool, str, str]:
+    def rank(s: Summary) -> tuple[bool, bool, bool, bool, str, str]:
         on_branch = bool(branch) and meta_str(s.meta, "git_branch") == branch
-        return (on_branch, not s.degraded, s.key, s.name)
+        mine = is_mine(s, user)
+        return (on_branch and mine, on_branch, mine, not s.degraded, s.key, s.name)
 
     return max(summaries, key=rank)
 
@@ -257,11 +425,12 @@ def _rel(store: Store, path: str) -> str:
 
 
 def _note(store: Store, path: str) -> inject.NoteText | None:
-    text = _read_head(path, NOTE_MAX_BYTES)
+    text = _read_shared(store, path, NOTE_MAX_BYTES)
     if not text:
         return None
-    _, body = read_meta(text)
-    return inject.NoteText(path=_rel(store, path), body=body)
+    meta, body = read_meta(text)
+    here = written_here(store, path, meta_str(meta, "session_id")) is not None
+    return inject.NoteText(path=_rel(store, path), body=body if here else read_safe(body))
 
 
 def wiki_for(store: Store, summary: str) -> str | None:
@@ -271,22 +440,34 @@ def wiki_for(store: Store, summary: str) -> str | None:
     wiki = store.at("wiki")
     for name in names:
         candidate = os.path.join(wiki, f"{name}.md")
-        if os.path.isfile(candidate):
+        if os.path.isfile(candidate) and not read_problem(store, candidate):
             return candidate
-    notes = note_files(wiki, 1)
+    notes = note_files(store, wiki, 1)
     return notes[0] if notes else None
 
 
-def index_head(store: Store) -> tuple[tuple[str, ...], int]:
+def _index_here(store: Store, chosen: Summary | None) -> bool:
+    """True when INDEX.md is as this machine's worker left it when it finished the chosen
+    session (no pull or edit since), so its lines were redacted as their notes were written."""
+    finished = written_here(store, chosen.path, chosen.session_id) if chosen else None
+    try:
+        mtime = os.stat(store.at("index")).st_mtime
+    except OSError:
+        return False
+    return finished is not None and mtime <= finished + WRITTEN_SKEW
+
+
+def index_head(store: Store, *, own: bool = False) -> tuple[tuple[str, ...], int]:
     """The first entry lines of INDEX.md's generated region (whole file for old indexes)."""
-    text = _read_head(store.at("index"), INDEX_MAX_BYTES)
+    text = _read_shared(store, store.at("index"), INDEX_MAX_BYTES)
     lines = text.splitlines()
     start = next((i for i, line in enumerate(lines) if line.startswith(INDEX_START)), -1)
     if start >= 0:
         end = next((i for i, ln in enumerate(lines) if ln.startswith(INDEX_END)), len(lines))
         lines = lines[start + 1 : end]
     entries = [line.strip() for line in lines if _ENTRY.match(line)]
-    return tuple(entries[:INDEX_HEAD]), len(entries)
+    head = entries[:INDEX_HEAD]
+    return tuple(head if own else (read_safe(e) for e in head)), len(entries)
 
 
 def _newest_mtime(folder: str, suffix: str) -> float:
@@ -320,7 +501,7 @@ def raw_path_for(store: Store, session_id: str) -> str:
     return _rel(store, os.path.join(raw, matches[-1])) if matches else ""
 
 
-def _title(summary: Summary) -> str:
+def _title(store: Store, summary: Summary) -> str:
     title = meta_str(summary.meta, "title")
     if not title:  # the name's title, for notes without one in their frontmatter
         from vaultkit.session.notes.naming import parse_name
@@ -329,6 +510,8 @@ def _title(summary: Summary) -> str:
         title = parsed.title if parsed is not None else ""
     if not title:
         title = _first_line(read_meta(summary.head)[1]) or os.path.splitext(summary.name)[0]
+    here = written_here(store, summary.path, summary.session_id) is not None
+    title = title if here else read_safe(title)
     return " ".join(title.split())[:120]
 
 
@@ -341,27 +524,43 @@ def _first_line(body: str) -> str:
     return ""
 
 
-def _recent_rows(others: list[Summary], count: int) -> tuple[inject.Recent, ...]:
+def _stamp(key: str) -> str:
+    return f"{key[:4]}-{key[4:6]}-{key[6:8]} {key[8:10]}:{key[10:12]}" if key else "?"
+
+
+def _recent_rows(
+    store: Store, others: list[Summary], count: int, user: str
+) -> tuple[inject.Recent, ...]:
     rows = []
     for s in others[: max(0, count)]:
-        key = s.key
-        stamp = f"{key[:4]}-{key[4:6]}-{key[6:8]} {key[8:10]}:{key[10:12]}" if key else "?"
-        rows.append(inject.Recent(stamp=stamp, title=_title(s), degraded=s.degraded))
+        author = "" if is_mine(s, user) else s.author
+        rows.append(inject.Recent(_stamp(s.key), _title(store, s), s.degraded, author))
     return tuple(rows)
+
+
+def _teammates(store: Store, choice: Choice, user: str) -> tuple[str, ...]:
+    """Teammates' sessions newer than the chosen one: ``author · stamp · title`` each."""
+    chosen = choice.chosen
+    newer = [s for s in choice.others if not is_mine(s, user) and chosen and s.key > chosen.key]
+    return tuple(f"{s.author} · {_stamp(s.key)} · {_title(store, s)}" for s in newer)
 
 
 def gather(
     store: Store, config: Config, cwd: str | os.PathLike[str], *, backfilled: int = 0
 ) -> inject.Material:
     """Read what the startup injection shows."""
-    summaries = recent_summaries(store, max(CANDIDATES, config.inject.recent + 1))
-    chosen = choose(summaries, current_branch(cwd))
+    now = time.time()
+    summaries = recent_summaries(store, max(CANDIDATES, config.inject.recent + 1), now)
+    user = me(summaries, cwd)
+    choice = latest(store, summaries, current_branch(cwd), now, user)
+    chosen = choice.chosen
     note = _note(store, chosen.path) if chosen is not None else None
     wiki_path = wiki_for(store, chosen.path) if chosen is not None else None
     wiki = _note(store, wiki_path) if wiki_path is not None else None
-    lines, total = index_head(store)
-    others = [s for s in summaries if chosen is None or s.path != chosen.path]
-    newest = summaries[0] if summaries else None
+    lines, total = index_head(store, own=_index_here(store, chosen))
+    others = list(choice.others)
+    eligible = [s for s in summaries if s is chosen or s in others]
+    newest = eligible[0] if eligible else None
     chosen_name = chosen.name if chosen is not None else ""
     sample = "".join(
         (note.body[:4000] if note else "", wiki.body[:2000] if wiki else "", chosen_name)
@@ -380,8 +579,17 @@ def gather(
         index_path=_rel(store, store.at("index")),
         index_lines=lines,
         index_total=total,
-        recent=_recent_rows(others, config.inject.recent),
+        recent=_recent_rows(store, others, config.inject.recent, user),
+        passed_over=tuple(f"{_safe_name(s.name)} ({why})" for s, why in choice.passed),
+        summary_author="" if chosen is None or is_mine(chosen, user) else chosen.author,
+        teammates=_teammates(store, choice, user),
     )
+
+
+def _safe_name(name: str) -> str:
+    """A note's file name as injected text: it came through git, so one plain line."""
+    kept = "".join(ch if ch.isprintable() else " " for ch in read_safe(name))
+    return " ".join(kept.replace("`", "'").split())[:120]
 
 
 def startup_text(
@@ -396,10 +604,10 @@ def compact_text(store: Store, config: Config, session_id: str) -> str:
     if not session_id:
         return ""
     short = re.sub(r"[^A-Za-z0-9-]", "", session_id)[:8]
-    for path in note_files(store.at("summary")):
+    for path in note_files(store, store.at("summary")):
         if short and short not in os.path.basename(path):
             continue
-        meta, _ = read_meta(_read_head(path, HEAD_BYTES))
+        meta, _ = read_meta(_read_shared(store, path, HEAD_BYTES))
         if meta_str(meta, "session_id") in ("", session_id):
             note = _note(store, path)
             if note is not None:

@@ -91,7 +91,12 @@ def _activity_line(payload: common.Payload, config: Config, session_id: str) -> 
     line = f"agent: prompt {session_id[:8]}".rstrip()
     prompt = payload.get("prompt")
     if config.activity.prompt_text and isinstance(prompt, str) and prompt.strip():
-        line += f": {activity.one_line(prompt, PROMPT_CHARS)}"
+        # Only with prompt_text on: redaction compiles its patterns (a few ms).
+        from vaultkit.session.transcripts.redact import redact
+
+        text = activity.one_line(redact(prompt), PROMPT_CHARS)
+        if text:
+            line += f": {text}"
     return line
 
 

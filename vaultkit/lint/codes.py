@@ -59,12 +59,24 @@ RULES: dict[str, Rule] = {
             "unclosed or nested `[[`, newline inside, unescaped `|` in a table cell",
         ),
         Rule(
+            "VK107",
+            "ghost-property-link",
+            "error",
+            "a link in a frontmatter property to a note that does not exist",
+        ),
+        Rule(
             "VK201",
             "frontmatter-invalid",
             "error",
             "YAML does not parse, or is not a mapping (the rest of the note is still checked)",
         ),
         Rule("VK202", "unreadable-file", "error", "not UTF-8, binary content, or unreadable"),
+        Rule(
+            "VK203",
+            "link-out-of-store",
+            "error",
+            "a session store's symlink out of the store or into its private parts (not read)",
+        ),
         Rule(
             "VK301",
             "orphan",

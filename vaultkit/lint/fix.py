@@ -22,6 +22,7 @@ from vaultkit.lint.links import alias_fix, exact_owners, written
 from vaultkit.vault.index import INDEX_NAME, vault_index_plan
 from vaultkit.vault.indexer import regenerate_index, unified_diff
 from vaultkit.vault.load import through_link
+from vaultkit.vault.wikisyntax import OPEN, scan_wikilink
 
 UNPARSEABLE = frozenset({"VK201", "VK202"})
 BOM = "\ufeff"
@@ -76,15 +77,15 @@ def alias_edits(
 
 
 def _replace_in_line(line: str, start: int, replacement: str, in_table: bool) -> str:
-    opener = "![[" if replacement.startswith("!") else "[["
+    opener = "!" + OPEN if replacement.startswith("!") else OPEN
     if not line.startswith(opener, start):
         return line  # the file changed since it was read: leave it alone
-    end = line.find("]]", start + len(opener))
-    if end < 0:
+    found = scan_wikilink(line, start + len(opener) - len(OPEN), len(line))
+    if found.parts is None:
         return line
-    if in_table or "\\|" in line[start:end]:  # inside a table the separator is escaped
+    if in_table or "\\|" in line[start : found.end]:  # inside a table the separator is escaped
         replacement = replacement.replace("|", "\\|")
-    return line[:start] + replacement + line[end + 2 :]
+    return line[:start] + replacement + line[found.end :]
 
 
 def split_lines(text: str) -> list[str]:

@@ -103,7 +103,8 @@ def _ghost(item: ResolvedLink, ctx: LintContext) -> Finding:
         message = f"{written(link)}: attachment {link.target.strip()!r} does not exist"
         return finding(item.source, link.line, link.col, "VK102", message)
     message = f"{written(link)}: no note named {link.target.strip()!r}"
-    return finding(item.source, link.line, link.col, "VK101", message)
+    code = "VK107" if link.kind == "frontmatter" else "VK101"  # a property: often on purpose
+    return finding(item.source, link.line, link.col, code, message)
 
 
 def _ambiguous(item: ResolvedLink) -> Finding:

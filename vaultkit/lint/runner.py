@@ -6,15 +6,16 @@ once per command) and ``load_context`` (the vault and INDEX.md) read the disk.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from vaultkit.base.config import Config, load_config
-from vaultkit.base.store import config_file_for_vault, state_dir_for_vault
+from vaultkit.base.store import config_file_for_vault, state_dir_for_vault, store_of_wiki
 from vaultkit.errors import VaultkitError
-from vaultkit.lint.codes import RULES
+from vaultkit.lint.codes import RULES, finding
 from vaultkit.lint.context import LintContext, LintTarget, RuleFn
 from vaultkit.lint.indexrules import index_rules
 from vaultkit.lint.links import link_rules
@@ -109,8 +110,26 @@ def finish(
             _check_code(code)
     scope = load_scope(target.root, lint.exclude, lint.per_file_ignores)
     paths = list(notes)
+    findings = [*findings, *store_link_findings(target.root)]
     kept = in_scope(apply_suppressions(target.root, paths, findings, known), scope)
     return with_suggestions(kept, paths)
+
+
+def store_link_findings(root: Path) -> list[Finding]:
+    """VK203 for each link of the store whose ``wiki/`` is ``root`` that vaultkit refuses to
+    follow (none for any other vault: those follow links as Obsidian does). Paths are shown
+    from the wiki (``../summary/…`` for the store's other shared folders)."""
+    store = store_of_wiki(root)
+    if store is None:
+        return []
+    from vaultkit.base.storelinks import refused_links  # only a store's lint pays for the walk
+
+    found = []
+    for link in refused_links(store):
+        path = os.path.relpath(link.file, os.path.abspath(root))
+        message = f"{link.reason}; not read (remove it: {link.fix})"
+        found.append(finding(Path(path).as_posix(), 1, 1, "VK203", message))
+    return found
 
 
 def exit_code(findings: Sequence[Finding], strict: bool) -> int:

@@ -28,7 +28,7 @@ from vaultkit.lint.globs import match_any
 from vaultkit.vault.model import Finding
 
 # What a template folder is not checked for (VK106 malformed and VK202 unreadable still are).
-TEMPLATE_CODES = ("VK101", "VK102", "VK103", "VK105", "VK201", "VK301")
+TEMPLATE_CODES = ("VK101", "VK102", "VK103", "VK105", "VK107", "VK201", "VK301")
 TEMPLATER_DATA = ".obsidian/plugins/templater-obsidian/data.json"
 
 

@@ -18,6 +18,7 @@ from vaultkit.lint.links import link_name
 from vaultkit.vault.model import Finding
 
 MARK = "no note named "
+GHOST_CODES = ("VK101", "VK107")  # a ghost in the body, in a property
 CUTOFF = 0.75
 MAX_SUGGESTIONS = 3
 MAX_COMPARISONS = 5_000  # names compared in one run, over all ghosts
@@ -72,7 +73,7 @@ def with_suggestions(findings: Iterable[Finding], notes: Iterable[str]) -> list[
     budget = MAX_COMPARISONS
     out: list[Finding] = []
     for f in findings:
-        target = _target(f.message) if f.code == "VK101" else None
+        target = _target(f.message) if f.code in GHOST_CODES else None
         if target is not None and target not in memo and budget > 0:
             names = _candidates(target, buckets)
             budget -= len(names)

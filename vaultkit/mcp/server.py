@@ -43,10 +43,17 @@ Limit = Annotated[int, Field(ge=1, le=50, description="Most results to return.")
 
 
 def _answers(fn: Callable[P, R]) -> Callable[P, R]:
-    """Turn a user-facing VaultkitError into a tool error the model can read and act on."""
+    """Turn a user-facing VaultkitError (or a NUL byte in an argument) into a tool error the
+    model can read and act on."""
 
     @wraps(fn)
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        for key, value in kwargs.items():  # no path, query or note name holds one
+            if isinstance(value, str) and "\x00" in value:
+                raise ToolError(
+                    f"{fn.__name__}: argument {key!r} contains a NUL byte (\\x00); "
+                    "pass the text without it"
+                )
         try:
             return fn(*args, **kwargs)
         except VaultkitError as exc:
@@ -75,9 +82,12 @@ def build_server(memory: Memory, *, allow_write: bool = False) -> MCPServer:
         ] = "",
         tag: Annotated[str, Field(description="Only notes with this tag (or a child tag).")] = "",
         limit: Limit = 10,
+        author: Annotated[
+            str, Field(description="Only notes written by this person (their git user.name).")
+        ] = "",
     ) -> Json:
         """Search the project's memory (wiki notes, handoff summaries, readable transcripts)."""
-        return tools.search(memory, query, type, since, tag, limit)
+        return tools.search(memory, query, type, since, tag, limit, author)
 
     @server.tool(annotations=READ_ONLY)
     @_answers

@@ -7,15 +7,17 @@ come first, and full text only when asked for (``read_note``, ``latest_handoff``
 from __future__ import annotations
 
 import os
+import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from vaultkit.base.author import clean_author
 from vaultkit.base.config import Config, load_config
 from vaultkit.base.leanmeta import meta_str
-from vaultkit.base.store import Store
+from vaultkit.base.store import Store, current_branch, read_problem
 from vaultkit.continuity.handoff import save_handoff
-from vaultkit.continuity.startup import recent_summaries
+from vaultkit.continuity.startup import latest, me, pinned, read_safe, recent_summaries
 from vaultkit.errors import VaultkitError
 from vaultkit.search.corpus import KINDS, store_corpus
 from vaultkit.search.find import Filters
@@ -54,14 +56,26 @@ def _wiki(memory: Memory) -> Vault:
     return load_vault(memory.store.wiki)
 
 
-def search(memory: Memory, query: str, kinds: list[str], since: str, tag: str, limit: int) -> Json:
-    """Ranked hits: path, line, kind, title, date and the matching line."""
+def search(
+    memory: Memory,
+    query: str,
+    kinds: list[str],
+    since: str,
+    tag: str,
+    limit: int,
+    author: str = "",
+) -> Json:
+    """Ranked hits: path, line, kind, title, date, author and the matching line."""
     unknown = sorted(set(kinds) - set(KINDS))
     if unknown:
         raise VaultkitError(f"unknown type {', '.join(unknown)}", hint=f"use {', '.join(KINDS)}")
-    filters = Filters(tuple(kinds), since, (tag,) if tag else (), "", max(1, min(limit, 50)))
+    tags = (tag,) if tag else ()
+    filters = Filters(tuple(kinds), since, tags, "", max(1, min(limit, 50)), author=author)
     found = search_folder(memory.root, query, filters)
-    return {"query": query, "results": [h.as_json() for h in found.hits]}
+    note = {"note": found.note} if found.note else {}
+
+    hits = [replace(h, title=read_safe(h.title), snippet=read_safe(h.snippet)) for h in found.hits]
+    return {"query": query, "results": [h.as_json() for h in hits], **note}
 
 
 def _file_for(memory: Memory, note: str) -> Path:
@@ -74,6 +88,11 @@ def _file_for(memory: Memory, note: str) -> Path:
     for candidate in (memory.root / wanted, memory.store.wiki / wanted):
         resolved = candidate.resolve()
         inside = any(resolved.is_relative_to(folder) for folder in readable)
+        if inside and read_problem(memory.store, candidate):
+            raise VaultkitError(
+                f"{wanted}: {read_problem(memory.store, candidate)}; vaultkit does not read it",
+                hint="`vaultkit doctor` lists such links and the command that removes each",
+            )
         if inside and resolved.suffix.lower() == ".md" and resolved.is_file():
             return resolved
 
@@ -86,6 +105,7 @@ def _shown(memory: Memory, path: Path) -> str:
 
 def read_note(memory: Memory, note: str, offset: int, max_lines: int) -> Json:
     """One page of a note's text: lines ``offset`` .. ``offset + max_lines - 1`` (1-based)."""
+
     path = _file_for(memory, note)
     lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     start = max(1, offset)
@@ -98,7 +118,7 @@ def read_note(memory: Memory, note: str, offset: int, max_lines: int) -> Json:
         "start_line": start,
         "end_line": end,
         "next_offset": end + 1 if end < len(lines) else None,
-        "text": "\n".join(page),
+        "text": read_safe("\n".join(page)),  # a teammate's note, redacted again as it is read
     }
 
 
@@ -134,7 +154,8 @@ def recent_sessions(memory: Memory, limit: int) -> Json:
     """The newest handoff summaries: path, title, date, session id and quality."""
 
     rows = []
-    for summary in recent_summaries(memory.store, max(1, min(limit, 50))):
+    now = time.time()
+    for summary in recent_summaries(memory.store, max(1, min(limit, 50)), now):
         rows.append(
             {
                 "path": _shown(memory, Path(summary.path)),
@@ -142,6 +163,8 @@ def recent_sessions(memory: Memory, limit: int) -> Json:
                 "date": meta_str(summary.meta, "date"),
                 "session_id": summary.session_id,
                 "quality": "degraded" if summary.degraded else "ok",
+                "author": clean_author(meta_str(summary.meta, "author")),  # a teammate's text
+                "not_latest_because": pinned(memory.store, summary, now),
             }
         )
     return {"sessions": rows}
@@ -150,10 +173,13 @@ def recent_sessions(memory: Memory, limit: int) -> Json:
 def latest_handoff(memory: Memory, max_lines: int) -> Json:
     """The newest handoff summary's text (paged like ``read_note``)."""
 
-    newest = recent_summaries(memory.store, 1)
-    if not newest:
+    now, project = time.time(), memory.store.project
+    summaries = recent_summaries(memory.store, now=now)
+    user = me(summaries, project)
+    chosen = latest(memory.store, summaries, current_branch(project), now, user).chosen
+    if chosen is None:
         return {"path": None, "text": "", "note": "no handoff has been written in this project yet"}
-    return read_note(memory, _shown(memory, Path(newest[0].path)), 1, max_lines)
+    return read_note(memory, _shown(memory, Path(chosen.path)), 1, max_lines)
 
 
 def vault_health(memory: Memory) -> Json:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from vaultkit.base.store import STORE_DIR, Store, state_dir_for_vault
+from vaultkit.base.store import STORE_DIR, Store, read_problem, state_dir_for_vault
 
 INDEX_NAME = "search.sqlite"
 KINDS = ("wiki", "summary", "transcript", "note")
@@ -23,6 +23,11 @@ class Source:
     kind: str
     prefix: str
     skip: frozenset[str] = frozenset()  # paths below ``folder`` that are not documents
+    store: Store | None = None  # a store's folder: only what ``read_problem`` allows is read
+
+    def refuses(self, path: str | os.PathLike[str]) -> bool:
+        """True when ``path`` (in this source) may not be read: a store's link out of it."""
+        return self.store is not None and bool(read_problem(self.store, path))
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,9 +50,9 @@ def store_corpus(store: Store) -> Corpus:
     """A store: ``wiki/`` (without its INDEX.md), ``summary/`` with ``_archive/``, and
     ``transcripts/``."""
     sources = (
-        Source(store.wiki, "wiki", "wiki/", frozenset({"INDEX.md"})),
-        Source(store.summary, "summary", "summary/"),
-        Source(store.transcripts, "transcript", "transcripts/"),
+        Source(store.wiki, "wiki", "wiki/", frozenset({"INDEX.md"}), store),
+        Source(store.summary, "summary", "summary/", store=store),
+        Source(store.transcripts, "transcript", "transcripts/", store=store),
     )
     return Corpus(store.root, sources, store.state)
 
@@ -70,7 +75,10 @@ def corpus_for(folder: Path) -> Corpus:
 def walk(source: Source) -> Iterator[tuple[str, os.stat_result]]:
     """``(path below the source folder, stat)`` of every document, dot-folders skipped.
 
-    Symlinked folders are followed once each (a loop is walked no further)."""
+    Symlinked folders are followed once each (a loop is walked no further); in a store, a link
+    out of it or into its private parts is not (:meth:`Source.refuses`)."""
+    if source.refuses(source.folder):
+        return
     stack = [("", str(source.folder))]
     seen: set[tuple[int, int]] = set()
     while stack:
@@ -87,6 +95,8 @@ def walk(source: Source) -> Iterator[tuple[str, os.stat_result]]:
             if entry.name.startswith("."):
                 continue
             rel = prefix + entry.name
+            if entry.is_symlink() and source.refuses(entry.path):
+                continue
             if entry.is_dir():
                 stack.append((rel + "/", entry.path))
             elif entry.name.lower().endswith(".md") and rel not in source.skip:

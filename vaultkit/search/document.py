@@ -1,4 +1,4 @@
-"""One file as the search index sees it: title, headings, body, date, agent and tags."""
+"""One file as the search index sees it: title, headings, body, date, agent, author and tags."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import re
 import time
 import unicodedata
 from dataclasses import dataclass
+
+from vaultkit.base.author import clean_author
 
 MAX_BODY_CHARS = 4 * 1024 * 1024  # a readable transcript past this is indexed by its head
 
@@ -25,6 +27,7 @@ class Document:
     body_line: int
     date: str  # YYYY-MM-DD, "" when unknown
     agent: str
+    author: str  # frontmatter ``author:`` (cleaned: it may come from a teammate), "" when absent
     tags: tuple[str, ...]
 
 
@@ -65,5 +68,6 @@ def read_document(path: str, kind: str, data: bytes, mtime: float) -> Document |
         body_line=note.body_line,
         date=_date(meta.get("date"), path.rsplit("/", 1)[-1], mtime),
         agent=_text(meta.get("agent")),
+        author=clean_author(_text(meta.get("author"))),
         tags=tuple(sorted({t.lower() for t in note.tags})),
     )

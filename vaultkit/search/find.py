@@ -1,5 +1,5 @@
 """Run a query against a search index: BM25 with titles and headings weighted above the body,
-filters by kind, date, tag and agent, and each hit placed on its first matching line.
+filters by kind, date, tag, agent and author, and each hit placed on its first matching line.
 
 FTS5 computes ``bm25()`` for every match before it can sort (about a microsecond each), so a
 word in most of 100,000 notes costs ~100 ms. A query with more than ``COMMON`` matches is
@@ -37,6 +37,7 @@ class Filters:
     tags: tuple[str, ...] = ()
     agent: str = ""
     limit: int = 10
+    author: str = ""  # frontmatter ``author:``, compared without regard to (ASCII) case
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +51,7 @@ class Hit:
     date: str
     score: float
     snippet: str
+    author: str = ""
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -58,6 +60,7 @@ class Hit:
             "kind": self.kind,
             "title": self.title,
             "date": self.date,
+            "author": self.author,
             "score": round(self.score, 4),
             "snippet": self.snippet,
         }
@@ -81,6 +84,9 @@ def _where(filters: Filters) -> tuple[str, list[object]]:
     if filters.agent:
         clauses.append("agent = ?")
         args.append(filters.agent)
+    if filters.author:
+        clauses.append("author = ? COLLATE NOCASE")
+        args.append(filters.author.strip())
     return " AND ".join(clauses), args
 
 
@@ -218,14 +224,16 @@ def search(
     rows = []
     for fid, score in ranked:  # ``limit`` lookups, not one per match
         row = conn.execute(
-            "SELECT f.path, f.kind, f.title, f.date, f.body_line, d.body FROM files f"
+            "SELECT f.path, f.kind, f.title, f.date, f.author, f.body_line, d.body FROM files f"
             " JOIN docs d ON d.rowid = f.id WHERE f.id = ?",
             (fid,),
         ).fetchone()
         if row is not None:
             rows.append((score, *row))
     hits = []
-    for score, path, kind, title, date, body_line, body in sorted(rows, key=lambda r: r[:2]):
+    for score, path, kind, title, date, author, body_line, body in sorted(
+        rows, key=lambda r: r[:2]
+    ):
         line, snippet = locate(body, body_line, title, needles)
-        hits.append(Hit(path, line, kind, title, date, -score, snippet))
+        hits.append(Hit(path, line, kind, title, date, -score, snippet, author))
     return hits

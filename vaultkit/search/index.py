@@ -1,12 +1,13 @@
 """The search index: one SQLite FTS5 database per corpus, refreshed from the files it covers.
 
 Derived state: it is rebuilt from the files when missing, of another schema, or damaged (one
-log line), refreshed incrementally (only files whose size or mtime changed are parsed again),
-and nothing else in vaultkit depends on it. Words are indexed by FTS5's ``unicode61`` tokenizer
-(diacritics folded, so ``cafe`` finds ``café``); Chinese, Japanese and Korean text is indexed
-again as bigrams and single characters (:mod:`vaultkit.search.grams`). The ``heads`` table holds
-each document's title and headings again, alone: its short doclists rank a query so common that
-ranking every match would be slow (see :mod:`vaultkit.search.find`).
+log line), refreshed incrementally (only files whose size, mtime, ctime or inode changed are
+parsed again: a file git checks out, or a tool copies with its old mtime, still has a new ctime
+and inode), and nothing else in vaultkit depends on it. Words are indexed by FTS5's
+``unicode61`` tokenizer (diacritics folded, so ``cafe`` finds ``café``); Chinese, Japanese and
+Korean text is indexed again as bigrams and single characters (:mod:`vaultkit.search.grams`).
+The ``heads`` table holds each document's title and headings again, alone: its short doclists
+rank a query so common that ranking every match would be slow (see :mod:`vaultkit.search.find`).
 """
 
 from __future__ import annotations
@@ -27,13 +28,15 @@ from vaultkit.search.grams import bigram_text, unigram_text
 if TYPE_CHECKING:  # read_document is imported when a file is read, not by every search
     from vaultkit.search.document import Document
 
-SCHEMA = "vaultkit-search-2"
+SCHEMA = "vaultkit-search-3"  # 3: files.author, ctime_ns and inode
 LOG_NAME = "vaultkit.log"
 _SCHEMA_SQL = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE files (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, kind TEXT NOT NULL,"
-    " size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, date TEXT NOT NULL,"
-    " agent TEXT NOT NULL, title TEXT NOT NULL, body_line INTEGER NOT NULL)",
+    " size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, ctime_ns INTEGER NOT NULL,"
+    " inode INTEGER NOT NULL, date TEXT NOT NULL,"
+    " agent TEXT NOT NULL, author TEXT NOT NULL, title TEXT NOT NULL,"
+    " body_line INTEGER NOT NULL)",
     "CREATE TABLE tags (id INTEGER NOT NULL, tag TEXT NOT NULL, PRIMARY KEY (tag, id))",
     "CREATE INDEX tags_id ON tags (id)",  # a re-indexed file drops its tags without a scan
     "CREATE VIRTUAL TABLE docs USING fts5(title, headings, body, gtitle, gbody, uni,"
@@ -108,19 +111,25 @@ def open_index(corpus: Corpus) -> tuple[sqlite3.Connection, bool]:
     return conn, True
 
 
-Stored = dict[str, tuple[int, int, int]]  # shown path -> file id, size, mtime_ns
+FileStat = tuple[int, int, int, int]  # size, mtime_ns, ctime_ns, inode
+Stored = dict[str, tuple[int, FileStat]]  # shown path -> file id, its stat when indexed
+
+
+def file_stat(info: os.stat_result) -> FileStat:
+    """What tells a changed file from the one indexed."""
+    return (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
 
 
 def _stored(conn: sqlite3.Connection, only: Iterable[str] | None = None) -> Stored:
     """The indexed files: all of them, or those of the shown paths ``only`` (one lookup each,
     so the worker's one-note update does not read 100,000 rows)."""
-    sql = "SELECT path, id, size, mtime_ns FROM files"
+    sql = "SELECT path, id, size, mtime_ns, ctime_ns, inode FROM files"
     if only is None:
-        return {path: (fid, size, mtime) for path, fid, size, mtime in conn.execute(sql)}
+        return {row[0]: (row[1], tuple(row[2:])) for row in conn.execute(sql)}
     found: Stored = {}
     for shown in only:
-        for path, fid, size, mtime in conn.execute(sql + " WHERE path = ?", (shown,)):
-            found[path] = (fid, size, mtime)
+        for row in conn.execute(sql + " WHERE path = ?", (shown,)):
+            found[row[0]] = (row[1], tuple(row[2:]))
     return found
 
 
@@ -138,22 +147,25 @@ def _changed(corpus: Corpus, stored: Stored) -> tuple[list[Todo], set[str]]:
                 continue
             seen.add(shown)
             old = stored.get(shown)
-            if old is None or (old[1], old[2]) != (info.st_size, info.st_mtime_ns):
+            if old is None or old[1] != file_stat(info):
                 todo.append((shown, source.kind, source.folder / rel, info))
     return todo, seen
 
 
 def _insert(conn: sqlite3.Connection, doc: Document, info: os.stat_result) -> None:
     cursor = conn.execute(
-        "INSERT INTO files (path, kind, size, mtime_ns, date, agent, title, body_line)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO files (path, kind, size, mtime_ns, ctime_ns, inode, date, agent, author,"
+        " title, body_line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             doc.path,
             doc.kind,
             info.st_size,
             info.st_mtime_ns,
+            info.st_ctime_ns,
+            info.st_ino,
             doc.date,
             doc.agent,
+            doc.author,
             doc.title,
             doc.body_line,
         ),
@@ -224,6 +236,9 @@ def _targeted(corpus: Corpus, shown_paths: Iterable[str]) -> tuple[list[Todo], s
         if source is None:
             continue
         file = source.folder / shown[len(source.prefix) :]
+        if source.refuses(file):
+            gone.add(shown)
+            continue
         try:
             todo.append((shown, source.kind, file, file.stat()))
         except OSError:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,6 +23,7 @@ class Found:
     query: str
     hits: tuple[Hit, ...]
     refresh: Refresh
+    note: str = ""  # said on stderr (the CLI) or in the answer (MCP): how it was searched
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -29,6 +31,7 @@ class Found:
             "results": [hit.as_json() for hit in self.hits],
             "indexed": self.refresh.total,
             "reindexed": self.refresh.updated,
+            **({"note": self.note} if self.note else {}),
         }
 
 
@@ -44,8 +47,30 @@ def search_folder(
     for a malformed query. ``update``: True re-reads changed files first, False trusts the
     index, None (auto) re-reads them unless the index is large (see ``index.opened``)."""
     query = parse_query(text)  # a bad query fails before any indexing work
-    with opened(corpus_for(folder), update=update, progress=progress) as (conn, refresh):
-        return Found(text, tuple(search(conn, query, filters)), refresh)
+    corpus = corpus_for(folder)
+    if writable(corpus.state_dir):
+        with opened(corpus, update=update, progress=progress) as (conn, refresh):
+            return Found(text, tuple(search(conn, query, filters)), refresh)
+    import tempfile  # a read-only store: index its files in a private folder for this search
+
+    with tempfile.TemporaryDirectory(prefix="vaultkit-search-") as scratch:
+        private = replace(corpus, state_dir=Path(scratch))
+        with opened(private, update=True, progress=progress) as (conn, refresh):
+            hits = tuple(search(conn, query, filters))
+    note = (
+        f"{corpus.state_dir} is not writable, so its search index was built in a temporary "
+        "folder for this search (make the store writable to keep it)"
+    )
+    return Found(text, hits, refresh, note)
+
+
+def writable(folder: Path) -> bool:
+    """True when ``folder`` (or, if it does not exist yet, its nearest existing parent) can be
+    written: not on a read-only file system, not denied by its permissions."""
+    probe = folder
+    while not probe.exists() and probe.parent != probe:
+        probe = probe.parent
+    return os.access(probe, os.W_OK)
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,7 @@ One database per vault, ``<state folder> / "cache.sqlite"`` (WAL, busy timeout, 
 runs are safe; a first run builds it privately and links it into place complete:
 :func:`vaultkit.base.sqlitedb.build_database`). Each row holds a note's path, size, mtime and
 ctime (ns), inode, blake2b digest and its marshalled record (see
-:mod:`vaultkit.vault.parallel`). A file whose stat matches its row on all four is not opened;
+:mod:`vaultkit.vault.records`). A file whose stat matches its row on all four is not opened;
 when one differs the file is read and hashed, and parsed only if the hash differs. The ctime and
 the inode catch a rewrite that keeps size and mtime (a tool that puts the mtime back, a file
 replaced by a copy), as the lint cache's walk does. A row written less than ``RACY_NS`` after
@@ -45,19 +45,14 @@ from vaultkit.base.sqlitedb import (
     write_transaction,
 )
 from vaultkit.base.store import state_dir_for_vault
-from vaultkit.vault import parallel
+from vaultkit.vault import strategy
 from vaultkit.vault.model import Finding, Note
-from vaultkit.vault.parallel import Job, Parsed, note_from_record
+from vaultkit.vault.records import Job, Parsed, note_from_record, read_one
 from vaultkit.vault.relink import Affected, LinkState, affected, link_state, relink
 from vaultkit.vault.resolve import FileIndex, ResolvedLink, build_file_index, resolve_all
 
 CACHE_NAME = "cache.sqlite"
 SCHEMA_VERSION = 3  # 3: ctime_ns and inode in the notes rows
-# Smaller vaults stay free of derived state. Measured (benchmarks/README.md): an uncached lint
-# of 100 real-like notes costs about 100 ms of CPU and the 173-note Obsidian help vault 350 ms,
-# against 3-6 ms warm from the caches, so from 50 notes a warm `vaultkit lint` needs them to stay
-# near its 150 ms budget; a first run pays 10-25% more to fill them.
-CACHE_MIN_NOTES = 50
 RACY_NS = 2_000_000_000
 SAVE_BATCH = 5000  # rows written per transaction during a load
 _SCHEMA = (
@@ -84,7 +79,7 @@ class Row(NamedTuple):
     inode: int
     digest: bytes
     racy: int  # written within RACY_NS of the file's mtime: verify by hash next time
-    record: bytes  # marshalled :func:`vaultkit.vault.parallel.note_record` (b"" when not read)
+    record: bytes  # marshalled :func:`vaultkit.vault.records.note_record` (b"" when not read)
 
     def file_stat(self) -> FileStat:
         """What the file's stat was when the row was written: (size, mtime, ctime, inode)."""
@@ -129,13 +124,20 @@ def _library_version(name: str) -> str:
         return blake2b(handle.read(), digest_size=8).hexdigest()
 
 
+def fastparse_modules() -> tuple[str, ...]:
+    """The fast parser's modules, listed without importing it (a warm run parses nothing)."""
+    folder = Path(__file__).parent / "fastparse"
+    return tuple(sorted(p.stem for p in folder.glob("*.py")))
+
+
 @cache
 def cache_version() -> str:
     """A digest of everything a cached record depends on: schema, parser code, libraries."""
     parts = (SCHEMA_VERSION, sys.version_info[:2], marshal.version)
     libs = (_library_version("markdown_it"), _library_version("yaml"))
-    modules = tuple(
-        f"vault/{name}.py" for name in ("model", "parse", "fastparse", "wikilink", "parallel")
+    modules = (
+        *(f"vault/{name}.py" for name in ("model", "parse", "wikilink", "wikisyntax", "records")),
+        *(f"vault/fastparse/{name}.py" for name in fastparse_modules()),
     )
     return source_digest((parts, libs), modules)
 
@@ -285,10 +287,10 @@ def _ensure_schema(path: Path, conn: sqlite3.Connection) -> None:
         log_beside(path, f"cache: {path} was written by another parser version; emptied")
 
 
-def _wanted(path: Path, notes: int, choice: bool | None) -> bool:
-    if choice is not None:
-        return choice
-    return notes >= CACHE_MIN_NOTES or path.is_file()
+def wanted(path: Path, notes: int, choice: bool | None) -> bool:
+    """Whether a load of ``notes`` notes uses the cache file at ``path``
+    (:func:`vaultkit.vault.strategy.choose`)."""
+    return strategy.choose(notes, cache=choice, cache_exists=path.is_file()).cache
 
 
 def _decode(blob: bytes) -> Note | None:
@@ -325,7 +327,7 @@ def _row(parsed: Parsed, record: bytes, now_ns: int) -> Row:
 def _uncached(root: Path, paths: Sequence[str], progress: Progress | None) -> Loaded:
     notes: list[Note] = []
     unreadable: list[Finding] = []
-    for path, note, error in parallel.parse_all(str(root), paths, progress):
+    for path, note, error in strategy.parse_all(str(root), paths, progress):
         if note is None:
             unreadable.append(unreadable_finding(path, error or "unknown error"))
         else:
@@ -346,8 +348,8 @@ def load_parts(
     through the cache when it is wanted (the result is the same either way).
 
     ``cache``: False never touches it, True always uses it, None uses it for vaults of at least
-    ``CACHE_MIN_NOTES`` notes or when a cache file already exists. ``state_dir``: the vault's
-    state folder when the caller has found it (else it is looked up here).
+    ``thresholds.TABLE.cache_min_notes`` notes or when a cache file already exists.
+    ``state_dir``: the vault's state folder when the caller has found it (else looked up here).
     """
     with gc_paused():
         return _load_parts(root, files, note_paths, progress, cache, cache_path(root, state_dir))
@@ -361,7 +363,7 @@ def _load_parts(
     cache: bool | None,
     path: Path,
 ) -> Parts:
-    store = NoteCache.open(path) if _wanted(path, len(note_paths), cache) else None
+    store = NoteCache.open(path) if wanted(path, len(note_paths), cache) else None
     if store is None:
         loaded = _uncached(root, note_paths, progress)
         index = _index(files, loaded.notes)
@@ -397,11 +399,11 @@ def _resolve_cached(
     return result.links
 
 
-def _load_cached(
-    root: Path, paths: Sequence[str], progress: Progress | None, store: NoteCache
-) -> Loaded:
-    base = str(root)
-    rows = store.rows()
+def _reusable(
+    base: str, paths: Sequence[str], rows: dict[str, Row]
+) -> tuple[dict[str, Note], list[Job]]:
+    """The notes whose rows are fresh (decoded, their files not opened), and a job for each
+    other path (with its row's digest, so an unchanged file is not parsed again)."""
     found: dict[str, Note] = {}
     jobs: list[Job] = []
     for path in paths:
@@ -411,6 +413,27 @@ def _load_cached(
             found[path] = note
         else:
             jobs.append((path, row.digest if row is not None else None))
+    return found, jobs
+
+
+def _settled(base: str, parsed: Parsed, old: Row | None) -> tuple[Parsed, bytes, Note | None]:
+    """A read's note and record: parsed now, or the cached record when the digest matched; a
+    damaged cached record means the file is parsed here after all."""
+    record = parsed.record if parsed.record is not None else old.record if old else b""
+    note = parsed.note if parsed.note is not None else _decode(record)  # no round trip
+    if note is None:
+        parsed = read_one(base, (parsed.path, None))
+        record = parsed.record or b""
+        note = _decode(record)
+    return parsed, record, note
+
+
+def _load_cached(
+    root: Path, paths: Sequence[str], progress: Progress | None, store: NoteCache
+) -> Loaded:
+    base = str(root)
+    rows = store.rows()
+    found, jobs = _reusable(base, paths, rows)
     reused, total = len(found), len(paths)
     if progress is not None and reused:
         progress(reused, total)
@@ -419,17 +442,10 @@ def _load_cached(
     changed: list[tuple[str, Row]] = []
     unreadable: list[Finding] = []
     digests = {p: rows[p].digest for p in found}
-    for parsed in parallel.read_all(base, jobs, step):
-        if parsed.error is not None:
-            unreadable.append(unreadable_finding(parsed.path, parsed.error))
-            continue
-        old = rows.get(parsed.path)
-        record = parsed.record if parsed.record is not None else old.record if old else b""
-        note = parsed.note if parsed.note is not None else _decode(record)  # no round trip
-        if note is None:  # the cached record is damaged: parse the file here after all
-            parsed = parallel.read_one(base, (parsed.path, None))
-            record = parsed.record or b""
-            note = _decode(record)
+    for parsed in strategy.read_all(base, jobs, step):
+        note, record = None, b""
+        if parsed.error is None:
+            parsed, record, note = _settled(base, parsed, rows.get(parsed.path))
         if parsed.error is not None or note is None:
             unreadable.append(unreadable_finding(parsed.path, parsed.error or "unreadable"))
             continue

@@ -7,7 +7,7 @@ import io
 import json
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, cast
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from vaultkit.base.gcpause import gc_paused
 from vaultkit.vault.model import Note
@@ -21,7 +21,6 @@ if TYPE_CHECKING:  # networkx (~76 ms to import) is imported where a graph is bu
 # Node keys are vault paths (ghosts: the target as written). networkx's classes are not
 # subscriptable at run time, so the alias is a string that only the type checker reads.
 VaultGraph: TypeAlias = "nx.MultiDiGraph[str]"
-_EdgeKeys: TypeAlias = dict[int, dict[str, Any]]
 
 FORMATS = ("json", "graphml", "gexf", "dot")
 
@@ -45,58 +44,52 @@ def _base(path: str) -> str:
     return path.rsplit("/", 1)[-1]
 
 
-class _NoteData:
-    """Holder whose instance ``__dict__`` becomes one note node's attribute dict.
-
-    CPython stores the ``__dict__`` of instances of one class with a single shared key table
-    (PEP 412 key-sharing dictionaries), so each dict holds only its values: about half the
-    bytes of a dict literal. The result is an ordinary ``dict``; nothing else depends on this.
-    """
-
-    kind: str
-    name: str
-    title: str
-    tags: list[str]
-    aliases: list[str]
-    degraded: bool
-
-
-class _NamedData:
-    """Holder for the attribute dict of an attachment, ghost or unreadable node (see above)."""
-
-    kind: str
-    name: str
-
-
-class _EdgeData:
-    """Holder for one edge's attribute dict, in the key order of the exports (see _NoteData)."""
-
-    kind: str
-    target: str
-    subpath: str
-    display: str | None
-    line: int
-    col: int
-    ambiguous: bool
-    alias_of: list[str]
+# The one table of the graph's fields: each node and edge attribute, in the order every export
+# writes it, with how it is read from the vault. build_graph gives these dicts to networkx and
+# vault_json writes the same dicts as node-link JSON, so a field is added or changed here only.
+Attrs = dict[str, Any]
+NOTE_FIELDS: tuple[tuple[str, Callable[[Note], object]], ...] = (
+    ("kind", lambda note: "note"),
+    ("name", lambda note: note.name),
+    ("title", note_title),
+    ("tags", lambda note: list(note.tags)),
+    ("aliases", lambda note: list(note.aliases)),
+    ("degraded", lambda note: note.degraded),
+)
+NAMED_FIELDS = ("kind", "name")  # an attachment, ghost or unreadable node: its kind and name
+EDGE_FIELDS: tuple[tuple[str, Callable[[ResolvedLink], object]], ...] = (
+    ("kind", lambda item: item.link.kind),
+    ("target", lambda item: item.link.target),
+    ("subpath", lambda item: item.link.subpath),
+    ("display", lambda item: item.link.display),
+    ("line", lambda item: item.link.line),
+    ("col", lambda item: item.link.col),
+    ("ambiguous", lambda item: bool(item.resolution.candidates) and item.resolution.ambiguous),
+)
+# Written only when the link was found by an alias (the alias's notes).
+EDGE_OPTIONAL: tuple[tuple[str, Callable[[ResolvedLink], list[str] | None]], ...] = (
+    ("alias_of", lambda item: list(item.resolution.alias_of) or None),
+)
 
 
-def _note_attrs(note: Note) -> dict[str, Any]:
-    data = _NoteData()
-    data.kind = "note"
-    data.name = note.name
-    data.title = note_title(note)
-    data.tags = list(note.tags)
-    data.aliases = list(note.aliases)
-    data.degraded = note.degraded
-    return data.__dict__
+def note_attrs(note: Note) -> Attrs:
+    """A note node's attributes (:data:`NOTE_FIELDS`)."""
+    return {name: read(note) for name, read in NOTE_FIELDS}
 
 
-def _named_attrs(kind: str, name: str) -> dict[str, Any]:
-    data = _NamedData()
-    data.kind = kind
-    data.name = name
-    return data.__dict__
+def named_attrs(kind: str, name: str) -> Attrs:
+    """An attachment, ghost or unreadable node's attributes (:data:`NAMED_FIELDS`)."""
+    return dict(zip(NAMED_FIELDS, (kind, name), strict=True))
+
+
+def edge_attrs(item: ResolvedLink) -> Attrs:
+    """One link's edge attributes (:data:`EDGE_FIELDS`, then :data:`EDGE_OPTIONAL` when set)."""
+    attrs = {name: read(item) for name, read in EDGE_FIELDS}
+    for name, read in EDGE_OPTIONAL:
+        value = read(item)
+        if value is not None:
+            attrs[name] = value
+    return attrs
 
 
 def _file_entries(vault: Vault) -> Iterator[tuple[str, str, Note | None]]:
@@ -111,58 +104,9 @@ def _file_entries(vault: Vault) -> Iterator[tuple[str, str, Note | None]]:
             yield path, "unreadable", None
 
 
-def _file_nodes(vault: Vault) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Each file node's path and attribute dict, in :func:`_file_entries` order."""
-    for path, kind, note in _file_entries(vault):
-        yield path, _named_attrs(kind, _base(path)) if note is None else _note_attrs(note)
-
-
-class _Adjacency(Protocol):
-    """The dicts inside a MultiDiGraph that :func:`_fill` writes directly.
-
-    networkx documents them (node -> attributes, node -> neighbour -> edge key -> attributes);
-    its type stubs leave them out, so :func:`_adjacency` names their types once.
-    """
-
-    _node: dict[str, dict[str, Any]]
-    _succ: dict[str, dict[str, _EdgeKeys]]
-    _pred: dict[str, dict[str, _EdgeKeys]]
-
-
-def _adjacency(graph: VaultGraph) -> _Adjacency:
-    return cast("_Adjacency", graph)
-
-
-def build_graph(vault: Vault) -> VaultGraph:
-    """A ``networkx.MultiDiGraph`` of the vault, one edge per link.
-
-    Nodes are notes (``kind="note"``), attachments (``"attachment"``) and one ``"ghost"`` node
-    per missing target; a note that could not be read is an ``"unreadable"`` node. Ambiguous
-    links point at the file that wins, with ``ambiguous=True``.
-
-    The graph is filled in one pass through its documented dict-of-dict-of-dict-of-dict
-    structure (node -> neighbour -> edge key -> attributes), as ``add_edge`` fills it: keys
-    count from 0 per node pair, and ``succ[u][v]`` and ``pred[v][u]`` are the same key dict.
-    It equals the graph ``add_nodes_from`` + ``add_edges_from`` build (a test checks it), in a
-    fraction of the time and without a second copy of every attribute dict.
-    """
-    import networkx as nx
-
-    graph: VaultGraph = nx.MultiDiGraph()
-    with gc_paused():
-        _fill(_adjacency(graph), vault)
-    return graph
-
-
-def _add_node(graph: _Adjacency, path: str, attrs: dict[str, Any]) -> None:
-    """Add a node that is not in ``graph`` yet, as ``add_node`` does."""
-    graph._node[path], graph._succ[path], graph._pred[path] = attrs, {}, {}
-
-
 def _link_end(item: ResolvedLink, ghost_keys: dict[str, str]) -> tuple[str, bool]:
     """The node a link ends at, and True when it is a ghost's: the resolved file, else one
-    node per ghost name (:func:`ghost_key`, worked out once per target as written; both
-    :func:`_fill` and the JSON writer share ``ghost_keys`` over one pass of the links)."""
+    node per ghost name (:func:`ghost_key`, worked out once per target as written)."""
     target = item.resolution.path
     if target is not None:
         return target, False
@@ -172,40 +116,60 @@ def _link_end(item: ResolvedLink, ghost_keys: dict[str, str]) -> tuple[str, bool
     return key, True
 
 
-def _fill(graph: _Adjacency, vault: Vault) -> None:
-    """Nodes in the order the exports list them, then one edge per link, in link order."""
-    for path, attrs in _file_nodes(vault):
-        if path not in graph._node:
-            _add_node(graph, path, attrs)
-    succ, pred = graph._succ, graph._pred
+Edge = tuple[str, str, Attrs]
+
+
+def file_nodes(vault: Vault) -> dict[str, Attrs]:
+    """Each file node's attributes by path, in :func:`_file_entries` order."""
+    nodes: dict[str, Attrs] = {}
+    for path, kind, note in _file_entries(vault):
+        if path not in nodes:
+            nodes[path] = named_attrs(kind, _base(path)) if note is None else note_attrs(note)
+    return nodes
+
+
+def link_edges(vault: Vault, nodes: dict[str, Attrs]) -> Iterator[Edge]:
+    """One ``(source, target, attributes)`` edge per link, in link order. A ghost's node is
+    added to ``nodes`` as its first link is yielded, and so is the bare node ``add_edge`` makes
+    for an end that is not in the vault (only in a hand-built Vault)."""
     ghost_keys: dict[str, str] = {}
-    source: str | None = None
-    out: dict[str, _EdgeKeys] = {}
     for item in vault.links:
-        if item.source != source:  # links come grouped by note: look its dict up once
-            source = item.source
-            if source not in succ:  # only in a hand-built Vault: add_edge's bare node
-                _add_node(graph, source, {})
-            out = succ[source]
-        link, resolution = item.link, item.resolution
+        if item.source not in nodes:
+            nodes[item.source] = {}
         target, ghost = _link_end(item, ghost_keys)
-        if target not in pred:  # a ghost's first link, or (a hand-built Vault) a bare end
-            _add_node(graph, target, _named_attrs("ghost", target) if ghost else {})
-        data = _EdgeData()
-        data.kind = link.kind
-        data.target = link.target
-        data.subpath = link.subpath
-        data.display = link.display
-        data.line = link.line
-        data.col = link.col
-        data.ambiguous = bool(resolution.candidates) and resolution.ambiguous
-        if resolution.alias_of:
-            data.alias_of = list(resolution.alias_of)
-        keys = out.get(target)
-        if keys is None:
-            out[target] = pred[target][source] = {0: data.__dict__}
-        else:
-            keys[len(keys)] = data.__dict__  # keys are 0..n-1: nothing is ever removed here
+        if target not in nodes:
+            nodes[target] = named_attrs("ghost", target) if ghost else {}
+        yield item.source, target, edge_attrs(item)
+
+
+def build_graph(vault: Vault) -> VaultGraph:
+    """A ``networkx.MultiDiGraph`` of the vault, one edge per link, built through networkx's
+    public API from the field table (:data:`NOTE_FIELDS`, :data:`EDGE_FIELDS`).
+
+    Nodes are notes (``kind="note"``), attachments (``"attachment"``) and one ``"ghost"`` node
+    per missing target; a note that could not be read is an ``"unreadable"`` node. Ambiguous
+    links point at the file that wins, with ``ambiguous=True``.
+    """
+    import networkx as nx
+
+    graph: VaultGraph = nx.MultiDiGraph()
+    with gc_paused():
+        nodes = file_nodes(vault)
+        graph.add_nodes_from(nodes.items())
+        graph.add_edges_from(_ends_added(graph, nodes, link_edges(vault, nodes)))
+    return graph
+
+
+def _ends_added(
+    graph: VaultGraph, nodes: dict[str, Attrs], edges: Iterator[Edge]
+) -> Iterator[Edge]:
+    """The edges, each new end's node added to ``graph`` with its attributes first."""
+    for source, target, attrs in edges:
+        if source not in graph:
+            graph.add_node(source, **nodes[source])
+        if target not in graph:
+            graph.add_node(target, **nodes[target])
+        yield source, target, attrs
 
 
 def _flat(attrs: Mapping[str, Any]) -> dict[str, Any]:
@@ -332,72 +296,35 @@ def _list(texts: _Strings, items: Iterable[str]) -> str:
     return f"[\n        {body}\n      ]" if body else "[]"
 
 
-def _note_object(texts: _Strings, note: Note) -> str:
-    return (
-        f'    {{\n      "kind": "note",\n      "name": {texts[note.name]},\n'
-        f'      "title": {texts[note_title(note)]},\n      "tags": {_list(texts, note.tags)},\n'
-        f'      "aliases": {_list(texts, note.aliases)},\n'
-        f'      "degraded": {_BOOL[note.degraded]},\n      "id": {texts[note.path]}\n    }}'
-    )
+def _value(texts: _Strings, value: object) -> str:
+    """One attribute value as ``json.dumps`` writes it inside a node or edge object."""
+    if value is None or type(value) is str:
+        return texts[value]
+    if type(value) is bool:
+        return _BOOL[value]
+    if type(value) is int:
+        return str(value)
+    if type(value) is list:
+        return _list(texts, value)
+    raise TypeError(f"no JSON form for a graph attribute of type {type(value).__name__}")
 
 
-def _named_object(texts: _Strings, kind: str, name: str, path: str) -> str:
-    return (
-        f'    {{\n      "kind": "{kind}",\n      "name": {texts[name]},\n'
-        f'      "id": {texts[path]}\n    }}'
-    )
+def _object(texts: _Strings, attrs: Attrs) -> str:
+    """One node or edge object at depth 2, laid out as ``json.dumps(..., indent=2)`` does."""
+    fields = ",\n".join(f"      {texts[k]}: {_value(texts, v)}" for k, v in attrs.items())
+    return f"    {{\n{fields}\n    }}"
 
 
-def _bare_object(texts: _Strings, path: str) -> str:
-    """A node ``add_edge`` makes for an end that is not in the vault (a hand-built Vault)."""
-    return f'    {{\n      "id": {texts[path]}\n    }}'
-
-
-def _json_nodes(vault: Vault, texts: _Strings) -> dict[str, str]:
-    """Each file node's JSON object by path, in :func:`_file_nodes` order."""
-    nodes: dict[str, str] = {}
-    for path, kind, note in _file_entries(vault):
-        if path not in nodes:
-            if note is None:
-                nodes[path] = _named_object(texts, kind, _base(path), path)
-            else:
-                nodes[path] = _note_object(texts, note)
-    return nodes
-
-
-def _json_edges(vault: Vault, texts: _Strings, nodes: dict[str, str]) -> dict[str, list[str]]:
+def _json_edges(vault: Vault, nodes: dict[str, Attrs]) -> dict[str, list[str]]:
     """Each source's edge objects in ``graph.edges(keys=True)`` order (by target in first-link
-    order, then key), adding ghost and bare nodes to ``nodes`` as :func:`_fill` adds them."""
-    ghost_keys: dict[str, str] = {}
+    order, then key), as ``node_link_data`` writes them: the attributes, with ``target`` (an
+    attribute too) replaced by the node key in its place, then ``source`` and ``key``."""
+    texts = _Strings()
     groups: dict[str, dict[str, list[str]]] = {}
-    source: str | None = None
-    source_text = ""
-    out: dict[str, list[str]] = {}
-    for item in vault.links:
-        if item.source != source:  # links come grouped by note
-            source, source_text = item.source, texts[item.source]
-            if source not in nodes:
-                nodes[source] = _bare_object(texts, source)
-            out = groups.setdefault(source, {})
-        link, resolution = item.link, item.resolution
-        target, ghost = _link_end(item, ghost_keys)
-        if target not in nodes:
-            if ghost:
-                nodes[target] = _named_object(texts, "ghost", target, target)
-            else:
-                nodes[target] = _bare_object(texts, target)
-        keys = out.get(target)
-        if keys is None:
-            keys = out[target] = []
-        ambiguous = "true" if resolution.candidates and resolution.ambiguous else "false"
-        fields = (
-            f'    {{\n      "kind": {texts[link.kind]},\n      "target": {texts[target]},\n'
-            f'      "subpath": {texts[link.subpath]},\n      "display": {texts[link.display]},\n'
-            f'      "line": {link.line},\n      "col": {link.col},\n      "ambiguous": {ambiguous}'
-        )
-        if resolution.alias_of:
-            fields += f',\n      "alias_of": {_list(texts, resolution.alias_of)}'
-        keys.append(f'{fields},\n      "source": {source_text},\n      "key": {len(keys)}\n    }}')
+    for source, target, attrs in link_edges(vault, nodes):
+        keys = groups.setdefault(source, {}).setdefault(target, [])
+        attrs.update(source=source, target=target, key=len(keys))
+        keys.append(_object(texts, attrs))
     return {path: [edge for keys in out.values() for edge in keys] for path, out in groups.items()}
 
 
@@ -413,13 +340,14 @@ def _block(name: str, items: list[str]) -> list[str]:
 
 def vault_json(vault: Vault) -> str:
     """``to_json(build_graph(vault))``, byte for byte, without importing networkx or building the
-    graph: the nodes and edges :func:`_fill` makes, each written as one string, then joined in
+    graph: the nodes and edges of the field table, each written as one string, then joined in
     one copy (a fresh process pays for every large string it allocates)."""
     texts = _Strings()
-    nodes = _json_nodes(vault, texts)
-    groups = _json_edges(vault, texts, nodes)
+    nodes = file_nodes(vault)
+    groups = _json_edges(vault, nodes)  # adds the ghost and bare nodes to ``nodes``
+    objects = [_object(texts, {**attrs, "id": path}) for path, attrs in nodes.items()]
     edges = [edge for path in nodes if path in groups for edge in groups[path]]
-    items = [*_block("nodes", list(nodes.values())), *_block("edges", edges)]
+    items = [*_block("nodes", objects), *_block("edges", edges)]
     items[0] = '{\n  "directed": true,\n  "multigraph": true,\n  "graph": {},\n' + items[0]
     items[-1] += "\n}\n"
     return ",\n".join(items)

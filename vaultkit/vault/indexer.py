@@ -11,7 +11,12 @@ from pathlib import Path
 from vaultkit.base.config import Config, load_config
 from vaultkit.base.fsio import write_if_changed
 from vaultkit.base.log import append_log
-from vaultkit.base.store import config_file_for_vault, state_dir_for_vault
+from vaultkit.base.store import (
+    config_file_for_vault,
+    read_problem,
+    state_dir_for_vault,
+    store_of_wiki,
+)
 from vaultkit.errors import VaultkitError
 from vaultkit.vault.analysis import degraded, orphans
 from vaultkit.vault.index import INDEX_NAME, vault_index_plan
@@ -140,12 +145,20 @@ def log_message(outcome: IndexOutcome) -> str:
 def _refuse_link(vault_root: Path, path: Path) -> None:
     """Never write through a symbolic link: the rename would replace the link with a file
     (or, for a linked folder, change a file outside the vault)."""
-    if through_link(vault_root, INDEX_NAME):
+    if not through_link(vault_root, INDEX_NAME):
+        return
+    store = store_of_wiki(vault_root)
+    problem = read_problem(store, path) if store is not None else ""
+    if problem:  # a link out of a shared store: never copy what it points to into the repo
         raise VaultkitError(
-            f"{path}: is a symbolic link; vaultkit does not write through links",
-            hint="replace the link with a regular copy of the file it points to, "
-            "then run `vaultkit index` again",
+            f"{path}: {problem}; vaultkit neither reads nor writes through it",
+            hint=f"remove the link (rm -- {path}, or git rm it), then run `vaultkit index` again",
         )
+    raise VaultkitError(
+        f"{path}: is a symbolic link; vaultkit does not write through links",
+        hint="replace the link with a regular copy of the file it points to, "
+        "then run `vaultkit index` again",
+    )
 
 
 def _write(path: Path, text: str) -> None:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from vaultkit.base.store import read_problem, store_of_wiki
 from vaultkit.vault.cache import load_parts
 from vaultkit.vault.model import NOTE_SUFFIX, Finding
 from vaultkit.vault.value import Vault
@@ -30,6 +31,7 @@ class _Walk:
     walked: set[tuple[int, int]] = field(default_factory=set)
     files: list[str] = field(default_factory=list)
     links: deque[tuple[str, str]] = field(default_factory=deque)
+    keep: Callable[[str], bool] | None = None  # which links may be followed (None: all)
 
     def folder(self, folder: str, prefix: str) -> None:
         """List ``folder`` (vault path ``prefix``) and, below it, every real subfolder; folder
@@ -49,6 +51,8 @@ class _Walk:
     def entry(self, entry: os.DirEntry[str], path: str) -> None:
         try:
             if entry.is_symlink():
+                if self.keep is not None and not self.keep(entry.path):
+                    return
                 if os.path.isdir(entry.path):
                     self.links.append((entry.path, path + "/"))
                 elif os.path.isfile(entry.path):
@@ -71,8 +75,18 @@ def list_vault_files(root: Path) -> list[str]:
     it: each real folder, and so each file in it, is read once, and the real route wins over
     a link). Broken links are skipped. Nothing is ever written through a link
     (:func:`through_link`).
+
+    A store's ``wiki/`` is the exception (shared through git, so untrusted): a link whose real
+    path is outside the store or in its private parts is not listed, and a ``wiki/`` that is
+    itself such a link lists nothing (:func:`vaultkit.base.store.read_problem`).
     """
-    walk = _Walk()
+    store = store_of_wiki(root)
+    if store is not None:
+        walk = _Walk(keep=lambda path: not read_problem(store, path))
+        if read_problem(store, root):
+            return []
+    else:
+        walk = _Walk()
     walk.folder(str(root), "")
     while walk.links:
         target, prefix = walk.links.popleft()

@@ -46,7 +46,6 @@ _KINDS: tuple[LinkKind, ...] = ("wikilink", "embed", "markdown", "frontmatter")
 _FLAGS = {(kind, embed): 2 * n + embed for n, kind in enumerate(_KINDS) for embed in (0, 1)}
 _make_link = partial(tuple.__new__, Link)  # Link(*fields) at C speed, from a tuple of fields
 _BATCH = 20_000  # links turned into columns at a time
-PACK_MIN_LINKS = 50_000  # a cached note with this many links is read back packed
 
 
 class PackedLinks(Sequence[Link]):

@@ -23,6 +23,7 @@ from vaultkit.vault.model import (
     Severity,
     pack_links,
 )
+from vaultkit.vault.wikisyntax import display_bar, scan_wikilink
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -415,10 +416,12 @@ class _Body:
         """Warn (VK106) when a wikilink's ``|`` is not escaped in a table row: the link still
         counts, but the pipe splits the cell, so the table renders broken."""
         start = child.meta["pos"]
-        content = token.content
-        inner = content[start : content.find("]]", start)]
-        bar = inner.find("|")
-        if bar < 0 or (bar > 0 and inner[bar - 1] == "\\"):
+        opening = start + 1 if child.meta["embed"] else start
+        found = scan_wikilink(token.content, opening)
+        if found.parts is None:
+            return
+        bar, escaped = display_bar(token.content[opening + 2 : found.end - 2])
+        if bar < 0 or escaped:
             return
         line, col = self.locator.locate(token, start)
         message = "unescaped pipe in table cell splits the cell (write '\\|' inside the wikilink)"

@@ -52,6 +52,7 @@ from vaultkit.vault.wikisyntax import (
     WikiParts,
     comment_left_open,
     md_trim,
+    scan_wikilink,
     split_wikilink,
     wikilink_meta,
 )
@@ -169,33 +170,28 @@ def _unclosed(state: StateInline, scan: _Scan, start: int, line_end: int, silent
 
 
 def wikilink_rule(state: StateInline, silent: bool) -> bool:
-    """Inline rule for ``[[...]]`` and ``![[...]]`` (registered before ``link``)."""
+    """Inline rule for ``[[...]]`` and ``![[...]]`` (registered before ``link``), through the
+    shared scanner (:func:`vaultkit.vault.wikisyntax.scan_wikilink`)."""
     src, pos = state.src, state.pos
     embed = src.startswith("![[", pos)
     if not embed and not src.startswith("[[", pos):
         return False
-    inner_start = pos + (3 if embed else 2)
     scan = _scan_for(state)
     line_end = scan.line_end(pos)
-    close = scan.next_close(inner_start)
-    if close < 0 or close >= line_end:
+    opening = pos + 1 if embed else pos
+    found = scan_wikilink(src, opening, line_end, scan.next_close, scan.next_open)
+    nested = found.status == "nested"
+    if found.status == "unclosed" or (nested and not 0 <= found.end <= state.posMax):
         return _unclosed(state, scan, pos, line_end, silent)
-    inner_open = scan.next_open(inner_start)
-    if 0 <= inner_open < close:
-        outer = scan.next_close(close + 2)
-        if outer < 0 or outer >= line_end or outer + 2 > state.posMax:
-            return _unclosed(state, scan, pos, line_end, silent)
-        if not silent:
-            _push_meta(state, "wikilink_error", {"reason": "nested", "pos": pos})
-            _push_text(state, src[pos : outer + 2])
-        state.pos = outer + 2
-        return True
-    parts = split_wikilink(src[inner_start:close])
-    if parts is None or close + 2 > state.posMax:
+    if found.status == "empty" or found.end > state.posMax:
         return False
     if not silent:
-        _push_meta(state, "wikilink", wikilink_meta(parts, embed, pos))
-    state.pos = close + 2
+        if found.parts is None:  # nested
+            _push_meta(state, "wikilink_error", {"reason": "nested", "pos": pos})
+            _push_text(state, src[pos : found.end])
+        else:
+            _push_meta(state, "wikilink", wikilink_meta(found.parts, embed, pos))
+    state.pos = found.end
     return True
 
 

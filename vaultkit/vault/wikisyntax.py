@@ -1,13 +1,16 @@
-"""Obsidian's link syntax in plain Python, shared by the markdown-it rules
-(:mod:`vaultkit.vault.wikilink`) and the fast path (:mod:`vaultkit.vault.fastparse`): splitting a
-wikilink, inline math and ``%%`` comment scanning, markdown-it's trim and plain link hrefs.
+"""Obsidian's link syntax in plain Python, the one place it is scanned: the markdown-it rules
+(:mod:`vaultkit.vault.wikilink`), the fast path (:mod:`vaultkit.vault.fastparse`), frontmatter
+(:mod:`vaultkit.vault.yamlfront`), table cells (``parse.split_cell``) and the lint fixes all
+find a wikilink with :func:`scan_wikilink` and split it with :func:`split_wikilink`; inline
+math and ``%%`` comment scanning, markdown-it's trim and plain link hrefs live here too.
 Nothing here imports markdown-it, so a vault the fast path reads whole never loads it."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 # markdown-it's trim set: CommonMark whitespace, plus U+2000-U+200A and the two separators
 _MD_WHITESPACE = (0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20, 0xA0, 0x1680, 0x202F, 0x205F, 0x3000)
@@ -26,6 +29,14 @@ FOOTNOTE = re.compile(r"\[\^([^\]\s]+)\]:")  # "[^label]:" opening a footnote de
 _MATH_CLOSER = re.compile(r"(?<=[^\s\\])\$")
 MATH = "$$"
 _CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.DOTALL)
+
+
+OPEN = "[["  # a wikilink's opening; an embed is "!" then OPEN
+CLOSE = "]]"
+# A wikilink whose inner text holds no bracket and no line break: its CLOSE is the first one and
+# nothing is nested, so this one match is what scan_wikilink finds there (the fast path's
+# common case; tests/vault/test_wikisyntax.py proves the two agree).
+SIMPLE_WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]*)\]\]")
 
 
 class WikiParts(NamedTuple):
@@ -58,15 +69,85 @@ def split_wikilink(inner: str) -> WikiParts | None:
     """
     display: str | None = None
     head = inner
-    bar = inner.find("|")
+    bar, escaped = display_bar(inner)
     if bar >= 0:
-        head = inner[: bar - 1] if bar > 0 and inner[bar - 1] == "\\" else inner[:bar]
+        head = inner[: bar - 1] if escaped else inner[:bar]
         display = inner[bar + 1 :].strip()
     target, _, subpath = head.partition("#")
     target, subpath = target.strip(), subpath.strip()
     if not target and not subpath:
         return None
     return _new_parts(WikiParts, (target, subpath, display))
+
+
+def display_bar(inner: str) -> tuple[int, bool]:
+    """Where the ``|`` before a wikilink's display text is in its inner text (-1: none), and
+    whether it is written ``\\|`` (escaped, as a table cell needs it)."""
+    bar = inner.find("|")
+    return bar, bar > 0 and inner[bar - 1] == "\\"
+
+
+Status = Literal["link", "empty", "nested", "unclosed"]
+Find = Callable[[int], int]  # the next occurrence at or after a position (-1: none)
+
+
+class WikiScan(NamedTuple):
+    """What :func:`scan_wikilink` found at a ``[[``.
+
+    ``link``: a wikilink (``parts``), ``end`` after its ``]]``. ``empty``: closed, but its inner
+    text names nothing (not a link). ``nested``: another ``[[`` before the first ``]]``;
+    ``end`` after the ``]]`` that closes the outer one on the same line (-1: none).
+    ``unclosed``: no ``]]`` before the line ends."""
+
+    status: Status
+    end: int
+    parts: WikiParts | None = None
+
+
+def scan_wikilink(
+    src: str,
+    opening: int,
+    line_end: int | None = None,
+    find_close: Find | None = None,
+    find_open: Find | None = None,
+) -> WikiScan:
+    """The wikilink whose ``[[`` is at ``opening`` in ``src``.
+
+    ``line_end``: where the line ends (None: it is looked for up to the close). ``find_close``
+    and ``find_open``: remembered searches for ``]]`` and ``[[`` (markdown-it's rule keeps them
+    per inline source so a long line costs linear time); plain ``str.find`` by default.
+    """
+    inner = opening + 2
+    close = find_close(inner) if find_close is not None else src.find(CLOSE, inner)
+    if close < 0 or close >= (line_end if line_end is not None else close + 1):
+        return WikiScan("unclosed", -1)
+    if line_end is None and src.find("\n", opening, close) >= 0:
+        return WikiScan("unclosed", -1)
+    nested = find_open(inner) if find_open is not None else src.find(OPEN, inner, close)
+    if 0 <= nested < close:
+        outer = find_close(close + 2) if find_close is not None else src.find(CLOSE, close + 2)
+        if line_end is None:
+            broken = outer >= 0 and src.find("\n", close, outer) >= 0
+        else:
+            broken = outer >= line_end
+        return WikiScan("nested", outer + 2 if outer >= 0 and not broken else -1)
+    parts = split_wikilink(src[inner:close])
+    return WikiScan("empty" if parts is None else "link", close + 2, parts)
+
+
+def wikilinks_in(text: str) -> Iterator[tuple[int, WikiParts | None, bool]]:
+    """``(offset, parts, embed)`` of each closed ``[[…]]`` on one line of a plain string
+    (``offset``: its ``!`` or first ``[``; ``parts`` None when it names nothing): frontmatter
+    values, where nothing nests and a line break ends every link."""
+    start = text.find(OPEN)
+    while start >= 0:
+        scan = scan_wikilink(text, start)
+        if scan.status in ("nested", "unclosed"):
+            start = text.find(OPEN, start + 2)
+            continue
+        embed = start > 0 and text[start - 1] == "!"
+        yield (start - 1 if embed else start), scan.parts, embed
+        start = text.find(OPEN, scan.end)
 
 
 @dataclass(slots=True)

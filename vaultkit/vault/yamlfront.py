@@ -14,7 +14,7 @@ import yaml
 from yaml.constructor import SafeConstructor
 
 from vaultkit.vault.model import Finding, Link
-from vaultkit.vault.wikisyntax import split_wikilink
+from vaultkit.vault.wikisyntax import OPEN, wikilinks_in
 
 _VALUE_START = re.compile(r"\s*(?:(?:-\s+)+|[^\s\"'#-][^:]*:\s+)")  # "key: " or "- "
 _QUOTED = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^']|'')*'")
@@ -147,22 +147,6 @@ def _value_scalars(node: yaml.Node) -> Iterator[yaml.ScalarNode]:
             stack.extend(reversed(current.value))
 
 
-def _wikilinks_in(text: str) -> Iterator[tuple[int, str, bool]]:
-    """``(offset, inner, embed)`` for each well-formed ``[[inner]]`` in a plain string."""
-    start = text.find("[[")
-    while start >= 0:
-        close = text.find("]]", start + 2)
-        if close < 0:
-            return
-        inner = text[start + 2 : close]
-        if "[[" in inner or "\n" in inner:
-            start = text.find("[[", start + 2)
-            continue
-        embed = start > 0 and text[start - 1] == "!"
-        yield (start - 1 if embed else start), inner, embed
-        start = text.find("[[", close + 2)
-
-
 def _raw_positions(node: yaml.ScalarNode, body: Sequence[str]) -> list[tuple[int, int]]:
     """0-based (line, col) of each ``[[`` in the scalar's source text within the YAML."""
     first, last = node.start_mark.line, node.end_mark.line
@@ -171,22 +155,21 @@ def _raw_positions(node: yaml.ScalarNode, body: Sequence[str]) -> list[tuple[int
         text = body[line]
         lo = node.start_mark.column if line == first else 0
         hi = node.end_mark.column if line == last else len(text)
-        col = text.find("[[", lo, hi)
+        col = text.find(OPEN, lo, hi)
         while col >= 0:
             found.append((line, col))
-            col = text.find("[[", col + 2, hi)
+            col = text.find(OPEN, col + 2, hi)
     return found
 
 
 def _frontmatter_links(root: yaml.Node, body: Sequence[str]) -> Iterator[Link]:
     for node in _value_scalars(root):
-        if node.tag != "tag:yaml.org,2002:str" or "[[" not in node.value:
+        if node.tag != "tag:yaml.org,2002:str" or OPEN not in node.value:
             continue
-        found = list(_wikilinks_in(node.value))
+        found = list(wikilinks_in(node.value))
         raw = _raw_positions(node, body)
         exact = len(raw) == len(found)  # escapes in quoted YAML can hide a "[[" from the source
-        for index, (_offset, inner, embed) in enumerate(found):
-            parts = split_wikilink(inner)
+        for index, (_offset, parts, embed) in enumerate(found):
             if parts is None:
                 continue
             line, col = raw[index] if exact else (node.start_mark.line, node.start_mark.column)
@@ -210,8 +193,7 @@ def _fallback_links(body: Sequence[str]) -> Iterator[Link]:
         return
     for index, line in enumerate(body):
         for start, end in _string_values(line):
-            for offset, inner, embed in _wikilinks_in(line[start:end]):
-                parts = split_wikilink(inner)
+            for offset, parts, embed in wikilinks_in(line[start:end]):
                 if parts is not None:
                     target, subpath, display = parts
                     col = start + offset + 1

@@ -24,10 +24,10 @@ from vaultkit.lint.context import LintContext
 from vaultkit.lint.links import link_name, link_rules
 from vaultkit.lint.notes import degraded_rule
 from vaultkit.vault import cache as notecache
-from vaultkit.vault import parallel
+from vaultkit.vault import strategy
 from vaultkit.vault.load import Vault
 from vaultkit.vault.model import Finding, Heading, Note
-from vaultkit.vault.parallel import note_from_record
+from vaultkit.vault.records import note_from_record, read_one
 from vaultkit.vault.relink import Affected, LinkState, affected
 from vaultkit.vault.resolve import (
     FileIndex,
@@ -103,7 +103,7 @@ def _reread(root: Path, suspects: Sequence[str], old: Mapping[str, NoteRow]) -> 
     changed: dict[str, Note | None] = {}
     errors: dict[str, str] = {}
     digests: dict[str, bytes] = {}
-    for parsed in parallel.read_all(str(root), [(p, known(p)) for p in suspects]):
+    for parsed in strategy.read_all(str(root), [(p, known(p)) for p in suspects]):
         if parsed.error is not None:
             changed[parsed.path] = None
             errors[parsed.path] = parsed.error
@@ -239,7 +239,7 @@ def unchanged_notes(
         ):
             note = _cached_note(row)
         if note is None:
-            parsed = parallel.read_one(base, (path, None))
+            parsed = read_one(base, (path, None))
             if parsed.error is not None or parsed.record is None:
                 return Full("a note to lint again cannot be read")
             note = note_from_record(marshal.loads(parsed.record))

@@ -18,7 +18,7 @@ do not decode (:class:`~vaultkit.lint.cache.state.StoredDamage`) are logged in o
 rebuilt by the full path; a busy database is left alone (the result is still computed). Any
 other exception is a bug and propagates. Two runs at once each read one snapshot; a run writes
 only when the generation it read is still current. ``cache=False`` (and vaults under
-``CACHE_MIN_NOTES`` notes without a database) never touch it.
+``thresholds.TABLE.cache_min_notes`` notes without a database) never touch it.
 """
 
 from __future__ import annotations
@@ -51,10 +51,10 @@ from vaultkit.lint.compact import GLOBAL_CODES, TargetKeys, finding_row, note_da
 from vaultkit.lint.context import LintContext, LintTarget
 from vaultkit.lint.runner import collect, finish, lint_target, read_index_text
 from vaultkit.vault import cache as notecache
-from vaultkit.vault import parallel
 from vaultkit.vault.index import INDEX_NAME
 from vaultkit.vault.load import load_vault
 from vaultkit.vault.model import Finding
+from vaultkit.vault.records import read_one
 from vaultkit.vault.resolve import by_source
 
 Progress = Callable[[int, int], None]
@@ -85,12 +85,6 @@ class _Served(NamedTuple):
 def lint_cache_path(root: Path, state_dir: Path | None = None) -> Path:
     """Where the lint cache of the vault at ``root`` lives (in ``state_dir`` when known)."""
     return (state_dir if state_dir is not None else state_dir_for_vault(root)) / LINT_CACHE_NAME
-
-
-def _wanted(path: Path, notes: int, choice: bool | None) -> bool:
-    if choice is not None:
-        return choice
-    return notes >= notecache.CACHE_MIN_NOTES or path.is_file()
 
 
 def big_notes(walked: Walked) -> list[str]:
@@ -141,7 +135,7 @@ def _all_findings(
     notice: Notice | None,
 ) -> LintResult:
     path = lint_cache_path(target.root, target.state_dir)
-    store = LintStore.open(path) if _wanted(path, walked.notes, cache) else None
+    store = LintStore.open(path) if notecache.wanted(path, walked.notes, cache) else None
     if store is None:
         _announce(notice, walked)
         vault = load_vault(target.root, progress=progress, cache=cache, state_dir=target.state_dir)
@@ -204,7 +198,7 @@ def _reuse(inputs: Inputs) -> _Served | None:
         base = str(inputs.root)
         for path in meta.racy:
             row = stored.get(path)
-            parsed = parallel.read_one(base, (path, None if row is None else row.digest))
+            parsed = read_one(base, (path, None if row is None else row.digest))
             if parsed.error is not None or parsed.record is not None:
                 return None
     racy = walked.racy()

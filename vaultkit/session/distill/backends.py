@@ -25,7 +25,7 @@ from vaultkit.agents import known
 from vaultkit.agents.childenv import GUARD_VARS
 from vaultkit.base.config import Config
 from vaultkit.base.store import STORE_DIR, git_root
-from vaultkit.session.distill import agentcli
+from vaultkit.session.distill import agentcli, openaicompat
 from vaultkit.session.distill.childrun import (
     BackendResult,
     Status,
@@ -103,7 +103,7 @@ def choose(config: Config, agent: str = known.DEFAULT, env: Mapping[str, str] | 
     return "offline"
 
 
-HINTS = {"command": "check distill.command in vaultkit.toml"}
+HINTS = {"command": "check distill.command in vaultkit.toml", openaicompat.NAME: openaicompat.HINT}
 
 
 def hint(backend: str) -> str:
@@ -116,7 +116,7 @@ def run_backend(
     prompt: str, config: Config, *, offline: OfflineFacts | None = None, agent: str = known.DEFAULT
 ) -> BackendResult:
     """One attempt with the backend :func:`choose` picks for ``agent``'s session (an agent's
-    CLI | ``command`` | ``offline``)."""
+    CLI | ``openai`` | ``command`` | ``offline``)."""
     backend = choose(config, agent)
     if backend == "offline":
         if offline is None:
@@ -124,6 +124,8 @@ def run_backend(
         return BackendResult("ok", offline_answer(offline), "offline", backend)
     if backend == "command":
         return _run_command(prompt, config)
+    if backend == openaicompat.NAME:
+        return openaicompat.run(prompt, config)
     if backend in known.AGENTS:
         return agentcli.run(backend, prompt, config)
     return BackendResult("infra", "", f"unknown distill.backend {backend!r}", backend)

@@ -30,7 +30,8 @@ from vaultkit.session.distill.costs import NO_USAGE, Usage
 from vaultkit.session.distill.markers import parse_markers
 from vaultkit.session.transcripts.redact import redact
 
-Status = Literal["ok", "empty-output", "no-markers", "timeout", "llm-error", "infra"]
+# ``rejected``: an answer with every part that the self-check refused (its detail says why).
+Status = Literal["ok", "empty-output", "no-markers", "timeout", "llm-error", "infra", "rejected"]
 
 # Unmistakable infrastructure banners: infra whatever the exit code. Claude Code's, then Codex's
 # (``unexpected status 401 Unauthorized: Incorrect API key provided``) and Gemini CLI's

@@ -10,11 +10,13 @@ nothing, so the caller keeps the job queued. INDEX.md and retention are the call
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Literal
 
+from vaultkit.base.author import current_author
 from vaultkit.base.config import Config
 from vaultkit.base.log import append_log
 from vaultkit.base.store import Store
@@ -29,15 +31,16 @@ from vaultkit.session.distill.backends import (
     offline_title,
     run_backend,
 )
+from vaultkit.session.distill.candidates import Candidate, select
 from vaultkit.session.distill.costs import NO_USAGE, Usage
 from vaultkit.session.distill.markers import Parsed, parse_markers
-from vaultkit.session.notes.naming import parse_name, short_id
+from vaultkit.session.distill.selfcheck import rejection
+from vaultkit.session.notes.links import settle, vault_files, write_stubs
 from vaultkit.session.notes.write import NoteMeta, write_session_notes
 from vaultkit.session.transcripts.condense import Digest, condense
 from vaultkit.session.transcripts.redact import redact
 
 PROMPT_TEMPLATE = "distill-prompt.md"
-EXISTING_NOTES_MAX = 80
 PARTIAL_MAX = 20_000
 _PLACEHOLDER = re.compile(r"\{\{\s*(\w+)\s*\}\}")
 
@@ -58,6 +61,11 @@ class SessionInfo:
     agent: str = "claude"  # vaultkit.agents.known.AGENTS: whose session this was
 
 
+class NoUserTurn(Exception):
+    """The session has no user turn (Codex's hook-trust session, an aborted start): it leaves
+    no note, only its raw copy."""
+
+
 @dataclass(frozen=True, slots=True)
 class DistillOutcome:
     title: str
@@ -70,29 +78,16 @@ class DistillOutcome:
     backend: str = ""  # the backend that wrote the notes ("offline" when no LLM was called)
 
 
-def existing_note_names(store: Store, exclude_session: str = "") -> list[str]:
-    """Wiki note names (newest first by name), read from file names only."""
-    try:
-        names = [p.stem for p in store.wiki.glob("*.md") if p.name != "INDEX.md"]
-    except OSError:
-        return []
-    own = short_id(exclude_session) if exclude_session else None
-    kept = []
-    for name in sorted(names, reverse=True):
-        parsed = parse_name(f"{name}.md")
-        if own is None or parsed is None or parsed.session != own:
-            kept.append(name)
-    return kept[:EXISTING_NOTES_MAX]
-
-
-def build_prompt(template: str, info: SessionInfo, digest: Digest, existing: list[str]) -> str:
+def build_prompt(
+    template: str, info: SessionInfo, digest: Digest, existing: Sequence[Candidate]
+) -> str:
     """Fill ``{{placeholders}}`` in one pass (inserted text is never re-scanned)."""
     values = {
         "project": info.project,
         "session_id": info.session_id,
         "date": info.ended_at.isoformat(timespec="minutes"),
         "branch": info.git_branch or digest.git_branch or "(none)",
-        "existing_notes": "\n".join(f"- [[{n}]]" for n in existing) or "(none yet)",
+        "existing_notes": "\n".join(c.line() for c in existing) or "(none yet)",
         "transcript": digest.text or "(the transcript has no conversation text)",
     }
     return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), template)
@@ -105,12 +100,24 @@ def _source(store: Store, transcript: Path) -> str:
         return str(transcript)
 
 
+def _checked(result: BackendResult, template: str, transcript: str) -> BackendResult:
+    """``result`` as the self-check sees it: an echo or an empty answer is ``rejected``."""
+    if result.status != "ok" or result.backend == "offline":
+        return result
+    why = rejection(parse_markers(result.output), template, transcript)
+    return result if why is None else replace(result, status="rejected", detail=why)
+
+
 def _attempts(
-    store: Store, info: SessionInfo, prompt: str, config: Config, facts: OfflineFacts
+    store: Store, info: SessionInfo, prompts: tuple[str, str], config: Config, facts: OfflineFacts
 ) -> list[BackendResult]:
+    """One attempt, and one retry when it failed or the self-check rejected it; ``prompts`` are
+    the template and the prompt made from it."""
+    template, prompt = prompts
     results: list[BackendResult] = []
     for attempt in (1, 2):
         result = run_backend(prompt, config, offline=facts, agent=info.agent)
+        result = _checked(result, template, facts.digest.text)
         append_log(
             store.log,
             f"distill {info.session_id}: attempt {attempt} via {result.backend}: "
@@ -142,7 +149,8 @@ def _fallback(offline: Parsed, results: list[BackendResult]) -> tuple[str, str]:
 
 
 def distill_session(store: Store, info: SessionInfo, config: Config) -> DistillOutcome:
-    """Distil ``info``'s transcript and write its two notes (replacing earlier ones)."""
+    """Distil ``info``'s transcript and write its two notes (replacing earlier ones); raises
+    :class:`NoUserTurn` for a session without a user turn."""
     digest = _condense(info, config)
     facts = OfflineFacts(digest, info.cwd, info.project, info.session_id)
     offline = offline_parts(facts)
@@ -153,11 +161,14 @@ def distill_session(store: Store, info: SessionInfo, config: Config) -> DistillO
         if backend == "offline" != config.distill.backend:  # auto found no CLI to run
             append_log(store.log, f"distill {info.session_id}: auto: no runnable CLI, offline")
         meta = _degraded(meta, reason, 0)
-        outcome = _write(store, meta, offline.title, offline.handoff, offline.wiki)
+        parts = (offline.handoff, offline.wiki)
+        outcome = _write(store, meta, offline.title, parts, _settling(config))
         return replace(outcome, backend="offline")
     template = read_template(PROMPT_TEMPLATE)
-    prompt = build_prompt(template, info, digest, existing_note_names(store, info.session_id))
-    results = _attempts(store, info, prompt, config, facts)
+    offered = select(store, digest.text, info.session_id, config.distill.candidates_budget)
+    prompt = build_prompt(template, info, digest, offered)
+    settling = _settling(config, {c.path: c.aliases for c in offered if c.aliases})
+    results = _attempts(store, info, (template, prompt), config, facts)
     retries = len(results) - 1
     final = results[-1]
     usage = NO_USAGE
@@ -167,11 +178,13 @@ def distill_session(store: Store, info: SessionInfo, config: Config) -> DistillO
         parsed = parse_markers(final.output)
         meta = _with_retries(meta, retries)
         title = parsed.title or offline_title(facts)
-        outcome = _write(store, meta, title, parsed.handoff, parsed.wiki)
+        outcome = _write(store, meta, title, (parsed.handoff, parsed.wiki), settling)
         return replace(outcome, usage=usage, backend=final.backend)
-    handoff, wiki = _fallback(offline, results)
-    title = parse_markers(final.output).title or offline.title
-    outcome = _write(store, _degraded(meta, final.status, retries), title, handoff, wiki)
+    kept = [r for r in results if r.status != "rejected"]  # nothing of an echo is worth keeping
+    handoff, wiki = _fallback(offline, kept) if kept else (offline.handoff, offline.wiki)
+    title = (parse_markers(kept[-1].output).title if kept else "") or offline.title
+    meta = _degraded(meta, final.detail if final.status == "rejected" else final.status, retries)
+    outcome = _write(store, meta, title, (handoff, wiki), settling)
     return replace(outcome, usage=usage, backend=final.backend)
 
 
@@ -181,23 +194,36 @@ def offline_session(store: Store, info: SessionInfo, config: Config, reason: str
     facts = OfflineFacts(digest, info.cwd, info.project, info.session_id)
     offline = offline_parts(facts)
     meta = _degraded(_meta(store, info, digest), reason, 0)
-    return _write(store, meta, offline.title, offline.handoff, offline.wiki)
+    parts = (offline.handoff, offline.wiki)
+    return _write(store, meta, offline.title, parts, _settling(config))
 
 
 def _condense(info: SessionInfo, config: Config) -> Digest:
     try:
-        return condense(info.transcript, config.distill.transcript_budget, info.agent, info.cwd)
+        digest = condense(info.transcript, config.distill.transcript_budget, info.agent, info.cwd)
     except OSError as exc:
         raise VaultkitError(
             f"{info.transcript}: cannot read transcript: {exc.strerror or exc}",
             hint="check the raw copy exists, then run `vaultkit ingest` on it again",
         ) from exc
+    if not digest.first_prompt:
+        raise NoUserTurn(info.session_id)
+    return digest
 
 
 def _meta(store: Store, info: SessionInfo, digest: Digest) -> NoteMeta:
     branch = info.git_branch or digest.git_branch
     source = _source(store, info.transcript)
-    return NoteMeta(info.session_id, info.project, info.ended_at, source, branch, agent=info.agent)
+    author = current_author(info.cwd or str(store.project))
+    return NoteMeta(
+        info.session_id,
+        info.project,
+        info.ended_at,
+        source,
+        branch,
+        agent=info.agent,
+        author=author,
+    )
 
 
 def _with_retries(meta: NoteMeta, retries: int) -> NoteMeta:
@@ -208,8 +234,16 @@ def _degraded(meta: NoteMeta, reason: str, retries: int) -> NoteMeta:
     return replace(meta, quality="degraded", degraded_reason=reason, retries=retries)
 
 
-def _write(store: Store, meta: NoteMeta, title: str, handoff: str, wiki: str) -> DistillOutcome:
+def _write(
+    store: Store,
+    meta: NoteMeta,
+    title: str,
+    parts: tuple[str, str],
+    settle_with: Settling,
+) -> DistillOutcome:
+    handoff, wiki, meta, stubs = _settled(store, meta, parts, settle_with)
     summary_path, wiki_path = write_session_notes(store, meta, title, handoff, wiki)
+    write_stubs(store.wiki, settle_with.stub_folder, stubs, wiki_path.stem, meta.ended_at)
     quality: Literal["ok", "degraded"] = "degraded" if meta.quality == "degraded" else "ok"
     return DistillOutcome(
         title=redact(" ".join(title.split())) or "untitled",
@@ -219,3 +253,38 @@ def _write(store: Store, meta: NoteMeta, title: str, handoff: str, wiki: str) ->
         degraded_reason=meta.degraded_reason,
         retries=meta.retries,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Settling:
+    """How an answer's links settle: the aliases offered (wiki paths) and the stub folder
+    (inside wiki/, None for plain text)."""
+
+    aliases: Mapping[str, Sequence[str]]
+    stub_folder: str | None
+
+
+def _settling(config: Config, aliases: Mapping[str, Sequence[str]] | None = None) -> Settling:
+    stub = config.distill.stub_folder.replace("\\", "/").strip("/")
+    return Settling(aliases or {}, stub if config.distill.ghost_links == "stub" else None)
+
+
+def _settled(
+    store: Store, meta: NoteMeta, parts: tuple[str, str], how: Settling
+) -> tuple[str, str, NoteMeta, tuple[str, ...]]:
+    """Both parts with no ghost link (:mod:`vaultkit.session.notes.links`): the wiki note
+    against the wiki, the handoff against the whole store; the names that were ghosts go
+    into the frontmatter."""
+    handoff, wiki = parts
+    files = vault_files(str(store.root))
+    in_wiki = [path[len("wiki/") :] for path in files if path.startswith("wiki/")]
+    stub = how.stub_folder
+    settled_wiki = settle(wiki, in_wiki, how.aliases, stub_folder=stub)
+    store_aliases = {f"wiki/{path}": names for path, names in how.aliases.items()}
+    settled_handoff = settle(
+        handoff, files, store_aliases, stub_folder=None if stub is None else f"wiki/{stub}"
+    )
+    unresolved = dict.fromkeys((*settled_wiki.unresolved, *settled_handoff.unresolved))
+    stubs = dict.fromkeys((*settled_wiki.stubs, *settled_handoff.stubs))
+    meta = replace(meta, unresolved_links=tuple(unresolved))
+    return settled_handoff.text, settled_wiki.text, meta, tuple(stubs)

@@ -12,14 +12,17 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from filelock import FileLock
+from filelock import FileLock, Timeout
 
+from vaultkit.base import pulled
 from vaultkit.base.fsio import atomic_write_text
-from vaultkit.base.store import Store
+from vaultkit.base.store import Store, read_problem
 from vaultkit.errors import VaultkitError
 from vaultkit.session.distill import costs
 from vaultkit.session.forget.tombstones import tombstone_file
@@ -29,12 +32,16 @@ from vaultkit.session.queue import jobs
 from vaultkit.session.transcripts.renderings import renderings_of
 from vaultkit.vault.indexer import regenerate_index
 
+if TYPE_CHECKING:
+    from filelock import BaseFileLock
+
 MIN_PREFIX = 8
-STORE_LOCK_TIMEOUT = 300.0
+LOCK_WAIT = 30.0  # seconds forget waits for the store lock before it gives up
 # The top-level .vaultkit/ files that are not derived: the log and the cost log (its sums are
 # the daily budget's; a forgotten session's lines lose their id instead, see costs.forget), and
-# the folder's own .gitignore (base.statedir), which mentions no session.
-KEPT_STATE = frozenset({"vaultkit.log", costs.COST_LOG, ".gitignore"})
+# the folder's own .gitignore (base.statedir) and the shared stamp (base.pulled: how a pull is
+# told from vaultkit's own writes), which mention no session.
+KEPT_STATE = frozenset({"vaultkit.log", costs.COST_LOG, ".gitignore", pulled.STAMP_NAME})
 _RAW_NAME = re.compile(r"^(?:(\d{4})-(\d{2})-(\d{2})_(\d{2})(\d{2})_)?(.+)\.jsonl$")
 
 
@@ -57,6 +64,7 @@ class Plan:
     index_lines: tuple[str, ...]  # INDEX.md lines that link to the wiki notes that go
     log_lines: int  # lines of .vaultkit/vaultkit.log that name the sessions or their notes
     note_stems: tuple[str, ...]
+    activity_lines: int = 0  # lines of logs/*.log (the activity log) that name the sessions
 
 
 def _local(value: object) -> datetime | None:
@@ -77,6 +85,14 @@ def _files(folder: Path, suffix: str) -> list[Path]:
         return []
 
 
+def _shared_files(store: Store, folder: Path, suffix: str) -> list[Path]:
+    """:func:`_files` of a shared folder without the links the store may not follow."""
+    if read_problem(store, folder):
+        return []
+    files = _files(folder, suffix)
+    return [p for p in files if not (p.is_symlink() and read_problem(store, p))]
+
+
 def _raw_sessions(store: Store) -> dict[str, datetime | None]:
     found: dict[str, datetime | None] = {}
     for path in _files(store.raw, ".jsonl"):
@@ -91,7 +107,7 @@ def _raw_sessions(store: Store) -> dict[str, datetime | None]:
 def _note_sessions(store: Store) -> dict[str, datetime | None]:
     found: dict[str, datetime | None] = {}
     for folder in (store.summary, store.summary_archive, store.wiki):
-        for path in _files(folder, ".md"):
+        for path in _shared_files(store, folder, ".md"):
             name = parse_name(path.name)
             if name is None:
                 continue
@@ -202,7 +218,7 @@ def session_files(store: Store, session_id: str) -> list[Path]:
     notes = [
         path
         for folder in (store.summary, store.summary_archive, store.wiki)
-        for path in find_session_notes(folder, session_id)
+        for path in find_session_notes(folder, session_id, store)
     ]
     return [
         *_raw_files(store, session_id),
@@ -219,6 +235,8 @@ def derived_files(store: Store) -> list[Path]:
 
 
 def _index_lines(store: Store, stems: tuple[str, ...]) -> tuple[str, ...]:
+    if read_problem(store, store.index):
+        return ()
     try:
         lines = store.index.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeError):
@@ -234,6 +252,39 @@ def _log_lines(store: Store, needles: tuple[str, ...]) -> list[str]:
     except OSError:
         return []
     return [line for line in text.splitlines() if any(n in line for n in needles)]
+
+
+def _names_session(line: str, session_id: str) -> bool:
+    """An activity line of the session: its whole id anywhere, or the 8 characters the hooks
+    write (``agent: prompt 4f6a2c1e: …``) as a word of an ``agent:`` line."""
+    if session_id in line:
+        return True
+    short = session_id[:8]
+    if "agent:" not in line or short not in line:
+        return False
+    return re.search(rf"(?<![A-Za-z0-9-]){re.escape(short)}(?![A-Za-z0-9-])", line) is not None
+
+
+def _activity_lines(store: Store, ids: tuple[str, ...]) -> dict[Path, list[str]]:
+    """The activity log's lines (``logs/*.log``) that name one of the sessions, by file."""
+    found: dict[Path, list[str]] = {}
+    for path in _files(store.activity_logs, ".log"):
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        lines = [ln for ln in text.splitlines() if any(_names_session(ln, i) for i in ids)]
+        if lines:
+            found[path] = lines
+    return found
+
+
+def _scrub_activity(store: Store, ids: tuple[str, ...]) -> None:
+    for path, lines in _activity_lines(store, ids).items():
+        gone = set(lines)
+        text = path.read_text(encoding="utf-8", errors="replace")
+        kept = [ln for ln in text.splitlines(keepends=True) if ln.rstrip("\r\n") not in gone]
+        atomic_write_text(path, "".join(kept), mode=0o600)
 
 
 def _refuse_running(store: Store, sessions: tuple[Known, ...]) -> None:
@@ -252,7 +303,8 @@ def plan_forget(store: Store, session_id: str | None = None, *, before: date | N
     _refuse_running(store, chosen)
     files = sorted({p for k in chosen for p in session_files(store, k.session_id)})
     stems = tuple(sorted(p.stem for p in files if p.parent == store.wiki and p.suffix == ".md"))
-    needles = tuple(k.session_id for k in chosen) + stems
+    ids = tuple(k.session_id for k in chosen)
+    needles = ids + stems
     return Plan(
         store=store,
         sessions=chosen,
@@ -261,6 +313,7 @@ def plan_forget(store: Store, session_id: str | None = None, *, before: date | N
         index_lines=_index_lines(store, stems),
         log_lines=len(_log_lines(store, needles)) if chosen else 0,
         note_stems=stems,
+        activity_lines=sum(len(v) for v in _activity_lines(store, ids).values()) if chosen else 0,
     )
 
 
@@ -295,15 +348,40 @@ def _drop_index_lines(store: Store, stems: tuple[str, ...]) -> None:
         atomic_write_text(store.index, "".join(kept))
 
 
-def apply_forget(plan: Plan) -> None:
+def _store_lock(store: Store, wait: float, say: Callable[[str], None]) -> BaseFileLock:
+    """The store lock, held: at once when it is free, else after saying so and waiting at most
+    ``wait`` seconds (a worker holds it while it writes INDEX.md); a VaultkitError past that."""
+
+    store.locks.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(str(store.locks / "store.lock"))
+    try:
+        lock.acquire(timeout=0)
+        return lock
+    except Timeout:
+        say(f"waiting up to {wait:g} s for the store lock (a worker is updating INDEX.md)...")
+    try:
+        lock.acquire(timeout=wait)
+    except Timeout:
+        raise VaultkitError(
+            f"gave up after {wait:g} s: {store.locks / 'store.lock'} is still held, "
+            "nothing was deleted",
+            hint="run `vaultkit doctor` to see the running worker, then forget again "
+            "(or pass --wait SECONDS)",
+        ) from None
+    return lock
+
+
+def apply_forget(
+    plan: Plan, *, wait: float = LOCK_WAIT, say: Callable[[str], None] = lambda _m: None
+) -> None:
     """Delete what ``plan`` lists, then, under the store lock, regenerate INDEX.md (and drop
     the hand-written lines that link to the notes that went) and remove the log lines that
-    name the sessions or their notes."""
+    name the sessions or their notes, the activity log's included."""
 
     store = plan.store
     _refuse_running(store, plan.sessions)
-    store.locks.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(store.locks / "store.lock"), timeout=STORE_LOCK_TIMEOUT):
+    ids = tuple(k.session_id for k in plan.sessions)
+    with _store_lock(store, wait, say):
         for path in (*plan.files, *plan.derived):
             _unlink(path)
         for known in plan.sessions:
@@ -311,5 +389,6 @@ def apply_forget(plan: Plan) -> None:
         if plan.note_stems and store.wiki.is_dir():
             regenerate_index(store.wiki)
             _drop_index_lines(store, plan.note_stems)
-        _scrub_log(store, tuple(k.session_id for k in plan.sessions) + plan.note_stems)
-        costs.forget(store, tuple(k.session_id for k in plan.sessions))
+        _scrub_log(store, ids + plan.note_stems)
+        _scrub_activity(store, ids)
+        costs.forget(store, ids)

@@ -1,4 +1,6 @@
-"""Note file names: ``YYYY-MM-DD_HHMM_<sid8>_<Title>.md``, safe on Windows, macOS and Linux;
+"""Note file names: ``YYYY-MM-DD_HHMM_<sid8>_<Title>.md``, safe on Windows, macOS and Linux
+(``<sid8>`` grows to the whole id when another session's note holds the name: time-ordered ids
+such as Codex's UUIDv7 share their first 8 characters for about a minute);
 and the same title made inert for frontmatter (:func:`inert_title`) and headings
 (:func:`heading_text`), so no title can become a link, an embed, a tag, a block id or a comment.
 
@@ -18,6 +20,7 @@ if TYPE_CHECKING:
 
 STEM_MAX_BYTES = 150
 UNTITLED = "untitled"
+LONG_ID_MAX = 40  # the whole id (a UUID is 36) when its first 8 characters are taken
 TITLE_MAX_CHARS = 900  # under the YAML width (1000): a title is never folded
 
 _FORBIDDEN = frozenset('\\/:*?"<>|#^[]')
@@ -32,7 +35,7 @@ _DOUBLED = r"(\[|\]|%)\1+"  # "[[", "]]", "%%" (and longer runs): the link and c
 # Characters Markdown or Obsidian give a meaning inside a heading line; escaped, they show as is.
 _ACTIVE = frozenset("\\`*_[]<>#^|%$~=!&")
 # Compiled on first use (re caches them): the SessionStart hook rarely reads a name.
-_NEW_NAME = r"^(\d{4})-(\d{2})-(\d{2})_(\d{2})(\d{2})_([A-Za-z0-9-]{1,8})_(.+)\.md$"
+_NEW_NAME = r"^(\d{4})-(\d{2})-(\d{2})_(\d{2})(\d{2})_([A-Za-z0-9-]{1,%d})_(.+)\.md$"
 _SEED_NAME = r"^(\d{4})_(\d{2})_(\d{2})__(\d{2})\.(\d{2})_(.+?)_(요약|위키)\.md$"
 
 
@@ -40,15 +43,26 @@ class NoteName(Record):
     """What a note's file name says: when (naive local time), which session, which title."""
 
     when: datetime
-    session: str  # first 8 characters (new names) or the whole id (seed names)
+    session: str  # first 8 characters or the long id (new names), the whole id (seed names)
     title: str
     seed: bool
 
 
 def short_id(session_id: str) -> str:
     """The first 8 file-name-safe characters of a session id (``[A-Za-z0-9-]`` only)."""
+    return long_id(session_id)[:8]
+
+
+def long_id(session_id: str) -> str:
+    """The session id as a name carries it when its short id is another session's: up to
+    :data:`LONG_ID_MAX` file-name-safe characters."""
     cleaned = re.sub(r"[^A-Za-z0-9-]", "", session_id.strip())
-    return cleaned[:8] or "nosessid"
+    return cleaned[:LONG_ID_MAX] or "nosessid"
+
+
+def names_session(name_session: str, session_id: str) -> bool:
+    """Whether a new-style name's session part can be ``session_id``'s (short or long id)."""
+    return name_session in (short_id(session_id), long_id(session_id))
 
 
 def _drop_unsafe(text: str) -> str:
@@ -109,9 +123,10 @@ def stamp(when: datetime) -> str:
     return local.strftime("%Y-%m-%d_%H%M")
 
 
-def note_stem(when: datetime, session_id: str, title: str) -> str:
-    """The shared stem of a session's summary and wiki note (at most 150 UTF-8 bytes)."""
-    prefix = f"{stamp(when)}_{short_id(session_id)}_"
+def note_stem(when: datetime, session_id: str, title: str, *, long: bool = False) -> str:
+    """The shared stem of a session's summary and wiki note (at most 150 UTF-8 bytes); ``long``:
+    with the long id, for a session whose short stem another session's note holds."""
+    prefix = f"{stamp(when)}_{long_id(session_id) if long else short_id(session_id)}_"
     room = STEM_MAX_BYTES - len(prefix.encode("utf-8"))
     return prefix + safe_title(title, max_bytes=room)
 
@@ -119,7 +134,7 @@ def note_stem(when: datetime, session_id: str, title: str) -> str:
 def parse_name(name: str) -> NoteName | None:
     """Read a note file name written by vaultkit or by the seed; None for anything else."""
     name = unicodedata.normalize("NFC", name)
-    match = re.match(_NEW_NAME, name)
+    match = re.match(_NEW_NAME % LONG_ID_MAX, name)
     seed = False
     if match is None:
         match = re.match(_SEED_NAME, name)

@@ -20,15 +20,16 @@ import yaml
 from frontmatter.default_handlers import YAMLHandler
 
 from vaultkit.base.fsio import atomic_write_text
-from vaultkit.base.store import Store
+from vaultkit.base.store import Store, read_problem
 from vaultkit.session.notes.naming import (
     UNTITLED,
     heading_text,
     inert_title,
+    names_session,
     note_stem,
     parse_name,
-    short_id,
 )
+from vaultkit.session.notes.shape import one_h1
 from vaultkit.session.transcripts.redact import redact
 
 FRONTMATTER_READ_BYTES = 64 * 1024
@@ -51,6 +52,8 @@ class NoteMeta:
     degraded_reason: str | None = None
     retries: int = 0
     agent: str = ""  # whose session (vaultkit.agents.known.AGENTS); "" when not known
+    author: str = ""  # who wrote it (vaultkit.base.author.current_author); "" when not known
+    unresolved_links: tuple[str, ...] = ()  # the answer's links to no note (notes.links)
 
 
 def frontmatter(meta: NoteMeta, title: str, kind: str, tags: list[str]) -> dict[str, Any]:
@@ -63,23 +66,28 @@ def frontmatter(meta: NoteMeta, title: str, kind: str, tags: list[str]) -> dict[
         "source": meta.source,
         "session_id": meta.session_id,
         "agent": meta.agent,
+        "author": meta.author,
         "git_branch": meta.git_branch,
         "tags": tags,
         "auto_saved": meta.auto_saved,
     }
     if not meta.agent:  # a handoff saved by hand: which agent asked is not known
         del data["agent"]
+    if not meta.author:  # notes written before authorship was recorded, or by a test
+        del data["author"]
     if meta.quality == "degraded":
         data["quality"] = "degraded"
         data["degraded_reason"] = meta.degraded_reason or "unknown"
         data["distill_retries"] = meta.retries
+    if meta.unresolved_links:
+        data["unresolved_links"] = list(meta.unresolved_links)
     return data
 
 
 def render_note(data: dict[str, Any], title: str, body: str) -> str:
     """Frontmatter + ``# title`` (escaped: :func:`heading_text`) + body (without NUL, which
     would make the note binary), as python-frontmatter serialises a post."""
-    text = body.replace("\0", "").strip()
+    text = one_h1(body.replace("\0", "").strip(), title).strip()
     post = python_frontmatter.Post(f"# {heading_text(title) or UNTITLED}\n\n{text}")
     post.metadata.update(data)  # not as keywords: a key may not clash with Post's parameters
     return python_frontmatter.dumps(post, _YAML, **_DUMP_OPTIONS) + "\n"
@@ -108,19 +116,36 @@ def _belongs_to(path: Path, session_id: str) -> bool:
         return False
     if name.seed:
         return name.session == session_id
-    if name.session != short_id(session_id):
+    if not names_session(name.session, session_id):
         return False
     recorded = read_frontmatter(path).get("session_id")
     return recorded is None or str(recorded) == session_id
 
 
-def find_session_notes(folder: Path, session_id: str) -> list[Path]:
-    """Notes directly in ``folder`` that belong to ``session_id``."""
+def find_session_notes(folder: Path, session_id: str, store: Store | None = None) -> list[Path]:
+    """Notes directly in ``folder`` that belong to ``session_id``; with ``store``, links the
+    store may not follow are neither read nor returned (``read_problem``)."""
+    if store is not None and read_problem(store, folder):
+        return []
     try:
         candidates = sorted(p for p in folder.iterdir() if p.suffix == ".md" and p.is_file())
     except OSError:
         return []
+    if store is not None:
+        candidates = [p for p in candidates if not (p.is_symlink() and read_problem(store, p))]
     return [p for p in candidates if _belongs_to(p, session_id)]
+
+
+def _held_by_another(store: Store, stem: str, session_id: str) -> bool:
+    """A note named ``stem`` exists and records another session (the same minute, title and
+    short id: time-ordered ids share their first 8 characters)."""
+    for folder in (store.summary, store.summary_archive, store.wiki):
+        path = folder / f"{stem}.md"
+        if path.is_file():
+            recorded = read_frontmatter(path).get("session_id")
+            if recorded is not None and str(recorded) != session_id:
+                return True
+    return False
 
 
 def _inert_meta(meta: NoteMeta) -> NoteMeta:
@@ -136,6 +161,8 @@ def write_session_notes(
     title = inert_title(redact(title)) or UNTITLED
     meta = _inert_meta(meta)
     stem = note_stem(meta.ended_at, meta.session_id, title)
+    if _held_by_another(store, stem, meta.session_id):
+        stem = note_stem(meta.ended_at, meta.session_id, title, long=True)
     summary_path = store.summary / f"{stem}.md"
     wiki_path = store.wiki / f"{stem}.md"
     old = [

@@ -177,3 +177,16 @@ def apply(store: Store, found: Plan, spawn: Callable[[Store], object]) -> int:
     for job in found.missed:
         jobs.write_job(store, job)
     return found.count if spawn(store) is not None else 0
+
+
+def recover(
+    store: Store, safe: str, now: float, env: Mapping[str, str] | None = None
+) -> jobs.Job | None:
+    """Queue again the session whose job file (``<safe>.json``) was garbled, from its
+    transcript as the agents' scans find it; the job written, or None when none is found."""
+    busy = _busy_ids(store) - {safe}
+    for job in missed(store, "", "", now, env, busy=busy):
+        if jobs.safe_id(job.session_id) == safe:
+            jobs.write_job(store, job)
+            return job
+    return None

@@ -5,6 +5,8 @@ Layout under ``sessions/.vaultkit/``:
 - ``queue/<session_id>.json``    a session waiting to be (re)distilled (:class:`Job`)
 - ``queue/failed/<id>.json``     a job that used up its attempts (kept for ``vaultkit doctor``
                                  and SessionStart's status line; removed once it is distilled)
+- ``queue/junk/<name>.<ns>``     a queue file that held no job (garbage, ``[]``, cut JSON), set
+                                 aside by the runner and counted by ``vaultkit doctor``
 - ``running/<session_id>.json``  written by the worker that holds the session, removed by it
 - ``done/<session_id>.json``     the outcome of the last successful distillation (:class:`Done`)
 
@@ -158,6 +160,40 @@ def queued(store: Store) -> list[tuple[str, Job]]:
     stamped.sort()
     jobs = [(path, read_job(path)) for _, _, path in stamped]
     return [(p, j) for p, j in jobs if j is not None]
+
+
+JUNK = "junk"
+
+
+def unreadable(store: Store) -> list[str]:
+    """The ``queue/*.json`` files that hold no job: garbage, ``[]``, JSON cut short, a record
+    of unknown fields."""
+    folder = _queue(store)
+    paths = [os.path.join(folder, name) for name in sorted(_json_names(folder))]
+    return [p for p in paths if read_job(p) is None and os.path.isfile(p)]
+
+
+def set_aside(store: Store, path: str) -> str | None:
+    """Move a queue file that holds no job into ``queue/junk/``; its new path, or None when it
+    is gone already (or cannot be moved)."""
+    import time
+
+    folder = os.path.join(_queue(store), JUNK)
+    target = os.path.join(folder, f"{os.path.basename(path)}.{time.time_ns()}")
+    try:
+        os.makedirs(folder, exist_ok=True)
+        os.replace(path, target)
+    except OSError:
+        return None
+    return target
+
+
+def junk_count(store: Store) -> int:
+    """How many files the runner set aside in ``queue/junk/``."""
+    try:
+        return len(os.listdir(os.path.join(_queue(store), JUNK)))
+    except OSError:
+        return 0
 
 
 def list_jobs(store: Store) -> list[tuple[Path, Job]]:

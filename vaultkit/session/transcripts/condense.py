@@ -19,7 +19,7 @@ from typing import Any
 from vaultkit.agents import jsonlines, readers
 from vaultkit.agents.adapter import ASSISTANT, META, TOOL, USER, Entry
 from vaultkit.agents.known import DEFAULT
-from vaultkit.session.transcripts.redact import redact, strip_private
+from vaultkit.session.transcripts.redact import redact
 
 __all__ = ["Digest", "condense", "iter_lines", "iter_records"]
 
@@ -154,7 +154,7 @@ class _Scanner:
             self._reply(entry)
 
     def _user(self, raw: str) -> None:
-        text = redact(strip_private(raw).strip())
+        text = redact(raw).strip()  # redact drops <private> spans too
         if not text:
             return
         self._close_assistant()
@@ -168,10 +168,10 @@ class _Scanner:
             self._close_assistant()
             self.turn = entry.turn
         if entry.kind == TOOL:
-            self._part(redact(tool_action(entry, self.cwd)))
+            self._part(redact(tool_action(entry, self.cwd)).strip())
             self._remember_tool(entry)
             return
-        text = redact(entry.text.strip())
+        text = redact(entry.text).strip()
         if text:
             self._part(text)
             self.texts.append(text)

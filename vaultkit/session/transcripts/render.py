@@ -49,8 +49,11 @@ def turns(transcript: Path, agent: str = known.DEFAULT) -> Iterator[Turn]:
     """The conversation's turns in order; consecutive assistant pieces form one turn."""
     pending: list[str] = []
     for entry in readers.read(transcript, agent):
-        if entry.kind == ASSISTANT and entry.text.strip():
-            pending.append(entry.text.strip())
+        if entry.kind == ASSISTANT:
+            # Stripped piece by piece, as the condensed prompt and a redacted raw copy are.
+            text = strip_private(entry.text).strip()
+            if text:
+                pending.append(text)
         elif entry.kind == USER:
             # Stripped from the whole message: an unclosed <private> hides the rest of it.
             text = strip_private(entry.text).strip()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from vaultkit.base import gitignore
+from vaultkit.base import gitattributes, gitignore
 from vaultkit.base.config import Config, load_config
 from vaultkit.base.store import Store
 from vaultkit.errors import VaultkitError
@@ -176,12 +176,15 @@ def _process_locked(
 
 
 def _sync_gitignore(store: Store, config: Config, say: Progress) -> None:
-    """``sessions/.gitignore`` as ``[git]`` says (the hooks only create a missing one)."""
+    """``sessions/.gitignore`` as ``[git]`` says and ``.gitattributes`` (the hooks only
+    create missing ones)."""
     try:
         if gitignore.sync(store, config.git.share):
             say("sessions/.gitignore written from [git] share")
+        if gitattributes.sync(store):
+            say("sessions/.gitattributes written (INDEX.md merges as a union)")
     except OSError as exc:
-        say(f"sessions/.gitignore not updated: {exc}; `vaultkit doctor` checks it")
+        say(f"sessions/.gitignore or .gitattributes not updated: {exc}; `vaultkit doctor` checks")
 
 
 def _real_distill() -> DistillFn:

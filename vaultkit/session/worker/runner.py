@@ -8,9 +8,10 @@ import time
 from dataclasses import dataclass
 
 from vaultkit.base.store import Store
-from vaultkit.session.queue import jobs, recover, runlock
+from vaultkit.session.queue import backfill, jobs, recover, runlock
 from vaultkit.session.queue.spawn import start_runner
 from vaultkit.session.transcripts import rawcopy
+from vaultkit.session.worker.finish import refresh_if_pulled
 from vaultkit.session.worker.job import process_job
 from vaultkit.session.worker.outcome import (
     DistillFn,
@@ -28,6 +29,23 @@ def _candidates(store: Store, only: str | None) -> list[tuple[str, int]]:
         if only is None or job.session_id == only:
             found.append((job.session_id, path.stat().st_mtime_ns))
     return found
+
+
+def set_aside_junk(store: Store, say: Progress) -> int:
+    """Move every queue file that holds no job into ``queue/junk/`` (one log line each), and
+    queue its session again at once when its name is a session's and its transcript is found."""
+
+    moved = 0
+    for path in jobs.unreadable(store):
+        target = jobs.set_aside(store, path)
+        if target is None:
+            continue
+        moved += 1
+        name = os.path.basename(path)
+        job = backfill.recover(store, name[: -len(".json")], time.time(), os.environ)
+        again = f"; {job.session_id} queued again from {job.transcript_path}" if job else ""
+        say(f"queue: {name} holds no job; moved to queue/junk/{os.path.basename(target)}{again}")
+    return moved
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +68,7 @@ def _drain(
     results: list[Result] = []
     while True:
         recover_spool(store)
+        set_aside_junk(store, steps.progress or store_logger(store))
         fresh = [(s, m) for s, m in _candidates(store, session_id) if tried.get(s) != m]
         for sid, _ in fresh:
             result = process_job(
@@ -116,6 +135,7 @@ def run_runner(
         say("runner start")
         try:
             results += _drain(store, tried, session_id, once, steps)
+            refresh_if_pulled(store, say)  # a teammate's notes pulled meanwhile
         finally:
             say("runner end")
             runlock.clear_pid(store)

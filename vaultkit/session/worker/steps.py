@@ -86,7 +86,7 @@ def copy_raw(
 def distil(
     store: Store, job: jobs.Job, raw: Path, config: Config, distill: DistillFn, say: Progress
 ) -> Result:
-    from vaultkit.session.distill.pipeline import SessionInfo
+    from vaultkit.session.distill.pipeline import NoUserTurn, SessionInfo
 
     info = SessionInfo(
         session_id=job.session_id,
@@ -98,11 +98,15 @@ def distil(
         reason=job.reason,
         agent=job.agent,
     )
-    over = budget_spent(store, config)
-    if over:
-        return _defer(store, job, info, config, over, say)
-    say(f"{job.session_id}: distilling with backend {config.distill.backend!r}")
-    outcome = distill(store, info, config)
+    try:
+        over = budget_spent(store, config)
+        if over:
+            return _defer(store, job, info, config, over, say)
+        say(f"{job.session_id}: distilling with backend {config.distill.backend!r}")
+        outcome = distill(store, info, config)
+    except NoUserTurn:
+        say(f"{job.session_id}: no user turn; no note written (raw/{raw.name} kept)")
+        return Result(job.session_id, Status.DONE, raw_path=str(raw), message="no user turn")
     say(f"{job.session_id}: wrote {outcome.summary_path} and {outcome.wiki_path}")
     _record_cost(store, job.session_id, config, outcome, say)
     finish_store(store, config, say, (Path(outcome.summary_path), Path(outcome.wiki_path)))

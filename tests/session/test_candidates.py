@@ -1,0 +1,107 @@
+"""The notes a distillation prompt offers: the related ones first, from every folder, by budget."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import textwrap
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from vaultkit.base.config import Config, DistillConfig
+from vaultkit.base.store import Store
+from vaultkit.session.distill.candidates import CATALOGUE, select
+from vaultkit.session.distill.pipeline import SessionInfo, distill_session
+
+SID = "e5f6a7b8-1111-2222-3333-444455556666"
+WHEN = datetime(2026, 11, 30, 9, 5, tzinfo=timezone(timedelta(hours=9)))
+
+
+def busy_store(root: Path, sessions: int = 300) -> Store:
+    """300 session notes at the wiki root (newest last written) and concept notes in folders."""
+    store = Store(root / "sessions")
+    (store.wiki / "concepts" / "billing").mkdir(parents=True)
+    (store.wiki / "decisions").mkdir()
+    (store.wiki / "concepts" / "billing" / "Idempotency keys.md").write_text(
+        "---\naliases: [dedup key, request key]\n---\n# Idempotency keys\n", encoding="utf-8"
+    )
+    (store.wiki / "concepts" / "Money as integer cents.md").write_text("# Money\n", "utf-8")
+    (store.wiki / "decisions" / "ADR-001 SQLite over Postgres.md").write_text("# ADR\n", "utf-8")
+    for n in range(sessions):
+        name = f"2026-11-{1 + n % 28:02d}_{n % 24:02d}00_{n:08x}_Session number {n}.md"
+        (store.wiki / name).write_text(f"# Session {n}\n\nroutine work\n", encoding="utf-8")
+    return store
+
+
+TRANSCRIPT = (
+    "## User\nThe payment retries charge twice. Use an idempotency key per request.\n\n"
+    "## Assistant\nAdded the dedup key column; amounts stay money as integer cents.\n"
+)
+
+
+def test_the_notes_a_session_is_about_come_first_with_their_aliases(tmp_path: Path) -> None:
+    store = busy_store(tmp_path)
+    offered = select(store, TRANSCRIPT, "", 1500)
+    paths = [c.path for c in offered]
+    assert paths[:2] == [
+        "concepts/Money as integer cents.md",
+        "concepts/billing/Idempotency keys.md",
+    ]
+    keys = offered[1]
+    assert keys.link == "Idempotency keys" and keys.aliases == ("dedup key", "request key")
+    assert keys.line() == (
+        "- [[Idempotency keys]] (also written [[Idempotency keys|dedup key]],"
+        " [[Idempotency keys|request key]])"
+    )
+    assert "decisions/ADR-001 SQLite over Postgres.md" in paths  # recent notes fill the rest
+    assert sum(len(c.line()) // 4 + 1 for c in offered) <= 1500 and len(offered) < 303
+
+
+def test_the_budget_is_in_tokens_and_the_own_session_is_left_out(tmp_path: Path) -> None:
+    store = busy_store(tmp_path, sessions=20)
+    own = "0000000a-aaaa-bbbb-cccc-dddddddddddd"
+    offered = select(store, TRANSCRIPT, own, 40)
+    assert sum(len(c.line()) // 4 + 1 for c in offered) <= 40
+    assert offered[0].path == "concepts/Money as integer cents.md"
+    everything = [c.path for c in select(store, TRANSCRIPT, own, 10_000)]
+    assert len(everything) == 22 and not any("_0000000a_" in p for p in everything)
+
+
+def test_aliases_are_read_again_only_when_a_note_changes(tmp_path: Path) -> None:
+    store = busy_store(tmp_path, sessions=3)
+    select(store, "x", "", 1500)
+    saved = json.loads((store.state / CATALOGUE).read_text(encoding="utf-8"))
+    assert saved["notes"]["concepts/billing/Idempotency keys.md"][2] == ["dedup key", "request key"]
+    note = store.wiki / "concepts" / "billing" / "Idempotency keys.md"
+    note.write_text("---\naliases: [replay guard]\n---\n# Idempotency keys\n", encoding="utf-8")
+    os.utime(note, ns=(1, 1))
+    found = {c.path: c for c in select(store, "a replay guard here", "", 1500)}
+    assert found["concepts/billing/Idempotency keys.md"].aliases == ("replay guard",)
+    assert next(iter(found)) == "concepts/billing/Idempotency keys.md"  # written by its alias
+
+
+def test_the_prompt_offers_them_to_a_real_backend(tmp_path: Path) -> None:
+    store = busy_store(tmp_path / "p")
+    raw = store.raw / f"2026-11-30_0905_{SID}.jsonl"
+    raw.parent.mkdir(parents=True)
+    row = {"sessionId": SID, "cwd": "/w/p", "type": "user"}
+    lines = [{**row, "message": {"role": "user", "content": TRANSCRIPT}}]
+    raw.write_text("".join(json.dumps(r) + "\n" for r in lines), encoding="utf-8")
+    script = tmp_path / "llm.py"
+    script.write_text(
+        textwrap.dedent(f"""
+            import sys
+            open({str(tmp_path / "prompt.txt")!r}, "w", encoding="utf-8").write(sys.stdin.read())
+            print("@@@TITLE@@@\\nRetries\\n@@@HANDOFF@@@\\n## Done\\n- keys\\n@@@WIKI@@@\\n"
+                  "Uses [[Idempotency keys|dedup key]] and [[request key]].")
+        """),
+        encoding="utf-8",
+    )
+    config = Config(distill=DistillConfig(backend="command", command=[sys.executable, str(script)]))
+    info = SessionInfo(SID, raw, "p", str(tmp_path), None, WHEN)
+    outcome = distill_session(store, info, config)
+    prompt = (tmp_path / "prompt.txt").read_text(encoding="utf-8")
+    assert "- [[Idempotency keys]] (also written [[Idempotency keys|dedup key]]" in prompt
+    wiki = outcome.wiki_path.read_text(encoding="utf-8")
+    assert "[[Idempotency keys|dedup key]] and [[Idempotency keys|request key]]" in wiki

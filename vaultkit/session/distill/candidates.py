@@ -1,0 +1,238 @@
+"""The existing notes a distillation prompt offers for linking: the most related first.
+
+Every folder of the wiki counts (concept and decision notes live in sub-folders). The condensed
+transcript is indexed once (its words, compared without case and a plural ``s``, and its text in
+that form), and every note's name and aliases are looked up in it: a note comes first when its
+name or an alias is written there (longest first), then when every word of its name is there
+(the rarest names first); then the newest notes. The list is cut by a budget in tokens (about
+four characters each), and each note comes with its aliases so the LLM can link
+``[[Note|alias]]``. Names and aliases are read once and kept, by size and modification time, in
+``.vaultkit/candidates.json``.
+
+The search index is not asked: an OR query of the transcript's frequent words cost its FTS5
+ranking 145 s on a 10,000-note store (every word matches most notes), against the 100 ms a
+selection may take.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from vaultkit.base.fsio import atomic_write_text
+from vaultkit.base.leanmeta import read_meta
+from vaultkit.base.store import Store, read_problem
+from vaultkit.session.notes.naming import names_session, parse_name
+
+BAG_MAX = 30  # notes with every word of their name in the transcript, but not as a phrase
+CHARS_PER_TOKEN = 4
+CATALOGUE = "candidates.json"  # in the store's .vaultkit/
+CATALOGUE_VERSION = 2
+HEAD_BYTES = 8192  # of a note read for its aliases
+_WORD = re.compile(r"[^\W_]+")
+# Words too common in coding sessions to say what one is about (English; others pass through).
+_STOP_WORDS = """the and for with that this from have has had are was were will would could should
+can not but all any its you your our their there here what when where which who why how into onto
+than then them they these those been being also just only some such more most very use used using
+make made like need needs want let lets get got now new one two file files run ran test tests code
+line lines add added see yes okay please thanks sure done does did doing work works working change
+changes changed user assistant tool tools output note notes session sessions write wrote read set
+look check way each other about after before again"""
+STOP = frozenset(_STOP_WORDS.split())
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One note offered: its wiki path, the name a link should use, and its aliases."""
+
+    path: str  # below wiki/, e.g. "concepts/Idempotency keys.md"
+    link: str  # what goes between [[ ]]: the file name, or the path when the name is shared
+    aliases: tuple[str, ...] = ()
+
+    def line(self) -> str:
+        """The prompt line: ``- [[link]]`` and, with aliases, how to link through one."""
+        if not self.aliases:
+            return f"- [[{self.link}]]"
+        shown = ", ".join(f"[[{self.link}|{alias}]]" for alias in self.aliases)
+        return f"- [[{self.link}]] (also written {shown})"
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A wiki note as the selection knows it."""
+
+    path: str
+    size: int
+    mtime_ns: int
+    aliases: tuple[str, ...]
+    keys: tuple[str, ...]  # the name's and the aliases' words in comparison form
+
+
+def _word(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _key(text: str) -> str:
+    return " ".join(_word(w) for w in _WORD.findall(text.casefold()))
+
+
+def _stem(path: str) -> str:
+    return path.rsplit("/", 1)[-1][:-3]
+
+
+def _title_words(path: str) -> str:
+    """What a note's name says: a session note's title part, any other note's file name."""
+    parsed = parse_name(path) if "/" not in path else None
+    return parsed.title if parsed is not None else _stem(path)
+
+
+def _scan(store: Store, wiki: Path) -> list[tuple[str, int, int]]:
+    """``(path, size, mtime_ns)`` of every note below ``wiki`` (dot-folders skipped; links the
+    store may not follow, ``read_problem``, are not entered or read)."""
+    found: list[tuple[str, int, int]] = []
+    if read_problem(store, wiki):
+        return found
+    stack = [("", str(wiki))]
+    while stack:
+        prefix, folder = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            rel = prefix + entry.name
+            try:
+                if entry.is_symlink() and read_problem(store, entry.path):
+                    continue
+                if entry.is_dir():
+                    stack.append((rel + "/", entry.path))
+                elif entry.name.lower().endswith(".md") and rel != "INDEX.md":
+                    info = entry.stat()
+                    found.append((rel, info.st_size, info.st_mtime_ns))
+            except OSError:
+                continue
+    return found
+
+
+def _read_aliases(path: Path) -> tuple[str, ...]:
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(HEAD_BYTES).decode("utf-8", errors="replace")
+    except OSError:
+        return ()
+    raw = read_meta(head.replace("\r\n", "\n"))[0].get("aliases") or ()
+    names = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
+    kept = [" ".join(str(n).split()) for n in names if isinstance(n, str | int | float)]
+    return tuple(a for a in dict.fromkeys(kept) if a and not any(c in a for c in "[]|#^"))
+
+
+def _load(path: str) -> dict[str, Entry]:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+        if data.get("version") != CATALOGUE_VERSION:
+            return {}
+        notes = data["notes"].items()
+        return {p: Entry(p, int(s), int(m), tuple(a), tuple(k)) for p, (s, m, a, k) in notes}
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return {}
+
+
+def catalogue(store: Store) -> list[Entry]:
+    """Every wiki note with its aliases (read again only when its size or mtime changed)."""
+    path = os.path.join(store.at("state"), CATALOGUE)
+    known = _load(path)
+    entries = []
+    changed = False
+    for rel, size, mtime in _scan(store, store.wiki):
+        old = known.get(rel)
+        if old is not None and (old.size, old.mtime_ns) == (size, mtime):
+            entries.append(old)
+            continue
+        is_session = "/" not in rel and parse_name(rel) is not None
+        aliases = () if is_session else _read_aliases(store.wiki / rel)
+        keys = (_key(_title_words(rel)), *map(_key, aliases))
+        entries.append(Entry(rel, size, mtime, aliases, keys))
+        changed = True
+    if changed or len(entries) != len(known):
+        notes = {e.path: [e.size, e.mtime_ns, e.aliases, e.keys] for e in entries}
+        with contextlib.suppress(OSError):
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            atomic_write_text(path, json.dumps({"version": CATALOGUE_VERSION, "notes": notes}))
+    return entries
+
+
+def _named(entries: list[Entry], transcript: str) -> list[str]:
+    """Notes whose name or an alias is written in the transcript (longest names first), then
+    those with every word of their name in it (rarest words first, at most ``BAG_MAX``)."""
+    words = set(transcript.split())
+    phrase: list[tuple[int, str]] = []
+    maybe: list[tuple[str, tuple[str, ...]]] = []
+    for entry in entries:
+        best = 0
+        for key in entry.keys:
+            parts = key.split()
+            if not parts or not words.issuperset(parts):
+                continue
+            if len(parts) == 1 and (len(key) < 4 or key in STOP):
+                continue
+            if f" {key} " in transcript:
+                best = max(best, len(parts))
+        if best:
+            phrase.append((best, entry.path))
+        elif entry.keys and words.issuperset(parts := entry.keys[0].split()) and len(parts) > 1:
+            maybe.append((entry.path, tuple(parts)))
+    ordered = [p for _, p in sorted(phrase, key=lambda n: (-n[0], n[1]))]
+    if not maybe:
+        return ordered
+    wanted = {w for _, parts in maybe for w in parts}
+    frequency = Counter(w for e in entries if e.keys for w in set(e.keys[0].split()) if w in wanted)
+    rarity = [
+        (sum(math.log(1 + len(entries) / frequency[w]) for w in parts), p) for p, parts in maybe
+    ]
+    return ordered + [p for _, p in sorted(rarity, key=lambda n: (-n[0], n[1]))[:BAG_MAX]]
+
+
+def _is_own(path: str, own: str | None) -> bool:
+    """Whether ``path`` is a note of the session ``own`` (short or long id in its name)."""
+    if own is None or "/" in path:
+        return False
+    parsed = parse_name(path)
+    return parsed is not None and names_session(parsed.session, own)
+
+
+def _link_names(paths: Iterable[str]) -> Mapping[str, str]:
+    listed = list(paths)
+    counts = Counter(_stem(p).casefold() for p in listed)
+    return {p: _stem(p) if counts[_stem(p).casefold()] == 1 else p[:-3] for p in listed}
+
+
+def select(store: Store, transcript: str, exclude_session: str, budget: int) -> list[Candidate]:
+    """The notes to offer, most related first, within ``budget`` tokens of prompt lines."""
+    own = exclude_session or None
+    entries = [e for e in catalogue(store) if not _is_own(e.path, own)]
+    by_path = {e.path: e for e in entries}
+    named = _named(entries, f" {_key(transcript)} ")
+    newest = [e.path for e in sorted(entries, key=lambda e: (e.mtime_ns, e.path), reverse=True)]
+    links = _link_names(by_path)
+    chosen: list[Candidate] = []
+    spent = 0
+    for path in dict.fromkeys([*named, *newest]):
+        candidate = Candidate(path, links[path], by_path[path].aliases)
+        cost = len(candidate.line()) // CHARS_PER_TOKEN + 1
+        if spent + cost > budget:
+            if spent + 8 > budget:
+                break
+            continue
+        chosen.append(candidate)
+        spent += cost
+    return chosen

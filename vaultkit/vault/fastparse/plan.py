@@ -1,0 +1,207 @@
+"""The hybrid plan: fast regions and markdown-it regions of one body, cut where markdown-it
+surely starts afresh, and the windows of a very long body."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Sequence
+
+from vaultkit.vault import thresholds
+from vaultkit.vault.fastparse.blocks import (
+    block_kinds,
+    body_end,
+    indent_of,
+    starts_paragraph,
+)
+from vaultkit.vault.fastparse.scan import (
+    scan_blocks,
+)
+from vaultkit.vault.fastparse.tokens import (
+    BLANK,
+    CONTAINERS,
+    HEADING,
+    REFERENCE,
+    TEXT,
+    InlineBlock,
+)
+from vaultkit.vault.wikisyntax import (
+    COMMENT,
+    MATH,
+)
+
+_FENCE_LINE = re.compile(r"( {0,3})(`{3,}|~{3,})(.*)")  # a fence line, before any container
+_RAW_HTML = re.compile(r"<(?:script|pre|style|textarea|!|\?)", re.IGNORECASE)  # types 1-5
+
+
+# A footnote definition's "[^label]:" is no reference's end: the footnote rule comes before the
+# reference rule wherever a block starts, and a label holding its unescaped "[" is no label.
+_FOOTNOTE_OPENING = re.compile(r"(?<!\\)\[\^[^\[\]\s]+\]:")
+_HTML_START = re.compile(r"[ \t>]*(?:(?:[-*+]|[0-9]+[.)])[ \t]+[ \t>]*)*<")  # maybe types 6-7
+_MATH_START = re.compile(r"[ \t>]*(?:(?:[-*+]|[0-9]+[.)])[ \t]+[ \t>]*)*\$\$")  # maybe a block
+
+
+def _fence_opening(line: str) -> tuple[str, int, bool] | None:
+    """(marker, length, at column 0) of a line markdown-it could open a fence with."""
+    match = _FENCE_LINE.match(line)
+    if match is None:
+        return None
+    run = match.group(2)
+    if run[0] == "`" and "`" in match.group(3):
+        return None  # an info string with a backtick: not a fence
+    return run[0], len(run), not match.group(1)
+
+
+def _closes(line: str, marker: str, length: int) -> bool:
+    """True when ``line`` closes a top-level fence of ``length`` ``marker`` characters."""
+    chars, cols = indent_of(line)
+    if cols >= 4 or not line.startswith(marker, chars):
+        return False
+    rest = line[chars:]
+    run = len(rest) - len(rest.lstrip(marker))
+    return run >= length and not rest[run:].strip(" \t")
+
+
+def _runs_on(line: str) -> bool:
+    """True when a block that may start on ``line`` can run on over blank lines, so no later
+    line is a sure cut: a paragraph leaving a ``%%`` comment open (an odd count, or one with a
+    backtick), a ``$$`` math block, or an HTML block of types 1-5."""
+    if COMMENT in line and ("`" in line or line.count(COMMENT) % 2):
+        return True
+    if MATH in line and _MATH_START.match(line):
+        return True
+    return "<" in line and _RAW_HTML.search(line) is not None
+
+
+def cuts(lines: Sequence[str], kinds: Sequence[int | None], start: int, line_max: int) -> list[int]:
+    """The lines before which markdown-it surely starts afresh at the top level, in order.
+
+    A cut is ``start`` or a column-0 paragraph or ATX heading line after a blank line, with
+    nothing before it that can run on over blank lines: no open top-level fence, and no cut
+    at all after an HTML block of types 1-5, a fence line whose container we cannot tell
+    (indented 1-3 spaces, or right under a possible HTML block), or a line outside a fence
+    with an odd number of ``%%`` or with ``%%`` and a backtick, or starting (in whatever
+    container) with ``$$``, where a math block may open. (When every ``%%`` line has
+    an even count and no backtick, a code span holds whole lines of them, so no paragraph
+    can leave a comment open.)
+    """
+    found = [start]
+    fence: tuple[str, int] | None = None
+    blank_before = True
+    maybe_html = False
+    for index in range(start, line_max):
+        line = lines[index]
+        if fence is not None:
+            if _closes(line, *fence):
+                fence = None
+                blank_before = False
+            continue
+        kind = kinds[index]
+        if kind == BLANK:
+            blank_before = True
+            maybe_html = False
+            continue
+        if blank_before and index > start and kind in (TEXT, HEADING) and starts_paragraph(line):
+            found.append(index)
+        blank_before = False
+        if _runs_on(line):
+            break
+        opening = _fence_opening(line) if "`" in line or "~" in line else None
+        if opening is not None:
+            marker, length, top = opening
+            if not top or maybe_html:
+                break  # in a list item, or inside an HTML block, or not: unsure
+            fence = marker, length
+            continue
+        if "<" in line and _HTML_START.match(line):
+            maybe_html = True
+    return found
+
+
+def _fresh(
+    lines: Sequence[str], kinds: Sequence[int | None], blocks: list[InlineBlock], stop: int
+) -> bool:
+    """True when markdown-it surely starts a top-level block at ``stop``, where the fast
+    scanner stopped after ``blocks``: every block before it was closed (a paragraph, a
+    heading, a fence), or a bullet list is surely over (a blank line, then column 0 and no
+    list marker). The scanner starts at a cut, so with no block only blanks and fences lie
+    between."""
+    if not blocks:
+        return True
+    last = blocks[-1][1].map
+    if last is None:
+        return True
+    if kinds[last[0]] not in CONTAINERS and lines[last[0]][:1] not in (" ", "\t"):
+        return True  # (an indented first line is a paragraph in a list item)
+    first = lines[stop][:1]
+    return (
+        kinds[stop - 1] == BLANK
+        and first not in ("", " ", "\t", "-", "*", "+")
+        and not first.isdigit()
+    )
+
+
+Segment = tuple[int, int, list[InlineBlock] | None]  # lines [lo, hi): fast blocks, or None
+
+
+def body_plan(lines: Sequence[str], start: int, window: int | None = None) -> list[Segment] | None:
+    """The body split into fast regions and regions for markdown-it, in document order.
+
+    ``None`` when a line could be a link reference definition: those are document-wide, so
+    the whole body goes to markdown-it. A markdown-it region runs from the block the fast
+    scanner could not model (or, when the scanner cannot prove markdown-it starts afresh
+    there, from the last cut before it) to the first cut after it. ``window``: plan only
+    the lines from ``start`` to this one, a cut of the whole body (see :func:`windows`).
+    """
+    line_max = body_end(lines) if window is None else window
+    last = len(lines) if window is None else window
+    kinds = block_kinds(lines, start, line_max)
+    blocks, stop = scan_blocks(lines, kinds, start, line_max)
+    if stop == line_max:
+        return [(start, line_max, blocks)]  # no block the scanner accepts defines a reference
+    text = "\n".join(lines[start:line_max])
+    if REFERENCE.search(_FOOTNOTE_OPENING.sub(" ", text) if "[^" in text else text):
+        return None
+    found = cuts(lines, kinds, start, line_max)
+    plan: list[Segment] = []
+    index = start
+    while True:
+        if stop == line_max:
+            plan.append((index, line_max, blocks))
+            break
+        at = bisect_right(found, stop)
+        cut = stop if _fresh(lines, kinds, blocks, stop) else found[at - 1]
+        end = found[at] if at < len(found) else last
+        if cut > index:
+            kept = [block for block in blocks if block[1].map and block[1].map[0] < cut]
+            plan.append((index, cut, kept))
+        if plan and plan[-1][2] is None and plan[-1][1] == cut:
+            cut = plan.pop()[0]
+        plan.append((cut, end, None))
+        index = end
+        if index >= line_max:
+            break
+        blocks, stop = scan_blocks(lines, kinds, index, line_max)
+    return plan
+
+
+def windows(lines: Sequence[str], start: int) -> list[int] | None:
+    """Window bounds for a very long body (``start``, cuts about ``window_lines`` apart,
+    the body's end), or None for a body of ordinary length or one that may hold a link
+    reference definition (document-wide, so never planned piecemeal).
+
+    Each inner bound is a cut of the whole body, where markdown-it surely starts afresh, so
+    planning and walking the windows one after the other finds what one plan of the whole
+    body finds, while only one window's blocks are held at a time: a 50 MB note's inline
+    pieces would otherwise take several times its size.
+    """
+    line_max = body_end(lines)
+    if line_max - start < thresholds.TABLE.big_body_lines:
+        return None
+    if any("]:" in line and REFERENCE.search(line) for line in lines[start:line_max]):
+        return None
+    bounds = [start]
+    for cut in cuts(lines, block_kinds(lines, start, line_max), start, line_max):
+        if cut - bounds[-1] >= thresholds.TABLE.window_lines:
+            bounds.append(cut)
+    return [*bounds, line_max] if bounds[-1] != line_max else bounds
