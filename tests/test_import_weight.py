@@ -199,6 +199,7 @@ LAZY = {
     "vaultkit.search.document": "the parser only when a note is re-indexed",
     "vaultkit.search.index": "the parser and a process pool only when notes are re-indexed",
     "vaultkit.search.recall": "the vault engine only for related notes",
+    "vaultkit.search.words": "PyStemmer, optional: without it words are not stemmed",
     "vaultkit.session.distill.childguard": "ctypes: Linux's prctl only",
     "vaultkit.session.queue.priority": "ctypes: Linux's ioprio only",
     "vaultkit.session.worker.job": "the distiller (PyYAML, markdown-it) only for a job it holds",
