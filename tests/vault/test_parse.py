@@ -436,3 +436,30 @@ def test_footnote_definitions(text: str, targets: list[str]) -> None:
 )
 def test_math_holds_no_links(text: str, targets: list[str]) -> None:
     assert [link.target for link in parse_note("m.md", text.encode()).links] == targets
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # CommonMark: the first "[" opens a link whose text is "[FR] title"
+        (b"[[FR] title](Other.md)", [("markdown", "Other.md", 1, False)]),
+        (b"see [[x](Other.md) too", [("markdown", "Other.md", 6, False)]),  # "[", then a link
+        (b"![[FR] shot](pic.png)", [("markdown", "pic.png", 1, True)]),
+        (
+            b"a [[x] y](<b c.md>) [[z]]",
+            [("markdown", "b c.md", 3, False), ("wikilink", "z", 21, False)],
+        ),
+    ],
+)
+def test_a_bracket_before_a_markdown_link_is_no_unclosed_wikilink(
+    text: bytes, expected: list[tuple[str, str, int, bool]]
+) -> None:
+    note = parse_note("n.md", text)
+    assert [(x.kind, x.target, x.col, x.embed) for x in note.links] == expected
+    assert note.findings == ()
+
+
+def test_an_unclosed_wikilink_beside_a_markdown_link_is_still_reported() -> None:
+    note = parse_note("n.md", b"[[FR] title](Other.md) and [[broken\n[[x] no link\n")
+    assert [x.target for x in note.links] == ["Other.md"]
+    assert [(f.code, f.line, f.col) for f in note.findings] == [("VK106", 1, 28), ("VK106", 2, 1)]
