@@ -463,3 +463,24 @@ def test_an_unclosed_wikilink_beside_a_markdown_link_is_still_reported() -> None
     note = parse_note("n.md", b"[[FR] title](Other.md) and [[broken\n[[x] no link\n")
     assert [x.target for x in note.links] == ["Other.md"]
     assert [(f.code, f.line, f.col) for f in note.findings] == [("VK106", 1, 28), ("VK106", 2, 1)]
+
+
+LAZY_FIRSTS = ["- a", "1. a", "- a\n  - b", "-   a", "- a\n\n  p"]
+LAZY_OPENS = ["$$", "$$ x", " $$", "x $$", "$$ x $$"]
+LAZY_CLOSES = ["", "$$", "  $$", "x\n$$", "  x\n  $$"]
+
+
+@pytest.mark.parametrize("first", LAZY_FIRSTS)
+def test_math_on_a_list_items_lazy_line_keeps_the_next_items_link(first: str) -> None:
+    """``$$`` on a lazy continuation line: CommonMark's lazy line is paragraph text unless it
+    starts a block (a closed math block, here at the top level), and either way the next
+    item is an item of its own, so its link counts, in markdown-it and in the hybrid path."""
+    for opening in LAZY_OPENS:
+        for closing in LAZY_CLOSES:
+            for item in ("- n [[L]]", "2. n [[L]]", "  - n [[L]]"):
+                lines = [first, opening, *([closing] if closing else []), item]
+                data = ("\n".join(lines) + "\n").encode()
+                slow = parse_note_with("n.md", data, fast=False)
+                assert slow is not None
+                assert [x.target for x in slow.links] == ["L"], data
+                assert parse_note("n.md", data) == slow, data
