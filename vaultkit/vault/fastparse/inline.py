@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Literal
 
 from vaultkit.vault.fastparse.html import (
@@ -210,17 +209,12 @@ _RULES: dict[str, Callable[[_Source, int], Found | None]] = {
 }
 
 
-# A link-dense note repeats a few inner texts a million times: each is split once (WikiParts
-# is an immutable tuple, so sharing it is safe; the bound keeps a note of unique names small).
-_split_common = lru_cache(maxsize=1 << 14)(split_wikilink)
-
-
 def _common(src: str, at: int, char: str) -> Found | Literal[False] | None:
     """The two common tokens matched whole: a wikilink with no bracket or line break inside
     (SIMPLE_WIKILINK; None when it names nothing, which markdown-it reports) and a
     one-backtick code span. False when neither is here."""
     if char in "[!" and (match := SIMPLE_WIKILINK.match(src, at)):
-        parts = _split_common(match.group(2))
+        parts = split_wikilink(match.group(2))
         if parts is None:
             return None
         meta = wikilink_meta(parts, bool(match.group(1)), at)
