@@ -35,6 +35,7 @@ LAYERS: dict[str, frozenset[str]] = {
     "api": frozenset({"errors", "base", "vault"}),
     "hookentry": frozenset({"errors", "base", "agents", "hooks"}),
     "vaultkit_hook": frozenset({"errors", "base", "hookentry"}),
+    "leanset": frozenset({"errors", "base"}),  # the hook path declared; tests import it
     "cli": frozenset(
         {"errors", "base", "vault", "lint", "search", "agents", "session", "continuity", "mcp"}
     ),

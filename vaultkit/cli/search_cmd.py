@@ -12,6 +12,7 @@ import typer
 from vaultkit.cli.app import app
 from vaultkit.cli.common import resolve_vault
 from vaultkit.cli.search_run import SearchArgs, run
+from vaultkit.search.recall import related_notes
 
 
 class Kind(StrEnum):
@@ -132,7 +133,6 @@ def related(
       vaultkit related "Idempotent imports" examples/sessions/wiki
       vaultkit related concepts/Rule\\ precedence.md --format json
     """
-    from vaultkit.search.recall import related_notes
 
     result = related_notes(resolve_vault(vault), note, limit)
     if fmt is Format.json:

@@ -15,11 +15,16 @@ from pathlib import Path
 from vaultkit.base.author import clean_author
 from vaultkit.base.config import Config, load_config
 from vaultkit.base.leanmeta import meta_str
-from vaultkit.base.store import Store, read_problem
+from vaultkit.base.store import Store, current_branch, read_problem
+from vaultkit.continuity.handoff import save_handoff
+from vaultkit.continuity.startup import latest, me, pinned, read_safe, recent_summaries
 from vaultkit.errors import VaultkitError
 from vaultkit.search.corpus import KINDS, store_corpus
 from vaultkit.search.find import Filters
 from vaultkit.search.recall import related_notes, search_folder
+from vaultkit.search.related import find_note
+from vaultkit.vault import analysis
+from vaultkit.vault.load import load_vault
 from vaultkit.vault.value import Vault
 
 PAGE_LINES = 200
@@ -45,7 +50,6 @@ class Memory:
 
 
 def _wiki(memory: Memory) -> Vault:
-    from vaultkit.vault.load import load_vault  # the engine only when a tool needs the graph
 
     if not memory.store.wiki.is_dir():
         raise VaultkitError(f"{memory.store.wiki}: no session wiki yet", hint="end a session first")
@@ -69,7 +73,6 @@ def search(
     filters = Filters(tuple(kinds), since, tags, "", max(1, min(limit, 50)), author=author)
     found = search_folder(memory.root, query, filters)
     note = {"note": found.note} if found.note else {}
-    from vaultkit.continuity.startup import read_safe  # on first use: a faster start
 
     hits = [replace(h, title=read_safe(h.title), snippet=read_safe(h.snippet)) for h in found.hits]
     answer: Json = {"query": query, "results": [h.as_json() for h in hits], **note}
@@ -95,7 +98,6 @@ def _file_for(memory: Memory, note: str) -> Path:
             )
         if inside and resolved.suffix.lower() == ".md" and resolved.is_file():
             return resolved
-    from vaultkit.search.related import find_note
 
     return memory.store.wiki / find_note(_wiki(memory), wanted)
 
@@ -106,7 +108,6 @@ def _shown(memory: Memory, path: Path) -> str:
 
 def read_note(memory: Memory, note: str, offset: int, max_lines: int) -> Json:
     """One page of a note's text: lines ``offset`` .. ``offset + max_lines - 1`` (1-based)."""
-    from vaultkit.continuity.startup import read_safe  # on first use: a faster start
 
     path = _file_for(memory, note)
     lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
@@ -154,7 +155,6 @@ def related(memory: Memory, note: str, limit: int) -> Json:
 
 def recent_sessions(memory: Memory, limit: int) -> Json:
     """The newest handoff summaries: path, title, date, session id and quality."""
-    from vaultkit.continuity.startup import pinned, recent_summaries  # on first use
 
     rows = []
     now = time.time()
@@ -175,8 +175,6 @@ def recent_sessions(memory: Memory, limit: int) -> Json:
 
 def latest_handoff(memory: Memory, max_lines: int) -> Json:
     """The newest handoff summary's text (paged like ``read_note``)."""
-    from vaultkit.base.store import current_branch
-    from vaultkit.continuity.startup import latest, me, recent_summaries
 
     now, project = time.time(), memory.store.project
     summaries = recent_summaries(memory.store, now=now)
@@ -189,7 +187,6 @@ def latest_handoff(memory: Memory, max_lines: int) -> Json:
 
 def vault_health(memory: Memory) -> Json:
     """Ghost, orphan and degraded counts with the worst offenders."""
-    from vaultkit.vault import analysis
 
     vault = _wiki(memory)
     ghosts = analysis.ghosts(vault)
@@ -211,7 +208,6 @@ def save(memory: Memory, text: str, title: str) -> Json:
     """Save a handoff the agent wrote (only offered with ``--allow-write``)."""
     if not text.strip():
         raise VaultkitError("the handoff text is empty", hint="pass the handoff as Markdown")
-    from vaultkit.continuity.handoff import save_handoff  # the note writer (PyYAML) on use
 
     session = os.environ.get("CLAUDE_CODE_SESSION_ID", "")
     saved = save_handoff(
