@@ -37,6 +37,7 @@ LAYERS: dict[str, frozenset[str]] = {
     "api": frozenset({"errors", "base", "vault", "search", "session"}),
     "hookentry": frozenset({"errors", "base", "agents", "hooks"}),
     "vaultkit_hook": frozenset({"errors", "base", "hookentry"}),
+    "leanset": frozenset({"errors", "base"}),  # the hook path declared; tests import it
     "cli": frozenset(
         {
             "errors",

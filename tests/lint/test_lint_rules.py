@@ -207,3 +207,36 @@ def test_an_unreadable_index_is_a_finding_not_a_crash(tmp_path: Path) -> None:
     found = lint(tmp_path, {"INDEX.md": b"- [[a]] caf\xe9\n", "a.md": "x\n"})
     assert ("INDEX.md", "VK202") in {(f.path, f.code) for f in found}
     assert not {f.code for f in found} & {"VK401", "VK402"}
+
+
+def test_a_dotted_note_name_with_a_block_or_heading_is_a_note(tmp_path: Path) -> None:
+    text = "![[2021.07.17#^id]] ![[2021.07.18#^id]] ![[2021.07.19]] ![[v1.2#Notes]] "
+    text += "![[a.pdf#page=2]]"
+    found = lint(tmp_path, {"a.md": text + "\n[[2021.07.17]]\n", "2021.07.17.md": "x ^id\n[[a]]\n"})
+    assert [(f.code, f.col) for f in found] == [
+        ("VK101", 21),
+        ("VK101", 41),
+        ("VK101", 57),
+        ("VK102", 73),  # a known attachment format keeps its code, subpath or not
+    ]
+    assert "no note named '2021.07.18'" in found[0].message
+
+
+def test_a_link_to_an_attachment_without_its_suffix_names_the_file(tmp_path: Path) -> None:
+    files: dict[str, str | bytes] = {
+        "a.md": "![[pic]] [[img/shot]] ![[img/pic#x]] [[nothing]]\n",
+        "pic.png": b"png",
+        "img/shot.jpeg": b"jpeg",
+        "img/pic.webp": b"webp",
+        "b.md": "[[a]]\n",
+    }
+    found = [f for f in lint(tmp_path, files) if f.code == "VK101"]
+    assert [f.col for f in found] == [1, 10, 23, 38]
+    assert found[0].message == (
+        "![[pic]]: no note named 'pic'; did you mean ![[pic.png]]? pic.png exists "
+        "(also img/pic.webp): a link to an attachment needs its suffix"
+    )
+    assert "did you mean [[img/shot.jpeg]]? img/shot.jpeg exists:" in found[1].message
+    assert "did you mean ![[img/pic.webp#x]]? img/pic.webp exists:" in found[2].message
+    assert "(also" not in found[2].message  # pic.png is not in img/
+    assert found[3].message == "[[nothing]]: no note named 'nothing'"

@@ -436,3 +436,51 @@ def test_footnote_definitions(text: str, targets: list[str]) -> None:
 )
 def test_math_holds_no_links(text: str, targets: list[str]) -> None:
     assert [link.target for link in parse_note("m.md", text.encode()).links] == targets
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # CommonMark: the first "[" opens a link whose text is "[FR] title"
+        (b"[[FR] title](Other.md)", [("markdown", "Other.md", 1, False)]),
+        (b"see [[x](Other.md) too", [("markdown", "Other.md", 6, False)]),  # "[", then a link
+        (b"![[FR] shot](pic.png)", [("markdown", "pic.png", 1, True)]),
+        (
+            b"a [[x] y](<b c.md>) [[z]]",
+            [("markdown", "b c.md", 3, False), ("wikilink", "z", 21, False)],
+        ),
+    ],
+)
+def test_a_bracket_before_a_markdown_link_is_no_unclosed_wikilink(
+    text: bytes, expected: list[tuple[str, str, int, bool]]
+) -> None:
+    note = parse_note("n.md", text)
+    assert [(x.kind, x.target, x.col, x.embed) for x in note.links] == expected
+    assert note.findings == ()
+
+
+def test_an_unclosed_wikilink_beside_a_markdown_link_is_still_reported() -> None:
+    note = parse_note("n.md", b"[[FR] title](Other.md) and [[broken\n[[x] no link\n")
+    assert [x.target for x in note.links] == ["Other.md"]
+    assert [(f.code, f.line, f.col) for f in note.findings] == [("VK106", 1, 28), ("VK106", 2, 1)]
+
+
+LAZY_FIRSTS = ["- a", "1. a", "- a\n  - b", "-   a", "- a\n\n  p"]
+LAZY_OPENS = ["$$", "$$ x", " $$", "x $$", "$$ x $$"]
+LAZY_CLOSES = ["", "$$", "  $$", "x\n$$", "  x\n  $$"]
+
+
+@pytest.mark.parametrize("first", LAZY_FIRSTS)
+def test_math_on_a_list_items_lazy_line_keeps_the_next_items_link(first: str) -> None:
+    """``$$`` on a lazy continuation line: CommonMark's lazy line is paragraph text unless it
+    starts a block (a closed math block, here at the top level), and either way the next
+    item is an item of its own, so its link counts, in markdown-it and in the hybrid path."""
+    for opening in LAZY_OPENS:
+        for closing in LAZY_CLOSES:
+            for item in ("- n [[L]]", "2. n [[L]]", "  - n [[L]]"):
+                lines = [first, opening, *([closing] if closing else []), item]
+                data = ("\n".join(lines) + "\n").encode()
+                slow = parse_note_with("n.md", data, fast=False)
+                assert slow is not None
+                assert [x.target for x in slow.links] == ["L"], data
+                assert parse_note("n.md", data) == slow, data

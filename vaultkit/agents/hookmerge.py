@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import copy
 import json
+from typing import TYPE_CHECKING
 
 from vaultkit.agents.registration import MARKS
 from vaultkit.errors import VaultkitError
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any

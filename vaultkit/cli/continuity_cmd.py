@@ -15,6 +15,7 @@ import typer
 from vaultkit.base.config import Config, load_config
 from vaultkit.base.store import Store, find_store
 from vaultkit.cli.app import app
+from vaultkit.cli.common import check_transcript
 from vaultkit.continuity import activity, baton, loop, resume, shellinit
 from vaultkit.continuity.handoff import save_handoff
 from vaultkit.errors import VaultkitError
@@ -183,7 +184,6 @@ def transcript_export_cmd(
 ) -> None:
     """Render a transcript as Markdown: user words verbatim, the assistant's visible text.
     A file that is no agent's transcript is refused, as `vaultkit ingest` refuses it."""
-    from vaultkit.cli.common import check_transcript
 
     if file.exists() and not file.is_file():
         raise VaultkitError(f"{file}: not a file", hint="pass the path of a .jsonl transcript")

@@ -10,20 +10,20 @@ import typer
 from vaultkit.cli.app import app
 from vaultkit.cli.common import display_root, resolve_vault
 from vaultkit.cli.options import VaultArg
+from vaultkit.lint.output import escape_text
+from vaultkit.vault.indexer import regenerate_index
 
 if TYPE_CHECKING:  # the vault engine is imported when the command runs, not at CLI start-up
     from vaultkit.vault.indexer import IndexOutcome
 
 
 def _left_out(outcome: IndexOutcome) -> None:
-    from vaultkit.lint.output import escape_text
 
     for why in outcome.left_out:
         print(f"warning: not listed in INDEX.md: {escape_text(why)}", file=sys.stderr)
 
 
 def _report(outcome: IndexOutcome, shown: str) -> None:
-    from vaultkit.lint.output import escape_text
 
     for line in outcome.pruned:
         print(f"pruned ghost line: {escape_text(line)}", file=sys.stderr)
@@ -56,7 +56,6 @@ def index(
       vaultkit index --check          # CI / pre-commit: exit 1 when INDEX.md is stale
       vaultkit index --dry-run        # show what would change
     """
-    from vaultkit.vault.indexer import regenerate_index
 
     root = resolve_vault(vault)
     outcome = regenerate_index(root, dry_run=dry_run, check=check)

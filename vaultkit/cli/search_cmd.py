@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from vaultkit import api
 from vaultkit.cli.app import app
 from vaultkit.cli.common import resolve_vault
 from vaultkit.cli.search_run import SearchArgs, run
@@ -143,8 +144,6 @@ def related(
       vaultkit related "Idempotent imports" examples/sessions/wiki
       vaultkit related concepts/Rule\\ precedence.md --format json
     """
-    from vaultkit import api
-
     result = api.related(resolve_vault(vault), note, limit)
     if fmt is Format.json:
         typer.echo(json.dumps(result.as_json(), ensure_ascii=False, indent=2))

@@ -20,10 +20,6 @@ from vaultkit.cli import quickwords
 from vaultkit.cli.progress import progress_for
 from vaultkit.errors import VaultkitError
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
 KINDS = ("wiki", "summary", "transcript", "note")
 FORMATS = ("text", "json")
 
@@ -225,7 +221,7 @@ def run(args: SearchArgs) -> int:
     return 0 if found.hits else 1
 
 
-def _narrow(args: SearchArgs) -> dict[str, Any]:
+def _narrow(args: SearchArgs) -> dict[str, object]:
     """The filters of ``args`` as :func:`vaultkit.api.search` takes them (``--since`` checked)."""
     return {
         "kinds": args.kind,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import os
 import shlex
@@ -18,6 +19,7 @@ from typing import Annotated, Literal
 
 import typer
 
+from vaultkit import __version__
 from vaultkit.agents import doctor as agent_doctor
 from vaultkit.agents import known
 from vaultkit.base import dist, gitignore, storelinks
@@ -171,9 +173,6 @@ def _check_config(store: Store) -> tuple[Config, Check]:
 def _check_install() -> Check:
     """This environment's vaultkit, and a distribution named ``vaultkit`` beside it: another
     project on PyPI (or this one before its rename) that writes the same import package."""
-    import importlib.metadata
-
-    from vaultkit import __version__
 
     where = Path(__file__).resolve().parents[1]
     try:
@@ -407,7 +406,6 @@ def _check_queue(store: Store, config: Config) -> list[Check]:
 
 def _check_junk(store: Store) -> list[Check]:
     """Queue files that hold no job: set aside by the runner, or waiting for its next pass."""
-    import shlex
 
     folder = jobs.queue_dir(store) / jobs.JUNK
     aside, waiting = jobs.junk_count(store), len(jobs.unreadable(store))
@@ -422,7 +420,6 @@ def _check_junk(store: Store) -> list[Check]:
 
 def _ingest_commands(failed: list[Path]) -> str:
     """``vaultkit ingest PATH`` for the first set-aside jobs (their transcripts, quoted)."""
-    import shlex
 
     found = [jobs.read_job(path) for path in failed[:3]]
     paths = [shlex.quote(job.transcript_path) for job in found if job is not None]

@@ -12,6 +12,7 @@ import typer
 from vaultkit.cli.app import app
 from vaultkit.cli.common import display_root, resolve_vault
 from vaultkit.cli.options import VaultArg
+from vaultkit.vault.watch import watch as run_watch
 
 if TYPE_CHECKING:  # watchdog and the vault engine load when the command runs
     from vaultkit.vault.watch import Update
@@ -53,7 +54,6 @@ def watch(
       vaultkit watch                      # this project's sessions/wiki
       vaultkit watch ~/Notes --debounce 1
     """
-    from vaultkit.vault.watch import watch as run_watch
 
     root = resolve_vault(vault)
     shown = "/".join(p for p in (display_root(root), "INDEX.md") if p)

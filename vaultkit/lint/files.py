@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from vaultkit.base.store import find_store
 from vaultkit.errors import VaultkitError
 
 
@@ -133,7 +134,6 @@ def present(listed: Iterable[Path]) -> tuple[list[Path], list[Path]]:
 def git_staged(cwd: Path) -> list[Path]:
     """Every path ``git`` has staged in the repository around ``cwd``: added, changed,
     deleted, and both names of a rename (as absolute paths)."""
-    from vaultkit.errors import VaultkitError
 
     def git(*args: str) -> str:
         try:
@@ -155,7 +155,6 @@ def git_staged(cwd: Path) -> list[Path]:
 
 
 def _session_wiki() -> Path | None:
-    from vaultkit.base.store import find_store
 
     try:
         wiki = find_store().wiki

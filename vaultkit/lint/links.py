@@ -38,7 +38,25 @@ def is_attachment_target(link: Link) -> bool:
     suffix = _suffix(link.target)
     if not suffix or suffix == NOTE_SUFFIX[1:]:
         return False
-    return suffix in ATTACHMENT_SUFFIXES or (link.embed and suffix.isalnum())
+    if suffix in ATTACHMENT_SUFFIXES:
+        return True
+    # an embed of another format; not when digits only (``![[2021.07.17]]``) or with a heading
+    # or block (``![[v1.2#^id]]``): those name a note with a dot in its name
+    return link.embed and suffix.isalnum() and not suffix.isdigit() and not link.subpath
+
+
+def attachments_named(index: FileIndex, target: str) -> tuple[str, ...]:
+    """The attachments a link written without a suffix may mean: ``pic`` for ``pic.png``
+    (Obsidian resolves no such link; the file needs its suffix). Only in the link's folder
+    when it names one."""
+    folder, _, name = target.strip().rpartition("/")
+    if not name or _suffix(name) in ATTACHMENT_SUFFIXES:
+        return ()
+    found = [p for s in sorted(ATTACHMENT_SUFFIXES) for p in index.files_named(f"{name}.{s}")]
+    if folder:
+        wanted = "/" + folder.casefold()
+        found = [p for p in found if ("/" + p.rpartition("/")[0].casefold()).endswith(wanted)]
+    return tuple(sorted(found, key=lambda p: (len(p), p)))
 
 
 def link_name(path: str) -> str:
@@ -104,6 +122,16 @@ def _ghost(item: ResolvedLink, ctx: LintContext) -> Finding:
         return finding(item.source, link.line, link.col, "VK102", message)
     message = f"{written(link)}: no note named {link.target.strip()!r}"
     code = "VK107" if link.kind == "frontmatter" else "VK101"  # a property: often on purpose
+    files = attachments_named(ctx.vault.index, link.target)
+    if files:  # worded as a suggestion, so a baseline keys the finding without it
+        suffix = files[0].rpartition(".")[2]
+        sub = f"#{link.subpath}" if link.subpath else ""
+        fixed = f"{'!' if link.embed else ''}[[{link.target.strip()}.{suffix}{sub}]]"
+        also = f" (also {', '.join(files[1:])})" if len(files) > 1 else ""
+        message += (
+            f"; did you mean {fixed}? {files[0]} exists{also}: a link to an attachment "
+            "needs its suffix"
+        )
     return finding(item.source, link.line, link.col, code, message)
 
 

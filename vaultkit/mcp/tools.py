@@ -11,15 +11,15 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vaultkit.base.author import clean_author
 from vaultkit.base.config import Config, load_config
 from vaultkit.base.leanmeta import meta_str
-from vaultkit.base.store import Store, read_problem
+from vaultkit.base.store import Store, current_branch, read_problem
+from vaultkit.continuity.startup import latest, me, pinned, read_safe, recent_summaries
 from vaultkit.errors import VaultkitError
 
-TYPE_CHECKING = False  # the search and vault engines load on a tool's first call, not at start
 if TYPE_CHECKING:
     from vaultkit.vault.value import Vault
 
@@ -53,6 +53,7 @@ class Memory:
 
 
 def _wiki(memory: Memory) -> Vault:
+
     from vaultkit.vault.load import load_vault  # the engine only when a tool needs the graph
 
     if not memory.store.wiki.is_dir():
@@ -137,7 +138,6 @@ def _shown(memory: Memory, path: Path) -> str:
 
 def read_note(memory: Memory, note: str, offset: int, max_lines: int) -> Json:
     """One page of a note's text: lines ``offset`` .. ``offset + max_lines - 1`` (1-based)."""
-    from vaultkit.continuity.startup import read_safe  # on first use: a faster start
 
     path = _file_for(memory, note)
     lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
@@ -195,7 +195,6 @@ def _in_wiki(path: str | None) -> str | None:
 
 def recent_sessions(memory: Memory, limit: int) -> Json:
     """The newest handoff summaries: path, title, date, session id and quality."""
-    from vaultkit.continuity.startup import pinned, recent_summaries  # on first use
 
     rows = []
     now = time.time()
@@ -216,8 +215,6 @@ def recent_sessions(memory: Memory, limit: int) -> Json:
 
 def latest_handoff(memory: Memory, max_lines: int) -> Json:
     """The newest handoff summary's text (paged like ``read_note``)."""
-    from vaultkit.base.store import current_branch
-    from vaultkit.continuity.startup import latest, me, recent_summaries
 
     now, project = time.time(), memory.store.project
     summaries = recent_summaries(memory.store, now=now)
@@ -230,6 +227,7 @@ def latest_handoff(memory: Memory, max_lines: int) -> Json:
 
 def vault_health(memory: Memory) -> Json:
     """Ghost, orphan and degraded counts with the worst offenders."""
+
     from vaultkit.vault import analysis
 
     vault = _wiki(memory)
@@ -254,7 +252,6 @@ SOURCES = ("startup", "clear", "compact")
 def restore(memory: Memory, source: str, session_id: str) -> Json:
     """What the SessionStart hook would inject now for ``source`` (``vaultkit restore``), with
     which summary it would choose and why the newer ones were passed over."""
-    from vaultkit.base.store import current_branch
     from vaultkit.continuity import startup
 
     if source not in SOURCES:
@@ -314,6 +311,7 @@ def save(memory: Memory, text: str, title: str) -> Json:
     """Save a handoff the agent wrote (only offered with ``--allow-write``)."""
     if not text.strip():
         raise VaultkitError("the handoff text is empty", hint="pass the handoff as Markdown")
+
     from vaultkit.continuity.handoff import save_handoff  # the note writer (PyYAML) on use
 
     session = os.environ.get("CLAUDE_CODE_SESSION_ID", "")

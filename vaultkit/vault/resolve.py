@@ -94,6 +94,11 @@ class FileIndex:
         """Notes whose frontmatter aliases contain ``text`` (case-insensitive, NFC), sorted."""
         return self._by_alias.get(match_key(text.strip()), ())
 
+    def files_named(self, name: str) -> tuple[str, ...]:
+        """Every indexed file whose file name is ``name`` (Obsidian's comparison), shortest
+        path first."""
+        return self._by_name.get(match_key(name), ())
+
     def has_alias_as_written(self, note: str, text: str) -> bool:
         """Whether ``note`` lists ``text`` among its aliases exactly, letter case included
         (``notes_with_alias`` ignores case, as Obsidian's alias search does)."""

@@ -169,6 +169,18 @@ def _unclosed(state: StateInline, scan: _Scan, start: int, line_end: int, silent
     return True
 
 
+def _markdown_link_at(state: StateInline, at: int) -> bool:
+    """Whether markdown-it's ``link`` (or ``image``, at a ``!``) rule matches at ``at``: a
+    ``[[`` with no ``]]`` on its line that starts such a link is no malformed wikilink."""
+    saved = state.pos
+    state.pos = at
+    try:
+        rule = _md_image if state.src.startswith("!", at) else _md_link
+        return bool(rule(state, True))
+    finally:
+        state.pos = saved
+
+
 def wikilink_rule(state: StateInline, silent: bool) -> bool:
     """Inline rule for ``[[...]]`` and ``![[...]]`` (registered before ``link``), through the
     shared scanner (:func:`vaultkit.vault.wikisyntax.scan_wikilink`)."""
@@ -182,6 +194,13 @@ def wikilink_rule(state: StateInline, silent: bool) -> bool:
     found = scan_wikilink(src, opening, line_end, scan.next_close, scan.next_open)
     nested = found.status == "nested"
     if found.status == "unclosed" or (nested and not 0 <= found.end <= state.posMax):
+        if 0 <= scan.next_bracket(opening + 2) < state.posMax:
+            for at in (pos, opening + 1):  # `[[x] y](z)`, `[[x](z)`: a bracket, then a link
+                if _markdown_link_at(state, at):
+                    if at > pos and not silent:
+                        _push_text(state, src[pos:at])
+                    state.pos = at
+                    return at > pos
         return _unclosed(state, scan, pos, line_end, silent)
     if found.status == "empty" or found.end > state.posMax:
         return False

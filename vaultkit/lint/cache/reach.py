@@ -19,7 +19,9 @@ from vaultkit.lint.cache.run import lint_cache_path
 from vaultkit.lint.cache.state import LintStore
 from vaultkit.lint.compact import dependency_keys, name_key
 from vaultkit.lint.context import LintTarget
+from vaultkit.vault.load import load_vault
 from vaultkit.vault.model import Link
+from vaultkit.vault.parse import parse_note
 from vaultkit.vault.resolve import match_key
 
 Position = tuple[str, int, int]  # (note path, line, col) of a link
@@ -43,7 +45,6 @@ def names_one(link: Link, keys: set[str]) -> bool:
 
 
 def _from_cache(target: LintTarget, keys: set[str]) -> set[Position] | None:
-    from vaultkit.vault.parse import parse_note
 
     path = lint_cache_path(target.root, target.state_dir)
     store = LintStore.open(path) if path.is_file() else None
@@ -66,7 +67,6 @@ def _from_cache(target: LintTarget, keys: set[str]) -> set[Position] | None:
 
 
 def _from_vault(target: LintTarget, keys: set[str]) -> set[Position]:
-    from vaultkit.vault.load import load_vault
 
     vault = load_vault(target.root, state_dir=target.state_dir)
     found: set[Position] = set()

@@ -171,6 +171,31 @@ def catalogue(store: Store) -> list[Entry]:
     return entries
 
 
+def _phrase_length(entry: Entry, words: set[str], transcript: str) -> int:
+    """How many words the longest of ``entry``'s names or aliases written in the transcript
+    has (0: none is); a single short or common word does not count."""
+    best = 0
+    for key in entry.keys:
+        parts = key.split()
+        if not parts or not words.issuperset(parts):
+            continue
+        if len(parts) == 1 and (len(key) < 4 or key in STOP):
+            continue
+        if f" {key} " in transcript:
+            best = max(best, len(parts))
+    return best
+
+
+def _by_rarity(entries: list[Entry], maybe: list[tuple[str, tuple[str, ...]]]) -> list[str]:
+    """The ``maybe`` notes, those whose name words are rarest in the vault first."""
+    wanted = {w for _, parts in maybe for w in parts}
+    frequency = Counter(w for e in entries if e.keys for w in set(e.keys[0].split()) if w in wanted)
+    rarity = [
+        (sum(math.log(1 + len(entries) / frequency[w]) for w in parts), p) for p, parts in maybe
+    ]
+    return [p for _, p in sorted(rarity, key=lambda n: (-n[0], n[1]))[:BAG_MAX]]
+
+
 def _named(entries: list[Entry], transcript: str) -> list[str]:
     """Notes whose name or an alias is written in the transcript (longest names first), then
     those with every word of their name in it (rarest words first, at most ``BAG_MAX``)."""
@@ -178,28 +203,13 @@ def _named(entries: list[Entry], transcript: str) -> list[str]:
     phrase: list[tuple[int, str]] = []
     maybe: list[tuple[str, tuple[str, ...]]] = []
     for entry in entries:
-        best = 0
-        for key in entry.keys:
-            parts = key.split()
-            if not parts or not words.issuperset(parts):
-                continue
-            if len(parts) == 1 and (len(key) < 4 or key in STOP):
-                continue
-            if f" {key} " in transcript:
-                best = max(best, len(parts))
+        best = _phrase_length(entry, words, transcript)
         if best:
             phrase.append((best, entry.path))
         elif entry.keys and words.issuperset(parts := entry.keys[0].split()) and len(parts) > 1:
             maybe.append((entry.path, tuple(parts)))
     ordered = [p for _, p in sorted(phrase, key=lambda n: (-n[0], n[1]))]
-    if not maybe:
-        return ordered
-    wanted = {w for _, parts in maybe for w in parts}
-    frequency = Counter(w for e in entries if e.keys for w in set(e.keys[0].split()) if w in wanted)
-    rarity = [
-        (sum(math.log(1 + len(entries) / frequency[w]) for w in parts), p) for p, parts in maybe
-    ]
-    return ordered + [p for _, p in sorted(rarity, key=lambda n: (-n[0], n[1]))[:BAG_MAX]]
+    return ordered + _by_rarity(entries, maybe) if maybe else ordered
 
 
 def _is_own(path: str, own: str | None) -> bool:

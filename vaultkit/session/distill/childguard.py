@@ -15,8 +15,8 @@ import os
 import signal
 import sys
 import time
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from types import FrameType

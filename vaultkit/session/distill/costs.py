@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 
+from vaultkit.base.fsio import atomic_write_text
 from vaultkit.base.record import Record
 from vaultkit.base.store import Store
 
@@ -99,7 +100,6 @@ def entries(store: Store) -> list[Entry]:
 def forget(store: Store, session_ids: tuple[str, ...]) -> int:
     """Blank the session id of these sessions' lines (``vaultkit forget``): what they cost still
     counts towards the day's budget, but no line names them. Returns how many lines changed."""
-    from vaultkit.base.fsio import atomic_write_text
 
     found = entries(store)
     kept = [e.replace(session_id="") if e.session_id in session_ids else e for e in found]

@@ -16,6 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from filelock import FileLock, Timeout
 
 from vaultkit.base import pulled
 from vaultkit.base.fsio import atomic_write_text
@@ -27,8 +30,8 @@ from vaultkit.session.notes.naming import parse_name
 from vaultkit.session.notes.write import find_session_notes, read_frontmatter
 from vaultkit.session.queue import jobs
 from vaultkit.session.transcripts.renderings import renderings_of
+from vaultkit.vault.indexer import regenerate_index
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from filelock import BaseFileLock
 
@@ -348,7 +351,6 @@ def _drop_index_lines(store: Store, stems: tuple[str, ...]) -> None:
 def _store_lock(store: Store, wait: float, say: Callable[[str], None]) -> BaseFileLock:
     """The store lock, held: at once when it is free, else after saying so and waiting at most
     ``wait`` seconds (a worker holds it while it writes INDEX.md); a VaultkitError past that."""
-    from filelock import FileLock, Timeout
 
     store.locks.mkdir(parents=True, exist_ok=True)
     lock = FileLock(str(store.locks / "store.lock"))
@@ -375,7 +377,6 @@ def apply_forget(
     """Delete what ``plan`` lists, then, under the store lock, regenerate INDEX.md (and drop
     the hand-written lines that link to the notes that went) and remove the log lines that
     name the sessions or their notes, the activity log's included."""
-    from vaultkit.vault.indexer import regenerate_index
 
     store = plan.store
     _refuse_running(store, plan.sessions)

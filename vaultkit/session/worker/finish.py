@@ -3,6 +3,7 @@ search index, under the store lock; a failure is logged, never raised."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from filelock import FileLock
@@ -11,7 +12,11 @@ from vaultkit.base import pulled
 from vaultkit.base.config import Config, store_config
 from vaultkit.base.store import Store
 from vaultkit.errors import VaultkitError
+from vaultkit.search.corpus import store_corpus
+from vaultkit.search.index import update_index
+from vaultkit.session.notes.retention import apply_retention
 from vaultkit.session.worker.outcome import Progress
+from vaultkit.vault.indexer import regenerate_index
 
 # The indexer and retention (markdown-it, networkx) are imported where they are used.
 
@@ -32,8 +37,6 @@ def finish_store(
     False when INDEX.md and retention could not be done (the store lock not had within
     ``lock_timeout`` seconds, say).
     """
-    from vaultkit.session.notes.retention import apply_retention
-    from vaultkit.vault.indexer import regenerate_index
 
     store.locks.mkdir(parents=True, exist_ok=True)
     try:
@@ -78,10 +81,6 @@ def refresh_if_pulled(
 def update_search(store: Store, say: Progress, changed: tuple[Path, ...] = ()) -> None:
     """Re-index the files the worker changed for ``vaultkit search`` (all files when none are
     named). Derived state: a failure is logged and the next search refreshes the index."""
-    import sqlite3
-
-    from vaultkit.search.corpus import store_corpus
-    from vaultkit.search.index import update_index
 
     only = [p.relative_to(store.root).as_posix() for p in changed] if changed else None
     try:

@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass
 
 from vaultkit.base.store import Store
-from vaultkit.session.queue import jobs, recover, runlock
+from vaultkit.session.queue import backfill, jobs, recover, runlock
 from vaultkit.session.queue.spawn import start_runner
 from vaultkit.session.transcripts import rawcopy
 from vaultkit.session.worker.finish import refresh_if_pulled
@@ -34,9 +34,6 @@ def _candidates(store: Store, only: str | None) -> list[tuple[str, int]]:
 def set_aside_junk(store: Store, say: Progress) -> int:
     """Move every queue file that holds no job into ``queue/junk/`` (one log line each), and
     queue its session again at once when its name is a session's and its transcript is found."""
-    import time
-
-    from vaultkit.session.queue import backfill
 
     moved = 0
     for path in jobs.unreadable(store):
