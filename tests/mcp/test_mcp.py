@@ -119,7 +119,7 @@ def test_save_handoff_exists_only_with_allow_write(project: Path) -> None:
     writer = Client(project, "--allow-write")
     try:
         names = {t["name"] for t in writer.request("tools/list")["tools"]}
-        assert names == READ_ONLY_TOOLS | {"save_handoff"}
+        assert names == READ_ONLY_TOOLS | {"save_handoff", "move_note"}
         error, saved = writer.call("save_handoff", text="# Wrap-up\n\n## Current state\nok\n")
         assert not error
         assert saved["path"].startswith("summary/") and saved["path"].endswith("_Wrap-up.md")
@@ -127,6 +127,22 @@ def test_save_handoff_exists_only_with_allow_write(project: Path) -> None:
         text = (project / "sessions" / saved["path"]).read_text("utf-8")
         assert "auto_saved: false" in text
         assert "\nauthor: " in text  # no git user.name here: the OS user
+        wiki = project / "sessions" / "wiki"
+        linking = [p for p in wiki.rglob("*.md") if "[[Idempotent imports" in p.read_text("utf-8")]
+        assert linking
+        error, moved = writer.call(
+            "move_note", note="concepts/Idempotent imports.md", to="concepts/Idempotency.md"
+        )
+        assert not error, moved
+        assert moved["moved"] == [
+            {"from": "wiki/concepts/Idempotent imports.md", "to": "wiki/concepts/Idempotency.md"}
+        ]
+        assert (wiki / "concepts" / "Idempotency.md").is_file()
+        for path in linking:
+            text = path.read_text("utf-8")
+            assert "[[Idempotent imports" not in text and "[[Idempotency" in text, path
+        error, refused = writer.call("move_note", note="concepts/Idempotency.md", to="../out.md")
+        assert error and "outside the vault" in refused
     finally:
         writer.close()
 

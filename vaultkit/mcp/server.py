@@ -65,7 +65,8 @@ def _answers(fn: Callable[P, R]) -> Callable[P, R]:
 
 
 def build_server(memory: Memory, *, allow_write: bool = False) -> MCPServer:
-    """The server with its tools registered (``save_handoff`` only when ``allow_write``)."""
+    """The server with its tools registered (``save_handoff`` and ``move_note`` only when
+    ``allow_write``)."""
     server: MCPServer = MCPServer(
         "vaultkit", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
     )
@@ -145,6 +146,15 @@ def build_server(memory: Memory, *, allow_write: bool = False) -> MCPServer:
         ) -> Json:
             """Save a handoff written by the agent as a summary note (auto_saved: false)."""
             return tools.save(memory, text, title)
+
+        @server.tool(annotations=WRITES)
+        @_answers
+        def move_note(
+            note: Note,
+            to: Annotated[str, Field(description="The new path inside wiki/ (x.md, a/x.md).")],
+        ) -> Json:
+            """Move or rename a wiki note and rewrite every link to it (as `vaultkit mv`)."""
+            return tools.move_note(memory, note, to)
 
     return server
 

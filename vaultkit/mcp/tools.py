@@ -215,3 +215,20 @@ def save(memory: Memory, text: str, title: str) -> Json:
         memory.store, text, session_id=session, title=title, config=memory.config()
     )
     return {"path": _shown(memory, saved.path), "missing_sections": list(saved.missing)}
+
+
+def move_note(memory: Memory, note: str, to: str) -> Json:
+    """Move a wiki note (only offered with ``--allow-write``) and rewrite every link to it,
+    as ``vaultkit mv`` does; ``to`` is a path inside ``wiki/``."""
+    from vaultkit.curate.apply import move  # the curation engine on use
+
+    wiki = memory.store.wiki
+    source = _file_for(memory, note)
+    if not source.resolve().is_relative_to(wiki.resolve()):
+        raise VaultkitError(f"{note}: not a wiki note", hint="move_note moves notes of wiki/ only")
+    old = source.resolve().relative_to(wiki.resolve()).as_posix()
+    outcome = move(wiki, old, to.strip().removeprefix("wiki/"), state_dir=memory.store.state)
+    data = outcome.as_json()
+    data["moved"] = [{"from": "wiki/" + a, "to": "wiki/" + b} for a, b in outcome.moves]
+    data["changed"] = ["wiki/" + p for p in outcome.changed]
+    return data
