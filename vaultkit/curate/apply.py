@@ -191,7 +191,7 @@ def prepare(root: Path, vault: Vault, old_given: str, new_given: str) -> Prepare
     )
 
 
-def _follow(root: Path, state_dir: Path) -> bool:
+def follow(root: Path, state_dir: Path) -> bool:
     """Regenerate INDEX.md when the vault has one and re-index search when it has an index;
     True when INDEX.md changed. Derived state: a failure here leaves the move done."""
     from vaultkit.search.corpus import vault_corpus
@@ -242,7 +242,7 @@ def move(
     path = jr.begin(state, journal)
     skipped = jr.play(root, journal)
     jr.finish(path)
-    updated = _follow(root, state)
+    updated = follow(root, state)
     return MoveOutcome(
         outcome.moves,
         outcome.rewrites,
