@@ -56,14 +56,17 @@ def _note_path(root: Path, given: str) -> str:
 def _land(root: Path, state: Path, vault: Vault, path: str, text: str) -> Json:
     """Write ``text`` to ``path`` unless it has ghost links (then they come back instead)."""
     missing = ghosts(vault, path, text)
-    if missing:
-        return {"written": False, "path": path, "ghosts": missing}
+    broken = [
+        f.render() for f in parse_note(path, text.encode("utf-8")).findings if f.severity == "error"
+    ]
+    if missing or broken:
+        return {"written": False, "path": path, "ghosts": missing, "errors": broken}
     file = root / path
     file.parent.mkdir(parents=True, exist_ok=True)
     data = text.encode("utf-8")
     atomic_write_bytes(file, data)
     follow(root, state)
-    return {"written": True, "path": path, "hash": content_hash(data), "ghosts": []}
+    return {"written": True, "path": path, "hash": content_hash(data), "ghosts": [], "errors": []}
 
 
 def write_note(root: Path, state: Path, given: str, text: str) -> Json:
