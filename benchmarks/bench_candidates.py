@@ -16,6 +16,7 @@ selection costs in process; then whole processes (``python -c`` running one sele
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import shutil
 import statistics
@@ -149,6 +150,7 @@ def measure(notes: int, sessions: int, seed: int) -> dict[str, object]:
         hits = old_hits = 0
         places: list[int] = []
         costs: list[float] = []
+        cpus: list[float] = []
         by_way: dict[str, list[int]] = {}
         for _ in range(sessions):
             path, name = rng.choice(concepts)
@@ -158,9 +160,10 @@ def measure(notes: int, sessions: int, seed: int) -> dict[str, object]:
             others = [n for _, n in rng.sample(concepts, 5) if n != name]
             transcript = session_text(rng, name, aliases, others)
             way = ",".join(sorted(set(_ways(transcript, name, aliases))))
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             offered = select(store, transcript, "", 1500)
             costs.append(time.perf_counter() - start)
+            cpus.append(time.process_time() - cpu)
             found = [c.path for c in offered]
             ok = path in found
             hits += ok
@@ -180,6 +183,8 @@ def measure(notes: int, sessions: int, seed: int) -> dict[str, object]:
             "cost_ms_median": 1000 * statistics.median(costs),
             "cost_ms_p95": 1000 * sorted(costs)[int(0.95 * (len(costs) - 1))],
             "cost_ms_max": 1000 * max(costs),
+            "cpu_ms_median": 1000 * statistics.median(cpus),
+            "load_average": os.getloadavg()[0],
             **whole,
         }
     finally:

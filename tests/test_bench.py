@@ -159,3 +159,54 @@ def test_plain_profile_writes_what_version_2_wrote(tmp_path: Path) -> None:
     root = generate.write_vault(tmp_path / "p", 40, seed=3)
     (root / generate.COMPLETE_MARK).unlink()  # its text now names the profile
     assert _digest(root) == "194f0fd6f30f27bfaa388c62529a42076b11299e962b4dc23ef3bf0cd45ee69c"
+
+
+def test_the_recall_queries_cover_four_languages_in_both_forms() -> None:
+    from benchmarks.recall_queries import FORMS, LANGUAGES, cases
+
+    asked = cases()
+    for form in FORMS:
+        assert len([c for c in asked if c.form == form]) >= 60
+    assert {c.lang for c in asked} == set(LANGUAGES)
+    assert len({(c.lang, c.text) for c in asked}) == len(asked)  # no query asked twice
+
+
+@pytest.mark.slow
+def test_the_recall_benchmark_runs_on_a_vault_it_is_pointed_at(tmp_path: Path) -> None:
+    from conftest import require_program
+
+    from benchmarks.recall_queries import TOPICS
+
+    require_program("rg", "apt-get install ripgrep")
+    help_vault = tmp_path / "obsidian-help"
+    for n, (right, by_lang) in enumerate(TOPICS):
+        note = help_vault / "en" / f"Topic {n}.md"
+        note.parent.mkdir(parents=True, exist_ok=True)
+        words = by_lang["en"][0]
+        note.write_text(f"---\npermalink: {right[0]}\n---\n# {words}\n\nAbout {words}.\n", "utf-8")
+    before = sorted(p.relative_to(help_vault) for p in help_vault.rglob("*"))
+    out = tmp_path / "recall.json"
+    argv = [sys.executable, "-m", "benchmarks.bench_recall", "--help-vault", str(help_vault)]
+    argv += ["--langs", "en", "--runs", "1", "--json", str(out)]
+    done = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "| vaultkit | en | keywords |" in done.stdout
+    scores = json.loads(out.read_text(encoding="utf-8"))["scores"]
+    assert scores["vaultkit"]["en/keywords"]["queries"] == len(TOPICS)
+    assert scores["vaultkit"]["en/keywords"]["p1"] > 0.5  # each note holds its keywords
+    assert set(scores) == {"vaultkit", "ripgrep"}
+    assert sorted(p.relative_to(help_vault) for p in help_vault.rglob("*")) == before
+
+
+@pytest.mark.slow
+def test_strategy_bench_runs_each_reader_on_the_same_vault(tmp_path: Path) -> None:
+    out = tmp_path / "strategy.json"
+    env = {**os.environ, "VAULTKIT_BENCH_DIR": str(tmp_path / "vaults")}
+    argv = [sys.executable, "-m", "benchmarks.bench_strategy", "--sizes", "30", "--runs", "1"]
+    argv += ["--strategies", "serial,pool", "--json", str(out)]
+    done = subprocess.run(argv, cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(out.read_text(encoding="utf-8"))["real-30"]
+    assert set(result) == {"serial", "pool"}
+    assert all(got["wall"] > 0 and got["cpu"] > 0 and got["in"] > 0 for got in result.values())
+    assert "vs serial" in done.stdout

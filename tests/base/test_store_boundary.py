@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 from vaultkit.base.store import Store, may_read, read_problem, store_of_wiki
-from vaultkit.base.storelinks import refused_links
+from vaultkit.base.storelinks import linked_store, refused_links
 from vaultkit.vault.load import list_vault_files
 
 
@@ -76,3 +77,39 @@ def test_any_other_vault_follows_links_as_obsidian_does(tmp_path: Path) -> None:
     (vault / "link").symlink_to(tmp_path / "outside", target_is_directory=True)
     assert store_of_wiki(vault) is None
     assert list_vault_files(vault) == ["link/Shared.md"]
+
+
+def test_a_committed_sessions_link_out_of_the_project_is_named(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "summary").mkdir(parents=True)
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "sessions").symlink_to(elsewhere, target_is_directory=True)
+    store = Store(project / "sessions")
+    found = linked_store(store)
+    assert found is not None and found[1] is False  # not in git: the user's own link, maybe
+    assert found[0].fix == f"rm -- {store.top}"
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "-C", str(project)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "sessions"], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "link"], check=True)
+    link, tracked = linked_store(store) or (None, False)
+    assert tracked and link is not None
+    assert link.fix == f"git -C {project} rm -- sessions"
+    assert link.reason.startswith(f"is a link out of the project, to {elsewhere.resolve()}")
+    (project / "sessions").unlink()
+    (project / "sessions").mkdir()
+    assert linked_store(store) is None
+
+
+def test_the_link_candidates_offered_to_the_llm_come_from_the_store_only(tmp_path: Path) -> None:
+    from vaultkit.session.distill.candidates import catalogue
+
+    store = _store(tmp_path)
+    outside = tmp_path / "home"
+    outside.mkdir()
+    (outside / "Secret plan.md").write_text("---\naliases: [LEAKED-ALIAS]\n---\nx\n")
+    (store.wiki / "home").symlink_to(outside, target_is_directory=True)
+    (store.wiki / "Passwd.md").symlink_to(tmp_path / "secret.md")
+    paths = sorted(e.path for e in catalogue(store))
+    assert paths == ["Plain.md"]

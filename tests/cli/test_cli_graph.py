@@ -33,7 +33,7 @@ def test_stats_text_as_a_real_process() -> None:
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[:3] == ["notes: 16", "attachments: 1", lines[2]]
-    assert lines[2].startswith("links: 46 (embed 1, frontmatter 2, markdown 1, wikilink")
+    assert lines[2].startswith("links: 47 (embed 1, frontmatter 2, markdown 1, wikilink")
     assert "ghosts: 2" in lines and "orphans: 1" in lines and "degraded: 1" in lines
     assert "ambiguous links: 0" in lines and "isolated: 0" in lines
     assert lines[-1].startswith("tags: ledgerline 15")
@@ -43,7 +43,7 @@ def test_stats_json(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "stats", WIKI, "--format", "json")
     data = json.loads(out)
     assert code == 0
-    assert data["links"]["embed"] == 1 and data["links"]["total"] == 46
+    assert data["links"]["embed"] == 1 and data["links"]["total"] == 47
     assert (data["ghosts"], data["orphans"], data["degraded"], data["dead_ends"]) == (2, 1, 1, 1)
     assert next(iter(data["tags"])) == "ledgerline" and len(data["tags"]) == 5
 
@@ -69,8 +69,7 @@ def test_links_by_path_json_incoming_only(capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_links_outgoing_marks_ghosts(capsys: pytest.CaptureFixture[str]) -> None:
-    note = "2026-11-12_1020_9e3b7c55_SQLite schema migration.md"
-    code, out, _ = run(capsys, "links", note, WIKI, "--outgoing")
+    code, out, _ = run(capsys, "links", "Glossary.md", WIKI, "--outgoing")
     assert code == 0
     assert "incoming" not in out
     assert any(line.endswith("Backup and restore -> (ghost)") for line in out.splitlines())
@@ -93,7 +92,7 @@ def test_graph_to_file_in_every_format(tmp_path: Path, capsys: pytest.CaptureFix
         assert (code, out) == (0, "")
         assert target.stat().st_size > 1000
     again = nx.read_graphml(tmp_path / "vault.graphml")
-    assert again.number_of_edges() == 46
+    assert again.number_of_edges() == 47
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "vault.dot",
         "vault.gexf",
@@ -108,7 +107,7 @@ def test_graph_json_to_stdout(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     kinds = sorted(n["kind"] for n in data["nodes"])
     assert kinds.count("ghost") == 2 and kinds.count("attachment") == 1
-    assert len(data["edges"]) == 46
+    assert len(data["edges"]) == 47
 
 
 def test_missing_vault_folder_is_an_error(

@@ -68,7 +68,7 @@ def test_commands_on_a_read_only_store_say_what_is_wrong(tmp_path: Path) -> None
     with read_only(store.root):
         found = _vk(project, "search", "WORDY")
         assert found.returncode == 0 and f"summary/{name}.md" in found.stdout
-        assert "not writable" in found.stderr and "temporary folder" in found.stderr
+        assert "not writable" in found.stderr and "built in memory" in found.stderr
         forgot = _vk(project, "forget", "5e55a0aa", "--yes")
         assert forgot.returncode == 2  # a VaultkitError
         assert "cannot write to the store" in forgot.stderr

@@ -47,15 +47,9 @@ def test_search_as_a_real_process_finds_a_korean_note_by_two_characters(store: P
     ]
     assert data["indexed"] == 22 and data["reindexed"] == 22
     assert set(data["results"][0]) == {
-        "path",
-        "line",
-        "kind",
-        "title",
-        "date",
-        "author",
-        "score",
-        "snippet",
+        *("path", "line", "kind", "title", "date", "author", "score", "snippet", "complete")
     }
+    assert data["advice"] == []  # every hit holds the query: nothing to explain
     assert not list(store.glob(".vaultkit/search.sqlite-*"))  # no journal left behind
 
 
@@ -77,6 +71,7 @@ def test_nothing_found_exits_1_and_a_bad_query_exits_2(
     code, out, err = run(capsys, "search", "zebra", str(store))
     assert (code, out) == (1, "")
     assert "no results for 'zebra' in 22 documents" in err
+    assert "note: no document holds 'zebra': check the spelling" in err
     code, _, err = run(capsys, "search", '"open', str(store))
     assert code == 2
     assert err.startswith("error: search query '\"open': unclosed quote")
@@ -91,11 +86,13 @@ def test_related_ranks_neighbours_with_reasons(
     assert code == 0
     data = json.loads(out)
     assert data["note"] == "concepts/Idempotent imports.md"
-    first, second = data["related"][:2]
+    first, second, third = data["related"][:3]
     assert first["path"] == "concepts/Transaction fingerprint.md"
     assert "linked from this note" in first["reasons"]
-    assert second["path"].endswith("CSV importer for bank exports.md")
-    assert "links to this note" in second["reasons"]
+    # both sessions link here; the one that also links the fingerprint note ranks higher
+    assert second["path"].endswith("Duplicate transaction detection.md")
+    assert third["path"].endswith("CSV importer for bank exports.md")
+    assert "links to this note" in second["reasons"] and "links to this note" in third["reasons"]
     assert all(r["path"] != "INDEX.md" for r in data["related"])
 
 
@@ -114,3 +111,43 @@ def test_related_counts_rare_shared_tags_above_common_ones(tmp_path: Path) -> No
     assert result.related[0].path == "b.md"
     assert result.related[0].reasons == ("shares tag #common, #rare",)
     assert result.related[0].score > 2 * result.related[1].score
+
+
+def _vk(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "vaultkit", *args], capture_output=True, text=True, timeout=60
+    )
+
+
+def test_a_word_starting_with_a_dash_is_an_excluded_word_not_an_option(store: Path) -> None:
+    alone = _vk("search", "-migration", str(store))
+    assert alone.returncode == 2, alone.stderr
+    assert "only excluded words" in alone.stderr and "vaultkit search -- 'WORD -migration'" in (
+        alone.stderr
+    )
+    assert "Invalid value" not in alone.stderr and "No such option" not in alone.stderr
+    for argv in (("SQLite", "-migration"), ("-migration", "SQLite")):
+        split = _vk("search", *argv, str(store), "--format", "json")
+        quoted = _vk("search", "--format", "json", "--", " ".join(argv), str(store))
+        assert split.returncode == quoted.returncode == 0, split.stderr
+        assert json.loads(split.stdout)["results"] == json.loads(quoted.stdout)["results"]
+    everything = json.loads(_vk("search", "SQLite", str(store), "-fjson").stdout)["results"]
+    without = json.loads(_vk("search", "SQLite", "-migration", str(store), "-fjson").stdout)
+    assert len(without["results"]) < len(everything)  # -fjson is still the format option
+
+
+def test_an_empty_or_partial_answer_says_why_and_what_to_try(
+    store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(capsys, "search", "migration", str(store), "--since", "2030-01-01")
+    assert (code, out) == (1, "")
+    assert "documents match without --since 2030-01-01: the filters left out every hit" in err
+    code, out, err = run(
+        capsys, "search", "How does the migration zebra work?", str(store), "-f", "json"
+    )
+    data = json.loads(out)
+    assert code == 0 and data["results"]
+    assert not any(r["complete"] for r in data["results"])
+    assert data["advice"][0].startswith("no document holds every word of the query")
+    assert "('zebra' found nowhere)" in data["advice"][0]
+    assert data["advice"][-1] == "common words left out of the search: how, does, the"

@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 from hook_start_support import make_project, write_index, write_note
 
+import vaultkit
 from vaultkit.base.gitconfig import user_name
 from vaultkit.base.store import Store
 from vaultkit.hooks.session_start import run
+from vaultkit.session.queue import jobs
 
 KEY = "sk-ant-api03-" + "Q" * 40
 AWS = "AKIA" + "Z" * 16
+ENTRY = str(Path(vaultkit.__file__).resolve().parent / "vaultkit_hook.py")
 
 
 def _inject(project: Path) -> str:
@@ -102,3 +107,35 @@ def test_the_lean_config_reader_agrees_with_git(tmp_path: Path) -> None:
     worktree.mkdir()
     (worktree / ".git").write_text(f"gitdir: {repo / '.git'}\n")
     assert user_name(str(worktree)) is None
+
+
+def _imports(project: Path) -> str:
+    payload = json.dumps({"source": "startup", "cwd": str(project), "session_id": "x"})
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", "-X", "importtime", ENTRY, "SessionStart"],
+        input=payload,
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert "additionalContext" in done.stdout
+    return done.stderr
+
+
+def test_only_notes_this_machine_wrote_skip_the_redaction_rules(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    mine = "2026-11-28_0900_aaaa1111_Mine"
+    _session(project, mine, "MY-HANDOFF\n", author="Me Myself")
+    write_index(project, [mine])
+    store = Store(project / "sessions")
+    finished = time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(time.time() + 1))
+    done = jobs.Done("aaaa1111", 1, "", f"summary/{mine}.md", f"wiki/{mine}.md", "ok", "", finished)
+    jobs.write_done(store, done)  # this machine's worker wrote both notes and INDEX.md
+    assert "vaultkit.session.transcripts.redact" not in _imports(project)
+    # a teammate's newer note that claims to be this user's: author: proves nothing
+    _session(project, "2026-11-29_0900_bbbb2222_Forged", f"use {KEY}\n", author="Me Myself")
+    assert "vaultkit.session.transcripts.redact" in _imports(project)
+    text = _inject(project)
+    assert "2026-11-29_0900_bbbb2222_Forged.md" in text and KEY not in text

@@ -95,7 +95,8 @@ def test_hooks_install_and_uninstall_manage_the_commands_and_the_prompt_hook(
     data = json.loads((root / ".claude" / "settings.json").read_text())
     [prompt] = data["hooks"]["UserPromptSubmit"][0]["hooks"]
     assert prompt["args"][-1] == "UserPromptSubmit" and prompt["timeout"] == 5
-    assert prompt["args"][:2] == ["-I", "-S"]  # python -I -S …/vaultkit_hook.py (issue 12)
+    # a committed file names the command found on PATH, never this machine's path (issue 21)
+    assert (prompt["command"], prompt["args"]) == ("vaultkit-hook", ["UserPromptSubmit"])
     again = vk("hooks", "install", "--scope", "project", cwd=root)
     assert again.stderr.count("slash command already up to date") == 2
     assert "UserPromptSubmit" in (root / ".claude" / "settings.json").read_text()

@@ -186,6 +186,16 @@ def test_search_finds_an_older_note_and_a_korean_one(client: Client) -> None:
     assert found["results"][0]["path"].startswith("wiki/2026-11-09_1545_")
     error, text = client.call("search", query="x", type=["bogus"])
     assert error and "unknown type bogus" in text
+    assert "advice" not in found  # every hit holds the query
+
+
+def test_an_empty_search_says_why_and_what_to_try(client: Client) -> None:
+    error, found = client.call("search", query="zebra unicorn")
+    assert not error and found["results"] == []
+    assert "no document holds 'zebra', 'unicorn'" in found["advice"][0]
+    assert any("try fewer words" in line for line in found["advice"])
+    reply = client.request("tools/call", {"name": "search", "arguments": {"query": "zebra"}})
+    assert "check the spelling" in reply["content"][0]["text"]  # the text form says it too
 
 
 def test_search_filters_by_the_author_a_teammate_recorded(project: Path) -> None:

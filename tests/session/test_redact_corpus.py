@@ -79,9 +79,11 @@ forms = json.load(open(sys.argv[2], encoding="utf-8"))
 print("@@@TITLE@@@")
 print("Rotate " + " ".join(f.splitlines()[0] for f in forms[:3]))
 print("@@@HANDOFF@@@")
-print("\\n".join(forms))
+for n, form in enumerate(forms[0::2]):
+    print(f"- next step {n}: rotate the credential {form} before friday")
 print("@@@WIKI@@@")
-print("\\n\\n".join(forms))
+for n, form in enumerate(forms[1::2]):
+    print(f"Finding {n} about the deploy, as we learned: {form} was pasted in chat.")
 """
 
 

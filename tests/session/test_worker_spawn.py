@@ -16,6 +16,7 @@ import pytest
 from worker_support import (
     claude_projects,
     exited,
+    fixture_session_id,
     hook_env,
     make_project,
     payload_bytes,
@@ -47,7 +48,8 @@ def test_spawned_worker_is_detached_with_a_cleaned_environment(tmp_path: Path) -
     project = make_project(tmp_path / "proj")
     store = Store(project / "sessions")
     fixture = "session_end_logout.json"
-    transcript = write_transcript(claude_projects() / "t.jsonl", "s")
+    sid = fixture_session_id(fixture)  # the hook refuses a transcript of another session
+    transcript = write_transcript(claude_projects() / f"{sid}.jsonl", sid)
     agent_env = hook_env(
         CLAUDECODE="1",
         CLAUDE_CODE_ENTRYPOINT="cli",

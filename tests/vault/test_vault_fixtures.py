@@ -164,7 +164,7 @@ def test_lint_fix_never_writes_through_a_link(tmp_path: Path) -> None:
     os.symlink(outside, vault / "linked")
     os.symlink(outside / "file.md", vault / "file.md")
     done = subprocess.run(
-        [sys.executable, "-m", "vaultkit", "lint", "--fix", str(vault)],
+        [sys.executable, "-m", "vaultkit", "lint", "--fix", "--unsafe-fixes", str(vault)],
         capture_output=True,
         text=True,
         timeout=60,

@@ -91,3 +91,19 @@ def refused_links(store: Store) -> list[Refused]:
 def describe(link: Refused) -> str:
     """One line for a report: the link, why it is refused, and the command that removes it."""
     return f"{link.path} {link.reason} (not read; remove it: {link.fix})"
+
+
+def linked_store(store: Store) -> tuple[Refused, bool] | None:
+    """The store folder itself when it is a link out of its project (its real path is read as
+    the store), and whether git tracks that link (a commit put it there); else None."""
+    top = store.top
+    project = os.path.realpath(os.path.dirname(top))
+    real = os.path.realpath(top)
+    if not os.path.islink(top) or real.startswith(project.rstrip(os.sep) + os.sep):
+        return None
+    root = find_git_root(os.path.dirname(top)) or os.path.dirname(top)
+    rel = os.path.relpath(top, root).replace(os.sep, "/")
+    tracked = rel in _tracked(root, [rel])
+    fix = f"git -C {shlex.quote(root)} rm -- {shlex.quote(rel)}" if tracked else f"rm -- {top}"
+    reason = f"is a link out of the project, to {real}, so vaultkit reads the notes there"
+    return Refused(rel, top, real, reason, fix), tracked

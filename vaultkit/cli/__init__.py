@@ -20,12 +20,22 @@ def main(argv: list[str] | None = None) -> int:
     prog = prog_name()
     if argv is None and args[:1] and args[0] in _NO_COLLECTOR:
         _collector_off()
+    args = _dashed(args)
     try:
         code = quick.answer(args, prog)
     except VaultkitError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return run_typer(args, prog) if code is None else code
+
+
+def _dashed(args: list[str]) -> list[str]:
+    """``vaultkit search -foo``: a query word, not an unknown option (both paths read it so)."""
+    if args[:1] != ["search"]:
+        return args
+    from vaultkit.cli.search_run import dashed_query
+
+    return ["search", *dashed_query(args[1:])]
 
 
 # Quick commands that need no cyclic garbage collector when the console script runs them: one
@@ -52,6 +62,7 @@ def run_typer(args: list[str], prog: str | None = None) -> int:
     from vaultkit.cli import registry
     from vaultkit.cli.app import app
 
+    args = _dashed(args)
     registry.load(args[0] if args else None)
     try:
         app(args=args, prog_name=prog or registry.prog_name(), standalone_mode=True)

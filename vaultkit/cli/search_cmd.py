@@ -75,14 +75,19 @@ def search(
 ) -> None:
     """Search the memory: wiki notes, summaries (archived too) and readable transcripts.
 
-    Ranked by BM25 with titles and headings above body text. Chinese, Japanese and Korean are
-    found by any part of a word, one character and up. Exit 1 when nothing matched.
+    Ask in keywords or as a question: common words (how, do, 어떻게, 如何...) are left out,
+    English words match in any form (callouts finds callout). Notes holding every word come
+    first, ranked by BM25 with titles, headings, aliases and tags above body text; then notes
+    holding most of the words ("complete": false in JSON). Chinese, Japanese and Korean are
+    found by any part of a word, one character and up. An empty or partial answer says why
+    and what to try (on stderr; "advice" in JSON). Exit 1 when nothing matched.
 
     \b
     Examples:
       vaultkit search "schema migration" examples/sessions
       vaultkit search 'migr*' --type wiki --since 2026-11-01
       vaultkit search 규칙 --format json
+      vaultkit search "How do I make a callout collapsible?" ~/vault
       vaultkit search "retry policy" --author alice
     """
     args = SearchArgs(

@@ -75,6 +75,45 @@ def _valid(field: str, value: str) -> bool:
     return True
 
 
+def _option_word(word: str) -> bool:
+    """Whether typer reads ``word`` as an option (or an option with its value attached):
+    ``--since``, ``--type=wiki``, ``-q``, ``-fjson``, ``-n5``; not ``-foo`` or ``-legacy``."""
+    if word.startswith("--") or word in OPTIONS or word in ("-h", "-"):
+        return True
+    head, rest = word[:2], word[2:]
+    if head == "-f":
+        return rest in FORMATS
+    if head == "-n":
+        return rest.isascii() and rest.isdigit()
+    if head == "-t":
+        return rest in KINDS
+    return False
+
+
+def dashed_query(argv: list[str]) -> list[str]:
+    """``vaultkit search ARGV…`` with the words that start with ``-`` but are no option
+    (``-foo``: "not foo", as the README says) read as the query's, after ``--``: ``-legacy
+    parser`` and ``parser -legacy`` search for parser without legacy; a last word that is a
+    folder stays the folder. Anything else is returned unchanged."""
+    options: list[str] = []
+    positional: list[str] = []
+    words = iter(argv)
+    for word in words:
+        if word == "--":
+            positional.extend(words)
+        elif OPTIONS.get(word) in VALUED:
+            options.extend((word, next(words, "")))
+        elif _option_word(word) or not word.startswith("-"):
+            (options if word.startswith("-") else positional).append(word)
+        else:
+            positional.append(word)
+    if not any(p.startswith("-") and len(p) > 1 for p in positional):
+        return argv
+    folder = positional[-1:] if len(positional) > 1 and os.path.isdir(positional[-1]) else []
+    query = positional[: len(positional) - len(folder)]
+    return [*options, "--", " ".join(query), *folder]
+
+
 def read_quick(argv: list[str]) -> SearchArgs | None:
     """The options of ``vaultkit search ARGV…`` when every word is plain and valid; else None."""
     words = quickwords.split(argv, OPTIONS, VALUED, most=2)
@@ -197,4 +236,6 @@ def run(args: SearchArgs) -> int:
         if not found.hits:
             total = found.refresh.total
             print(f"no results for {args.query!r} in {total} documents", file=sys.stderr)
+        for line in found.advice:
+            print(f"note: {line}", file=sys.stderr)
     return 0 if found.hits else 1

@@ -341,14 +341,17 @@ def _check_links(store: Store) -> list[Check]:
     commit): each with its target and the command that removes it."""
     if not store.root.is_dir():
         return []
+    checks = []
+    linked = storelinks.linked_store(store)
+    if linked is not None:  # a committed link is a teammate's doing; the user's own may be meant
+        link, tracked = linked
+        status: Status = "fail" if tracked else "warn"
+        checks.append(Check("store link", status, f"{link.path} {link.reason}", link.fix))
     refused = storelinks.refused_links(store)
     if not refused:
-        return [
-            Check(
-                "shared links", "ok", "no link in wiki/, summary/ or transcripts/ leaves the store"
-            )
-        ]
-    return [
+        fine = "no link in wiki/, summary/ or transcripts/ leaves the store"
+        return [*checks, Check("shared links", "ok", fine)]
+    return checks + [
         Check("shared link", "fail", f"{r.path} {r.reason}; vaultkit does not read it", r.fix)
         for r in refused
     ]

@@ -91,6 +91,32 @@ def me(summaries: list[Summary], cwd: str | os.PathLike[str]) -> str:
     return clean_author(name or os_user_name()) or "unknown"
 
 
+WRITTEN_SKEW = 60.0  # seconds between the worker writing a note and its done record
+
+
+def written_here(store: Store, path: str, session_id: str) -> float | None:
+    """When this machine's worker finished the session whose note ``path`` is, if it wrote the
+    file as it is now (this store's private done record names it, and the file is no newer than
+    that record: a pull or an edit since would be); else None. Only such notes were redacted
+    by this machine as they were written and skip the redaction at read time (importing the
+    redaction rules costs SessionStart tens of milliseconds). ``author:`` cannot decide this:
+    anyone who can commit can write any name there."""
+    done = jobs.read_done(store, session_id) if session_id else None
+    if done is None:
+        return None
+    name = os.path.basename(path)
+    if name not in (os.path.basename(done.summary_path), os.path.basename(done.wiki_path)):
+        return None
+    finished = pinning.parse_date(done.finished_at)
+    try:
+        mtime = os.stat(path).st_mtime
+    except OSError:
+        return None
+    if finished is None or finished.epoch is None or mtime > finished.epoch + WRITTEN_SKEW:
+        return None
+    return finished.epoch
+
+
 def is_mine(summary: Summary, user: str) -> bool:
     """True for this user's session, and for notes that name no author (written before
     ``author:`` was recorded, or by this machine)."""
@@ -402,8 +428,9 @@ def _note(store: Store, path: str) -> inject.NoteText | None:
     text = _read_shared(store, path, NOTE_MAX_BYTES)
     if not text:
         return None
-    _, body = read_meta(text)
-    return inject.NoteText(path=_rel(store, path), body=read_safe(body))
+    meta, body = read_meta(text)
+    here = written_here(store, path, meta_str(meta, "session_id")) is not None
+    return inject.NoteText(path=_rel(store, path), body=body if here else read_safe(body))
 
 
 def wiki_for(store: Store, summary: str) -> str | None:
@@ -419,7 +446,18 @@ def wiki_for(store: Store, summary: str) -> str | None:
     return notes[0] if notes else None
 
 
-def index_head(store: Store) -> tuple[tuple[str, ...], int]:
+def _index_here(store: Store, chosen: Summary | None) -> bool:
+    """True when INDEX.md is as this machine's worker left it when it finished the chosen
+    session (no pull or edit since), so its lines were redacted as their notes were written."""
+    finished = written_here(store, chosen.path, chosen.session_id) if chosen else None
+    try:
+        mtime = os.stat(store.at("index")).st_mtime
+    except OSError:
+        return False
+    return finished is not None and mtime <= finished + WRITTEN_SKEW
+
+
+def index_head(store: Store, *, own: bool = False) -> tuple[tuple[str, ...], int]:
     """The first entry lines of INDEX.md's generated region (whole file for old indexes)."""
     text = _read_shared(store, store.at("index"), INDEX_MAX_BYTES)
     lines = text.splitlines()
@@ -428,7 +466,8 @@ def index_head(store: Store) -> tuple[tuple[str, ...], int]:
         end = next((i for i, ln in enumerate(lines) if ln.startswith(INDEX_END)), len(lines))
         lines = lines[start + 1 : end]
     entries = [line.strip() for line in lines if _ENTRY.match(line)]
-    return tuple(read_safe(e) for e in entries[:INDEX_HEAD]), len(entries)
+    head = entries[:INDEX_HEAD]
+    return tuple(head if own else (read_safe(e) for e in head)), len(entries)
 
 
 def _newest_mtime(folder: str, suffix: str) -> float:
@@ -462,7 +501,7 @@ def raw_path_for(store: Store, session_id: str) -> str:
     return _rel(store, os.path.join(raw, matches[-1])) if matches else ""
 
 
-def _title(summary: Summary) -> str:
+def _title(store: Store, summary: Summary) -> str:
     title = meta_str(summary.meta, "title")
     if not title:  # the name's title, for notes without one in their frontmatter
         from vaultkit.session.notes.naming import parse_name
@@ -471,7 +510,9 @@ def _title(summary: Summary) -> str:
         title = parsed.title if parsed is not None else ""
     if not title:
         title = _first_line(read_meta(summary.head)[1]) or os.path.splitext(summary.name)[0]
-    return " ".join(read_safe(title).split())[:120]
+    here = written_here(store, summary.path, summary.session_id) is not None
+    title = title if here else read_safe(title)
+    return " ".join(title.split())[:120]
 
 
 def _first_line(body: str) -> str:
@@ -487,19 +528,21 @@ def _stamp(key: str) -> str:
     return f"{key[:4]}-{key[4:6]}-{key[6:8]} {key[8:10]}:{key[10:12]}" if key else "?"
 
 
-def _recent_rows(others: list[Summary], count: int, user: str) -> tuple[inject.Recent, ...]:
+def _recent_rows(
+    store: Store, others: list[Summary], count: int, user: str
+) -> tuple[inject.Recent, ...]:
     rows = []
     for s in others[: max(0, count)]:
         author = "" if is_mine(s, user) else s.author
-        rows.append(inject.Recent(_stamp(s.key), _title(s), s.degraded, author))
+        rows.append(inject.Recent(_stamp(s.key), _title(store, s), s.degraded, author))
     return tuple(rows)
 
 
-def _teammates(choice: Choice, user: str) -> tuple[str, ...]:
+def _teammates(store: Store, choice: Choice, user: str) -> tuple[str, ...]:
     """Teammates' sessions newer than the chosen one: ``author · stamp · title`` each."""
     chosen = choice.chosen
     newer = [s for s in choice.others if not is_mine(s, user) and chosen and s.key > chosen.key]
-    return tuple(f"{s.author} · {_stamp(s.key)} · {_title(s)}" for s in newer)
+    return tuple(f"{s.author} · {_stamp(s.key)} · {_title(store, s)}" for s in newer)
 
 
 def gather(
@@ -514,7 +557,7 @@ def gather(
     note = _note(store, chosen.path) if chosen is not None else None
     wiki_path = wiki_for(store, chosen.path) if chosen is not None else None
     wiki = _note(store, wiki_path) if wiki_path is not None else None
-    lines, total = index_head(store)
+    lines, total = index_head(store, own=_index_here(store, chosen))
     others = list(choice.others)
     eligible = [s for s in summaries if s is chosen or s in others]
     newest = eligible[0] if eligible else None
@@ -536,10 +579,10 @@ def gather(
         index_path=_rel(store, store.at("index")),
         index_lines=lines,
         index_total=total,
-        recent=_recent_rows(others, config.inject.recent, user),
+        recent=_recent_rows(store, others, config.inject.recent, user),
         passed_over=tuple(f"{_safe_name(s.name)} ({why})" for s, why in choice.passed),
         summary_author="" if chosen is None or is_mine(chosen, user) else chosen.author,
-        teammates=_teammates(choice, user),
+        teammates=_teammates(store, choice, user),
     )
 
 

@@ -72,7 +72,10 @@ def search(
     from vaultkit.continuity.startup import read_safe  # on first use: a faster start
 
     hits = [replace(h, title=read_safe(h.title), snippet=read_safe(h.snippet)) for h in found.hits]
-    return {"query": query, "results": [h.as_json() for h in hits], **note}
+    answer: Json = {"query": query, "results": [h.as_json() for h in hits], **note}
+    if found.advice:  # why nothing (or only part of the query) matched, and what to try
+        answer["advice"] = list(found.advice)
+    return answer
 
 
 def _file_for(memory: Memory, note: str) -> Path:

@@ -1,4 +1,5 @@
-"""One file as the search index sees it: title, headings, body, date, agent, author and tags."""
+"""One file as the search index sees it: title, aliases, description, headings, body, date,
+agent, author and tags."""
 
 from __future__ import annotations
 
@@ -29,6 +30,15 @@ class Document:
     agent: str
     author: str  # frontmatter ``author:`` (cleaned: it may come from a teammate), "" when absent
     tags: tuple[str, ...]
+    aliases: tuple[str, ...] = ()
+    description: str = ""
+
+    @property
+    def names(self) -> str:
+        """What the ``aliases`` column holds: the aliases and the tags (``#a/b`` as ``a b``),
+        a line each: names a note is found by, ranked near its title."""
+        tags = (t.replace("/", " ") for t in self.tags)
+        return "\n".join((*self.aliases, *tags))
 
 
 def _text(value: object) -> str:
@@ -70,4 +80,6 @@ def read_document(path: str, kind: str, data: bytes, mtime: float) -> Document |
         agent=_text(meta.get("agent")),
         author=clean_author(_text(meta.get("author"))),
         tags=tuple(sorted({t.lower() for t in note.tags})),
+        aliases=note.aliases,
+        description=_text(meta.get("description")),
     )

@@ -8,6 +8,10 @@ first: the best title and heading matches that also match the whole query are th
 when those cannot fill the limit is every match ranked. Below ``COMMON`` the ranking is plain
 BM25 over all columns. Matches are counted first (unranked, about 0.1 µs each), or, for a
 phrase, whose matching costs more than its ranking, counted in the ranking pass itself.
+
+These are the documents holding every content word of the query. When they cannot fill the
+limit, the documents holding some of the words follow (:mod:`vaultkit.search.loose`), marked
+as partial (``Hit.complete`` False).
 """
 
 from __future__ import annotations
@@ -16,12 +20,15 @@ import sqlite3
 from dataclasses import dataclass
 
 from vaultkit.errors import VaultkitError
+from vaultkit.search.loose import rank_loose
 from vaultkit.search.query import HINT, Query
 
-# bm25() weights per column: title, headings, body, title+heading bigrams, body bigrams, unigrams.
-WEIGHTS = (10.0, 4.0, 1.0, 8.0, 1.0, 0.5)
-# ... and of the ``heads`` table: title, headings, their bigrams, their single CJK characters.
-HEAD_WEIGHTS = (10.0, 4.0, 8.0, 4.0)
+# bm25() weights per column: title, headings, aliases (and tags), description, body, the
+# bigrams of title, headings and aliases, the bigrams of description and body, unigrams.
+WEIGHTS = (10.0, 4.0, 8.0, 2.0, 1.0, 8.0, 1.0, 0.5)
+# ... and of the ``heads`` table: title, headings, aliases, their bigrams, their single CJK
+# characters.
+HEAD_WEIGHTS = (10.0, 4.0, 8.0, 8.0, 4.0)
 COMMON = 10_000  # matches: above this a query is ranked by its title and heading matches first
 CANDIDATES = 20  # title and heading candidates looked at per hit wanted ...
 MAX_CANDIDATES = 2_000  # ... up to this many (never fewer than the limit)
@@ -52,6 +59,7 @@ class Hit:
     score: float
     snippet: str
     author: str = ""
+    complete: bool = True  # holds every content word of the query (else some of them)
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -63,6 +71,7 @@ class Hit:
             "author": self.author,
             "score": round(self.score, 4),
             "snippet": self.snippet,
+            "complete": self.complete,
         }
 
 
@@ -121,14 +130,28 @@ def _narrow(table: str, where: str) -> str:
     return f" AND {table}.rowid IN (SELECT id FROM files WHERE {where})" if where else ""
 
 
+def _ranking_sql(where: str) -> str:
+    """Every match of the first parameter, narrowed by ``where``, ranked by BM25 over all
+    columns; the last parameter is the limit."""
+    return (
+        f"SELECT docs.rowid, bm25(docs, {_weights(WEIGHTS)}) AS score FROM docs"
+        f" WHERE docs MATCH ?{_narrow('docs', where)} ORDER BY score, docs.rowid LIMIT ?"
+    )
+
+
+def _heads_sql(where: str) -> str:
+    """Like :func:`_ranking_sql` over the ``heads`` table (titles, headings, aliases)."""
+    return (
+        f"SELECT heads.rowid, bm25(heads, {_weights(HEAD_WEIGHTS)}) AS score FROM heads"
+        f" WHERE heads MATCH ?{_narrow('heads', where)} ORDER BY score, heads.rowid LIMIT ?"
+    )
+
+
 def _all_ranked(
     conn: sqlite3.Connection, match: str, where: tuple[str, list[object]], limit: int
 ) -> Ranked:
     """Every match ranked by BM25 over all columns: the best ``limit``."""
-    sql = (
-        f"SELECT docs.rowid, bm25(docs, {_weights(WEIGHTS)}) AS score FROM docs"
-        f" WHERE docs MATCH ?{_narrow('docs', where[0])} ORDER BY score, docs.rowid LIMIT ?"
-    )
+    sql = _ranking_sql(where[0])
     return [(int(i), float(s)) for i, s in conn.execute(sql, [match, *where[1], limit])]
 
 
@@ -215,14 +238,37 @@ def _ranked(conn: sqlite3.Connection, query: Query, filters: Filters, common: in
 def search(
     conn: sqlite3.Connection, query: Query, filters: Filters, common: int = COMMON
 ) -> list[Hit]:
-    """The best ``filters.limit`` hits, best first (see the module docstring for ``common``)."""
+    """The best ``filters.limit`` hits, best first (see the module docstring for ``common``):
+    the documents holding every content word, then those holding the most of them."""
     try:
         ranked = _ranked(conn, query, filters, common)
+        partial: Ranked = []
+        if len(ranked) < filters.limit:
+            where = _where(filters)
+            skip = {fid for fid, _ in ranked}
+            sqls = (_ranking_sql(where[0]), _heads_sql(where[0]))
+            loose = rank_loose(conn, query, sqls, where[1], skip)
+            partial = loose.ranked[: filters.limit - len(ranked)]
     except sqlite3.OperationalError as exc:  # a query FTS5 still cannot take
         raise VaultkitError(f"search query {query.text!r}: {exc}", hint=HINT) from exc
     needles = query.needles()
-    rows = []
-    for fid, score in ranked:  # ``limit`` lookups, not one per match
+    complete = sorted(_rows(conn, ranked), key=lambda r: r[:2])
+    rows = [(row, True) for row in complete] + [(row, False) for row in _rows(conn, partial)]
+    hits = []
+    for (score, path, kind, title, date, author, body_line, body), whole in rows:
+        line, snippet = locate(body, body_line, title, needles)
+        hits.append(Hit(path, line, kind, title, date, -score, snippet, author, whole))
+    return hits
+
+
+# score, path, kind, title, date, author, body line, body
+Row = tuple[float, str, str, str, str, str, int, str]
+
+
+def _rows(conn: sqlite3.Connection, ranked: Ranked) -> list[Row]:
+    """What a hit shows of each ranked file, in order (``limit`` lookups, not one a match)."""
+    rows: list[Row] = []
+    for fid, score in ranked:
         row = conn.execute(
             "SELECT f.path, f.kind, f.title, f.date, f.author, f.body_line, d.body FROM files f"
             " JOIN docs d ON d.rowid = f.id WHERE f.id = ?",
@@ -230,10 +276,4 @@ def search(
         ).fetchone()
         if row is not None:
             rows.append((score, *row))
-    hits = []
-    for score, path, kind, title, date, author, body_line, body in sorted(
-        rows, key=lambda r: r[:2]
-    ):
-        line, snippet = locate(body, body_line, title, needles)
-        hits.append(Hit(path, line, kind, title, date, -score, snippet, author))
-    return hits
+    return rows

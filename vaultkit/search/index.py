@@ -3,11 +3,14 @@
 Derived state: it is rebuilt from the files when missing, of another schema, or damaged (one
 log line), refreshed incrementally (only files whose size, mtime, ctime or inode changed are
 parsed again: a file git checks out, or a tool copies with its old mtime, still has a new ctime
-and inode), and nothing else in vaultkit depends on it. Words are indexed by FTS5's
-``unicode61`` tokenizer (diacritics folded, so ``cafe`` finds ``café``); Chinese, Japanese and
-Korean text is indexed again as bigrams and single characters (:mod:`vaultkit.search.grams`).
-The ``heads`` table holds each document's title and headings again, alone: its short doclists
-rank a query so common that ranking every match would be slow (see :mod:`vaultkit.search.find`).
+and inode), and nothing else in vaultkit depends on it. Besides the title, headings and body, a
+note's ``aliases`` and tags (the ``aliases`` column) and its ``description`` are searchable.
+Words are indexed by FTS5's ``unicode61`` tokenizer (diacritics folded, so ``cafe`` finds
+``café``); Chinese, Japanese and Korean text is indexed again as bigrams and single characters
+(:mod:`vaultkit.search.grams`). The ``heads`` table holds each document's title, headings and
+aliases again, alone: its short doclists rank a query so common that ranking every match would
+be slow (see :mod:`vaultkit.search.find`). An index that cannot be written where it belongs
+(a read-only vault or store) is kept in memory (:func:`open_index`).
 """
 
 from __future__ import annotations
@@ -16,11 +19,12 @@ import contextlib
 import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from vaultkit.base.log import append_log
+from vaultkit.base.statedir import ensure_folder
 from vaultkit.errors import VaultkitError
 from vaultkit.search.corpus import Corpus, walk
 from vaultkit.search.grams import bigram_text, unigram_text
@@ -28,7 +32,7 @@ from vaultkit.search.grams import bigram_text, unigram_text
 if TYPE_CHECKING:  # read_document is imported when a file is read, not by every search
     from vaultkit.search.document import Document
 
-SCHEMA = "vaultkit-search-3"  # 3: files.author, ctime_ns and inode
+SCHEMA = "vaultkit-search-4"  # 3: files.author, ctime_ns, inode; 4: aliases, description
 LOG_NAME = "vaultkit.log"
 _SCHEMA_SQL = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -39,9 +43,9 @@ _SCHEMA_SQL = (
     " body_line INTEGER NOT NULL)",
     "CREATE TABLE tags (id INTEGER NOT NULL, tag TEXT NOT NULL, PRIMARY KEY (tag, id))",
     "CREATE INDEX tags_id ON tags (id)",  # a re-indexed file drops its tags without a scan
-    "CREATE VIRTUAL TABLE docs USING fts5(title, headings, body, gtitle, gbody, uni,"
-    " tokenize = 'unicode61 remove_diacritics 2')",
-    "CREATE VIRTUAL TABLE heads USING fts5(title, headings, gtitle, utitle,"
+    "CREATE VIRTUAL TABLE docs USING fts5(title, headings, aliases, description, body,"
+    " gtitle, gbody, uni, tokenize = 'unicode61 remove_diacritics 2')",
+    "CREATE VIRTUAL TABLE heads USING fts5(title, headings, aliases, gtitle, utitle,"
     " tokenize = 'unicode61 remove_diacritics 2')",
 )
 
@@ -60,6 +64,7 @@ class Refresh:
     total: int
     rebuilt: bool = False
     skipped: bool = False  # not refreshed: a large index trusted as it is
+    in_memory: bool = False  # the index could not be written where it belongs (read-only)
 
 
 def _log(corpus: Corpus, message: str) -> None:
@@ -95,20 +100,86 @@ def _remove(path: Path) -> None:
 
 
 def open_index(corpus: Corpus) -> tuple[sqlite3.Connection, bool]:
-    """The open index of ``corpus`` and whether it was (re)created just now."""
+    """The open index of ``corpus`` and whether it was (re)created just now. When the index
+    cannot be written where it belongs (a read-only vault or store, or a store that does not
+    exist yet, where nothing is to be written), it is kept in memory (:func:`in_memory`)."""
+    if not corpus.root.is_dir():
+        return _memory(), True
     path = corpus.index_path
-    path.parent.mkdir(parents=True, exist_ok=True)
-    existed = path.exists()
-    conn = _connect(path)
-    if existed and _schema_ok(conn):
-        return conn, False
+    try:
+        ensure_folder(path.parent)
+        existed = path.exists()
+        conn = _connect(path)
+        if existed and _schema_ok(conn):
+            return (conn, False) if _writable(conn) else in_memory(corpus)
+    except (OSError, sqlite3.OperationalError):
+        return in_memory(corpus)
     conn.close()
     if existed:
+        if not _writable_folder(path.parent):
+            return in_memory(corpus)
         _log(corpus, f"{path}: not a current search index (damaged or older); rebuilt")
         _remove(path)
-    conn = _connect(path)
-    _create(conn)
+    try:
+        conn = _connect(path)
+        _create(conn)
+    except (OSError, sqlite3.OperationalError):
+        return in_memory(corpus)
     return conn, True
+
+
+def _memory() -> sqlite3.Connection:
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    _create(conn)
+    return conn
+
+
+def in_memory(corpus: Corpus) -> tuple[sqlite3.Connection, bool]:
+    """An index in memory: a copy of the index on disk when it can be read and is current
+    (so only the files changed since are parsed again), else an empty one to fill."""
+    uri = corpus.index_path.resolve().as_uri() + "?mode=ro"
+    try:
+        disk = sqlite3.connect(uri, uri=True)
+        try:
+            if _schema_ok(disk):
+                conn = sqlite3.connect(":memory:", isolation_level=None)
+                disk.backup(conn)
+                return conn, False
+        finally:
+            disk.close()
+    except sqlite3.Error:
+        pass
+    return _memory(), True
+
+
+def is_memory(conn: sqlite3.Connection) -> bool:
+    """True for an index kept in memory (see :func:`open_index`)."""
+    return all(row[2] == "" for row in conn.execute("PRAGMA database_list"))
+
+
+def _writable(conn: sqlite3.Connection) -> bool:
+    """Whether the current index can be written: a row written and rolled back (on a
+    read-only file system the write lock alone is granted). Closes it when it cannot."""
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("INSERT OR REPLACE INTO meta VALUES ('probe', '')")
+        conn.execute("ROLLBACK")
+    except sqlite3.OperationalError as exc:
+        if "readonly" in str(exc) or "read-only" in str(exc):
+            conn.close()
+            return False
+        raise
+    return True
+
+
+def _writable_folder(folder: Path) -> bool:
+    probe = folder / f".probe-{os.getpid()}"
+    try:
+        probe.touch()
+        probe.unlink()
+    except OSError:
+        return False
+    return True
 
 
 FileStat = tuple[int, int, int, int]  # size, mtime_ns, ctime_ns, inode
@@ -171,24 +242,29 @@ def _insert(conn: sqlite3.Connection, doc: Document, info: os.stat_result) -> No
         ),
     )
     fid = cursor.lastrowid
-    heads = doc.title + "\n" + doc.headings
+    names = doc.names
+    heads = "\n".join((doc.title, doc.headings, names))
     gheads = bigram_text(heads)
+    body = doc.description + "\n" + doc.body if doc.description else doc.body
     conn.execute(
-        "INSERT INTO docs (rowid, title, headings, body, gtitle, gbody, uni)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO docs (rowid, title, headings, aliases, description, body, gtitle, gbody, uni)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             fid,
             doc.title,
             doc.headings,
+            names,
+            doc.description,
             doc.body,
             gheads,
-            bigram_text(doc.body),
-            unigram_text(heads + "\n" + doc.body),
+            bigram_text(body),
+            unigram_text(heads + "\n" + body),
         ),
     )
     conn.execute(
-        "INSERT INTO heads (rowid, title, headings, gtitle, utitle) VALUES (?, ?, ?, ?, ?)",
-        (fid, doc.title, doc.headings, gheads, unigram_text(heads)),
+        "INSERT INTO heads (rowid, title, headings, aliases, gtitle, utitle)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        (fid, doc.title, doc.headings, names, gheads, unigram_text(heads)),
     )
     conn.executemany("INSERT OR IGNORE INTO tags VALUES (?, ?)", [(fid, t) for t in doc.tags])
 
@@ -309,8 +385,15 @@ def opened(
         _remove(corpus.index_path)
         conn, created = open_index(corpus)
         result = _refreshed(conn, corpus, True, progress)
-    if created:
-        result = Refresh(result.updated, result.removed, result.total, rebuilt=True)
+    memory = is_memory(conn)
+    if created or memory:
+        updated, removed, total, skipped = (
+            result.updated,
+            result.removed,
+            result.total,
+            result.skipped,
+        )
+        result = Refresh(updated, removed, total, created, skipped, in_memory=memory)
     try:
         yield conn, result
     finally:
@@ -337,10 +420,17 @@ def _busy(corpus: Corpus, exc: sqlite3.OperationalError) -> VaultkitError:
 
 def update_index(corpus: Corpus, only: Iterable[str] | None = None) -> Refresh:
     """Refresh the index of ``corpus`` now: every file, or only the shown paths ``only`` (what
-    the worker just wrote). A missing or damaged index is rebuilt whole either way."""
-    if only is None:
+    the worker just wrote). A missing or damaged index is rebuilt whole either way. An index
+    that cannot be written (a read-only store) is left alone: one built in memory here would be
+    thrown away unread (``in_memory`` says so)."""
+    conn, created = open_index(corpus)
+    memory = is_memory(conn)
+    conn.close()
+    if memory:
+        return Refresh(0, 0, 0, in_memory=True)
+    if only is None or created:  # created just now (empty): filled whole
         with opened(corpus) as (_, result):
-            return result
+            return replace(result, rebuilt=True) if created else result
     with opened(corpus, update=False) as (conn, result):
         if result.rebuilt:
             return result

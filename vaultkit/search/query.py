@@ -1,5 +1,12 @@
 """Parse a search query (words, ``"phrases"``, ``prefix*``, ``OR``, ``-excluded``) into FTS5.
 
+A plain word is looked for by its content (:mod:`vaultkit.search.words`): stop words are left
+out (unless the query holds nothing else), an English word is found in any of its forms (its
+stem as a prefix), and a Chinese or Japanese run loses its question words and particles. The
+strict expression (:meth:`Query.match`) wants every content word; the loose units
+(:meth:`Query.units`) are each content word alone, so a question whose words no single note
+holds still finds the notes that hold most of them (:mod:`vaultkit.search.find`).
+
 The user never writes FTS5 syntax: every term is quoted before it reaches SQLite, so a query
 can hold any character, and a malformed query (an unclosed quote, nothing but exclusions) is a
 :class:`~vaultkit.errors.VaultkitError` that says what to fix, never an FTS5 traceback.
@@ -7,10 +14,12 @@ can hold any character, and a malformed query (an unclosed quote, nothing but ex
 
 from __future__ import annotations
 
+import string
 from dataclasses import dataclass
 
 from vaultkit.errors import VaultkitError
 from vaultkit.search.grams import bigrams, cjk_runs, is_cjk
+from vaultkit.search.words import cjk_pieces, is_stop_word, korean_stem, stem_prefix
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,8 +31,9 @@ class Columns:
     unigrams: str
 
 
-DOCS = Columns("{title headings body}", "{gtitle gbody}", "uni")  # the ``docs`` table: all text
-HEADS = Columns("{title headings}", "{gtitle}", "utitle")  # the ``heads`` table: titles, headings
+# the ``docs`` table: all text; the ``heads`` table: titles, headings, aliases and tags
+DOCS = Columns("{title headings aliases description body}", "{gtitle gbody}", "uni")
+HEADS = Columns("{title headings aliases}", "{gtitle}", "utitle")
 HINT = (
     'write words, "a phrase", prefix*, a OR b, -excluded; e.g. vaultkit search "schema migration"'
 )
@@ -37,11 +47,36 @@ class Term:
     phrase: bool = False
     prefix: bool = False
     excluded: bool = False
+    literal: bool = False  # every word as written: no stop words left out, no stems
+
+    @property
+    def plain(self) -> bool:
+        """True when the term is read for its content (see the module docstring)."""
+        return not (self.phrase or self.prefix or self.literal)
 
     def needles(self) -> tuple[str, ...]:
         """Lower-cased pieces to look for in a line when placing a hit (see ``locate``)."""
-        words = self.text.split() if not self.phrase else [self.text]
-        return tuple(w.lower() for w in words if w)
+        if not self.plain:
+            words = self.text.split() if not self.phrase else [self.text]
+            return tuple(w.lower() for w in words if w)
+        found: list[str] = []
+        for piece, cjk in _pieces(self.text):
+            if cjk:
+                found.extend(korean_stem(p) for p in cjk_pieces(piece))
+            elif _has_token(core := _core(piece)) and not is_stop_word(core):
+                found.append(stem_prefix(core))
+        return tuple(found)
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One content word of a query on its own: its FTS5 expressions over ``docs`` and
+    ``heads``, its weight in a document's coverage, and the word as shown to the user."""
+
+    docs: str
+    heads: str
+    weight: float
+    word: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +107,40 @@ class Query:
         return any(_positional(t.text) for terms in self.groups for t in terms)
 
     def has_prefix(self) -> bool:
-        return any(t.prefix for terms in self.groups for t in terms)
+        """True when a term stands for many words: ``prefix*`` or a stemmed word."""
+        return "*" in self.match()
+
+    def units(self) -> tuple[Unit, ...]:
+        """The loose units of a one-alternative query: each content word, a Korean word
+        without its ending, a long Chinese or Japanese piece as its bigrams (half a word
+        each). Empty for a query of several alternatives (``OR``): those mean what they say."""
+        if len(self.groups) != 1:
+            return ()
+        found: dict[str, Unit] = {}
+        for term in self.groups[0]:
+            if not term.excluded:
+                for unit in _units(term):
+                    found.setdefault(unit.docs, unit)
+        return tuple(found.values())
+
+    def loose_match(self, heads: bool = False) -> str:
+        """An FTS5 expression matching the documents that hold any unit (and no excluded
+        term), over the ``docs`` table or (``heads``) the ``heads`` table."""
+        units = [u.heads if heads else u.docs for u in self.units()]
+        expression = "(" + " OR ".join(units) + ")"
+        for term in self.groups[0]:
+            if term.excluded and (item := term_expression(term, HEADS if heads else DOCS)):
+                expression = f"{expression} NOT {item}"
+        return expression
+
+    def left_out(self) -> tuple[str, ...]:
+        """The words of the query that were not searched for (stop words)."""
+        out: list[str] = []
+        for terms in self.groups:
+            for term in terms:
+                if term.plain and not term.excluded:
+                    out.extend(w for w in _stop_words(term.text) if w not in out)
+        return tuple(out)
 
     def heads_imply_match(self, every: bool = False) -> bool:
         """True when a document matching :meth:`heads_match` matches the query too: nothing is
@@ -102,6 +170,65 @@ def _cjk(run: str, columns: Columns) -> str:
     return f"{columns.grams} : {_quote(' '.join(bigrams(run)))}"
 
 
+_EDGES = string.punctuation + "¿¡"
+PREFIX_MIN = 4  # an English word this long is looked for as a prefix even when it is its stem
+
+
+def _core(piece: str) -> str:
+    """A Latin piece without the punctuation around it (``collapsible?`` -> ``collapsible``)."""
+    return piece.strip(_EDGES)
+
+
+def _pieces(text: str) -> list[tuple[str, bool]]:
+    return [part for word in text.split() for part in _parts(word)]
+
+
+def _stop_words(text: str) -> list[str]:
+    out: list[str] = []
+    for piece, cjk in _pieces(text):
+        core = piece if cjk else _core(piece)
+        if core and is_stop_word(core):
+            out.append(core.lower() if not cjk else core)
+    return out
+
+
+def _word_expression(core: str, columns: Columns) -> str:
+    """A content word: its stem as a prefix (when stemming shortens it, or the word is long
+    enough for its other forms to start with it), else the word."""
+    stem = stem_prefix(core)
+    if stem != core.lower() or (len(stem) >= PREFIX_MIN and stem.isascii() and stem.isalpha()):
+        return _latin(stem, True, columns)  # shortcut finds shortcuts, collaps* collapsed
+    return _latin(core, False, columns)
+
+
+def _units(term: Term) -> list[Unit]:
+    if not term.plain:
+        expression = term_expression(term)
+        heads = term_expression(term, HEADS)
+        return [Unit(expression, heads or "", 1.0, term.text)] if expression else []
+    units: list[Unit] = []
+    for piece, cjk in _pieces(term.text):
+        if not cjk:
+            core = _core(piece)
+            if _has_token(core) and not is_stop_word(core):
+                units.append(
+                    Unit(_word_expression(core, DOCS), _word_expression(core, HEADS), 1.0, core)
+                )
+            continue
+        for sub in cjk_pieces(piece):
+            units.extend(_cjk_units(sub))
+    return units
+
+
+def _cjk_units(piece: str) -> list[Unit]:
+    stem = korean_stem(piece)
+    if stem != piece or len(piece) <= 2 or not any(is_cjk(c) for c in piece[:1]):
+        return [Unit(_cjk(stem, DOCS), _cjk(stem, HEADS), 1.0, stem)]
+    if all("\uac00" <= c <= "\ud7af" for c in piece):  # a Korean word: whole
+        return [Unit(_cjk(piece, DOCS), _cjk(piece, HEADS), 1.0, piece)]
+    return [Unit(_cjk(g, DOCS), _cjk(g, HEADS), 0.5, g) for g in bigrams(piece)]
+
+
 def _parts(text: str) -> list[tuple[str, bool]]:
     """Split a term into (piece, is_cjk) runs."""
     parts: list[tuple[str, bool]] = []
@@ -128,12 +255,16 @@ def term_expression(term: Term, columns: Columns = DOCS) -> str | None:
     if term.phrase and not any(True for _ in cjk_runs(term.text)):
         return _latin(term.text, term.prefix, columns) if _has_token(term.text) else None
     pieces: list[str] = []
-    for word in term.text.split():
-        for piece, cjk in _parts(word):
+    for piece, cjk in _pieces(term.text):
+        if not term.plain:
             if cjk:
                 pieces.append(_cjk(piece, columns))
             elif _has_token(piece):
                 pieces.append(_latin(piece, term.prefix, columns))
+        elif cjk:
+            pieces.extend(_cjk(sub, columns) for sub in cjk_pieces(piece))
+        elif _has_token(core := _core(piece)) and not is_stop_word(core):
+            pieces.append(_word_expression(core, columns))
     if not pieces:
         return None
     return pieces[0] if len(pieces) == 1 else "(" + " AND ".join(pieces) + ")"
@@ -187,8 +318,17 @@ def parse_query(text: str) -> Query:
             groups.append([])
             continue
         groups[-1].append(Term(raw.strip(), phrase=quoted, prefix=prefix, excluded=excluded))
+    kept: list[tuple[Term, ...]] = []
     for terms in groups:
         if not any(not t.excluded and term_expression(t) for t in terms):
+            # nothing but stop words: search for them as written ("how to", "如何")
+            terms = [Term(t.text, t.phrase, t.prefix, t.excluded, literal=True) for t in terms]
+        if not any(not t.excluded and term_expression(t) for t in terms):
             what = "nothing to search for" if len(groups) == 1 else "an OR side with no term"
+            if terms and all(t.excluded for t in terms):
+                what += " (only excluded words: -word leaves out notes that hold it)"
+                hint = f"add a word to find: vaultkit search -- 'WORD -{terms[0].text}'"
+                raise VaultkitError(f"search query {text!r}: {what}", hint=hint)
             raise VaultkitError(f"search query {text!r}: {what}", hint=HINT)
-    return Query(text, tuple(tuple(g) for g in groups))
+        kept.append(tuple(terms))
+    return Query(text, tuple(kept))

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,11 +17,13 @@ if TYPE_CHECKING:  # the graph side (vault.resolve, vault.analysis) only when ``
 
 @dataclass(frozen=True, slots=True)
 class Found:
-    """A search's hits and what refreshing the index took."""
+    """A search's hits, what refreshing the index took, and, when the hits are none or hold
+    only some of the query's words, why and what to try (``advice``)."""
 
     query: str
     hits: tuple[Hit, ...]
     refresh: Refresh
+    advice: tuple[str, ...] = ()
     note: str = ""  # said on stderr (the CLI) or in the answer (MCP): how it was searched
 
     def as_json(self) -> dict[str, object]:
@@ -31,6 +32,7 @@ class Found:
             "results": [hit.as_json() for hit in self.hits],
             "indexed": self.refresh.total,
             "reindexed": self.refresh.updated,
+            "advice": list(self.advice),
             **({"note": self.note} if self.note else {}),
         }
 
@@ -46,31 +48,20 @@ def search_folder(
     """Search the store or vault at ``folder``; raises :class:`~vaultkit.errors.VaultkitError`
     for a malformed query. ``update``: True re-reads changed files first, False trusts the
     index, None (auto) re-reads them unless the index is large (see ``index.opened``)."""
+    from vaultkit.search.advice import advise
+
     query = parse_query(text)  # a bad query fails before any indexing work
     corpus = corpus_for(folder)
-    if writable(corpus.state_dir):
-        with opened(corpus, update=update, progress=progress) as (conn, refresh):
-            return Found(text, tuple(search(conn, query, filters)), refresh)
-    import tempfile  # a read-only store: index its files in a private folder for this search
-
-    with tempfile.TemporaryDirectory(prefix="vaultkit-search-") as scratch:
-        private = replace(corpus, state_dir=Path(scratch))
-        with opened(private, update=True, progress=progress) as (conn, refresh):
-            hits = tuple(search(conn, query, filters))
-    note = (
-        f"{corpus.state_dir} is not writable, so its search index was built in a temporary "
-        "folder for this search (make the store writable to keep it)"
-    )
-    return Found(text, hits, refresh, note)
-
-
-def writable(folder: Path) -> bool:
-    """True when ``folder`` (or, if it does not exist yet, its nearest existing parent) can be
-    written: not on a read-only file system, not denied by its permissions."""
-    probe = folder
-    while not probe.exists() and probe.parent != probe:
-        probe = probe.parent
-    return os.access(probe, os.W_OK)
+    with opened(corpus, update=update, progress=progress) as (conn, refresh):
+        hits = tuple(search(conn, query, filters))
+        advice = advise(conn, query, filters, hits)
+    note = ""
+    if refresh.in_memory and corpus.root.is_dir():  # a read-only vault or store
+        note = (
+            f"{corpus.state_dir} is not writable, so its search index was built in memory"
+            " for this search (make the store writable to keep it)"
+        )
+    return Found(text, hits, refresh, advice, note)
 
 
 @dataclass(frozen=True, slots=True)

@@ -399,11 +399,11 @@ def _resolve_cached(
     return result.links
 
 
-def _load_cached(
-    root: Path, paths: Sequence[str], progress: Progress | None, store: NoteCache
-) -> Loaded:
-    base = str(root)
-    rows = store.rows()
+def _reusable(
+    base: str, paths: Sequence[str], rows: dict[str, Row]
+) -> tuple[dict[str, Note], list[Job]]:
+    """The notes whose rows are fresh (decoded, their files not opened), and a job for each
+    other path (with its row's digest, so an unchanged file is not parsed again)."""
     found: dict[str, Note] = {}
     jobs: list[Job] = []
     for path in paths:
@@ -413,6 +413,27 @@ def _load_cached(
             found[path] = note
         else:
             jobs.append((path, row.digest if row is not None else None))
+    return found, jobs
+
+
+def _settled(base: str, parsed: Parsed, old: Row | None) -> tuple[Parsed, bytes, Note | None]:
+    """A read's note and record: parsed now, or the cached record when the digest matched; a
+    damaged cached record means the file is parsed here after all."""
+    record = parsed.record if parsed.record is not None else old.record if old else b""
+    note = parsed.note if parsed.note is not None else _decode(record)  # no round trip
+    if note is None:
+        parsed = read_one(base, (parsed.path, None))
+        record = parsed.record or b""
+        note = _decode(record)
+    return parsed, record, note
+
+
+def _load_cached(
+    root: Path, paths: Sequence[str], progress: Progress | None, store: NoteCache
+) -> Loaded:
+    base = str(root)
+    rows = store.rows()
+    found, jobs = _reusable(base, paths, rows)
     reused, total = len(found), len(paths)
     if progress is not None and reused:
         progress(reused, total)
@@ -422,16 +443,9 @@ def _load_cached(
     unreadable: list[Finding] = []
     digests = {p: rows[p].digest for p in found}
     for parsed in strategy.read_all(base, jobs, step):
-        if parsed.error is not None:
-            unreadable.append(unreadable_finding(parsed.path, parsed.error))
-            continue
-        old = rows.get(parsed.path)
-        record = parsed.record if parsed.record is not None else old.record if old else b""
-        note = parsed.note if parsed.note is not None else _decode(record)  # no round trip
-        if note is None:  # the cached record is damaged: parse the file here after all
-            parsed = read_one(base, (parsed.path, None))
-            record = parsed.record or b""
-            note = _decode(record)
+        note, record = None, b""
+        if parsed.error is None:
+            parsed, record, note = _settled(base, parsed, rows.get(parsed.path))
         if parsed.error is not None or note is None:
             unreadable.append(unreadable_finding(parsed.path, parsed.error or "unreadable"))
             continue

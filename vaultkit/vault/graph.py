@@ -6,8 +6,10 @@ from __future__ import annotations
 import io
 import json
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, TypeAlias
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from functools import cache
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from vaultkit.base.gcpause import gc_paused
 from vaultkit.vault.model import Note
@@ -45,36 +47,44 @@ def _base(path: str) -> str:
 
 
 # The one table of the graph's fields: each node and edge attribute, in the order every export
-# writes it, with how it is read from the vault. build_graph gives these dicts to networkx and
-# vault_json writes the same dicts as node-link JSON, so a field is added or changed here only.
+# writes it, how it is read from the vault, and its JSON kind (str, which may be None, int, bool
+# or a list of str). build_graph gives networkx these attributes and vault_json writes the same
+# fields as node-link JSON, so a field is added or changed here only.
 Attrs = dict[str, Any]
-NOTE_FIELDS: tuple[tuple[str, Callable[[Note], object]], ...] = (
-    ("kind", lambda note: "note"),
-    ("name", lambda note: note.name),
-    ("title", note_title),
-    ("tags", lambda note: list(note.tags)),
-    ("aliases", lambda note: list(note.aliases)),
-    ("degraded", lambda note: note.degraded),
+JsonKind = Literal["str", "int", "bool", "list"]
+NoteField = tuple[str, Callable[[Note], Any], JsonKind]
+EdgeField = tuple[str, Callable[["ResolvedLink"], Any], JsonKind]
+NOTE_FIELDS: tuple[NoteField, ...] = (
+    ("kind", lambda note: "note", "str"),
+    ("name", attrgetter("name"), "str"),
+    ("title", note_title, "str"),
+    ("tags", lambda note: list(note.tags), "list"),
+    ("aliases", lambda note: list(note.aliases), "list"),
+    ("degraded", attrgetter("degraded"), "bool"),
 )
 NAMED_FIELDS = ("kind", "name")  # an attachment, ghost or unreadable node: its kind and name
-EDGE_FIELDS: tuple[tuple[str, Callable[[ResolvedLink], object]], ...] = (
-    ("kind", lambda item: item.link.kind),
-    ("target", lambda item: item.link.target),
-    ("subpath", lambda item: item.link.subpath),
-    ("display", lambda item: item.link.display),
-    ("line", lambda item: item.link.line),
-    ("col", lambda item: item.link.col),
-    ("ambiguous", lambda item: bool(item.resolution.candidates) and item.resolution.ambiguous),
+EDGE_FIELDS: tuple[EdgeField, ...] = (
+    ("kind", attrgetter("link.kind"), "str"),
+    ("target", attrgetter("link.target"), "str"),
+    ("subpath", attrgetter("link.subpath"), "str"),
+    ("display", attrgetter("link.display"), "str"),
+    ("line", attrgetter("link.line"), "int"),
+    ("col", attrgetter("link.col"), "int"),
+    (
+        "ambiguous",
+        lambda item: bool(item.resolution.candidates) and item.resolution.ambiguous,
+        "bool",
+    ),
 )
-# Written only when the link was found by an alias (the alias's notes).
-EDGE_OPTIONAL: tuple[tuple[str, Callable[[ResolvedLink], list[str] | None]], ...] = (
-    ("alias_of", lambda item: list(item.resolution.alias_of) or None),
+# Written only when the link was found by an alias (the alias's notes); None: left out.
+EDGE_OPTIONAL: tuple[EdgeField, ...] = (
+    ("alias_of", lambda item: list(item.resolution.alias_of) or None, "list"),
 )
 
 
 def note_attrs(note: Note) -> Attrs:
     """A note node's attributes (:data:`NOTE_FIELDS`)."""
-    return {name: read(note) for name, read in NOTE_FIELDS}
+    return {name: read(note) for name, read, _kind in NOTE_FIELDS}
 
 
 def named_attrs(kind: str, name: str) -> Attrs:
@@ -84,8 +94,8 @@ def named_attrs(kind: str, name: str) -> Attrs:
 
 def edge_attrs(item: ResolvedLink) -> Attrs:
     """One link's edge attributes (:data:`EDGE_FIELDS`, then :data:`EDGE_OPTIONAL` when set)."""
-    attrs = {name: read(item) for name, read in EDGE_FIELDS}
-    for name, read in EDGE_OPTIONAL:
+    attrs = {name: read(item) for name, read, _kind in EDGE_FIELDS}
+    for name, read, _kind in EDGE_OPTIONAL:
         value = read(item)
         if value is not None:
             attrs[name] = value
@@ -116,7 +126,7 @@ def _link_end(item: ResolvedLink, ghost_keys: dict[str, str]) -> tuple[str, bool
     return key, True
 
 
-Edge = tuple[str, str, Attrs]
+Edge = tuple[str, str, "ResolvedLink"]  # source node, target node, the link
 
 
 def file_nodes(vault: Vault) -> dict[str, Attrs]:
@@ -129,7 +139,7 @@ def file_nodes(vault: Vault) -> dict[str, Attrs]:
 
 
 def link_edges(vault: Vault, nodes: dict[str, Attrs]) -> Iterator[Edge]:
-    """One ``(source, target, attributes)`` edge per link, in link order. A ghost's node is
+    """One ``(source, target, link)`` edge per link, in link order. A ghost's node is
     added to ``nodes`` as its first link is yielded, and so is the bare node ``add_edge`` makes
     for an end that is not in the vault (only in a hand-built Vault)."""
     ghost_keys: dict[str, str] = {}
@@ -139,7 +149,7 @@ def link_edges(vault: Vault, nodes: dict[str, Attrs]) -> Iterator[Edge]:
         target, ghost = _link_end(item, ghost_keys)
         if target not in nodes:
             nodes[target] = named_attrs("ghost", target) if ghost else {}
-        yield item.source, target, edge_attrs(item)
+        yield item.source, target, item
 
 
 def build_graph(vault: Vault) -> VaultGraph:
@@ -162,14 +172,14 @@ def build_graph(vault: Vault) -> VaultGraph:
 
 def _ends_added(
     graph: VaultGraph, nodes: dict[str, Attrs], edges: Iterator[Edge]
-) -> Iterator[Edge]:
-    """The edges, each new end's node added to ``graph`` with its attributes first."""
-    for source, target, attrs in edges:
+) -> Iterator[tuple[str, str, Attrs]]:
+    """The edges with their attributes, each new end's node added to ``graph`` first."""
+    for source, target, item in edges:
         if source not in graph:
             graph.add_node(source, **nodes[source])
         if target not in graph:
             graph.add_node(target, **nodes[target])
-        yield source, target, attrs
+        yield source, target, edge_attrs(item)
 
 
 def _flat(attrs: Mapping[str, Any]) -> dict[str, Any]:
@@ -296,35 +306,73 @@ def _list(texts: _Strings, items: Iterable[str]) -> str:
     return f"[\n        {body}\n      ]" if body else "[]"
 
 
-def _value(texts: _Strings, value: object) -> str:
-    """One attribute value as ``json.dumps`` writes it inside a node or edge object."""
-    if value is None or type(value) is str:
-        return texts[value]
-    if type(value) is bool:
-        return _BOOL[value]
-    if type(value) is int:
-        return str(value)
-    if type(value) is list:
-        return _list(texts, value)
-    raise TypeError(f"no JSON form for a graph attribute of type {type(value).__name__}")
+_LINK_KEYS = ("source", "target", "key")  # what node_link_data adds to an edge's attributes
 
 
-def _object(texts: _Strings, attrs: Attrs) -> str:
-    """One node or edge object at depth 2, laid out as ``json.dumps(..., indent=2)`` does."""
-    fields = ",\n".join(f"      {texts[k]}: {_value(texts, v)}" for k, v in attrs.items())
-    return f"    {{\n{fields}\n    }}"
+def _template(names: Sequence[str]) -> str:
+    """An object at depth 2 with one ``%s`` a field, laid out as ``json.dumps(..., indent=2)``
+    lays it out (field names are plain identifiers: their JSON is ``"name"``)."""
+    fields = ",\n".join(f"      {_encode(name).replace('%', '%%')}: %s" for name in names)
+    return "    {\n" + fields + "\n    }"
 
 
-def _json_edges(vault: Vault, nodes: dict[str, Attrs]) -> dict[str, list[str]]:
+@cache
+def _edge_template(optional: tuple[str, ...]) -> tuple[str, int]:
+    """The edge object's template with these optional fields, and where ``target`` is in it:
+    node_link_data writes ``{**attributes, "source": u, "target": v, "key": k}``, so the node
+    key replaces the ``target`` attribute in its place and ``source`` and ``key`` follow."""
+    names = [*(f[0] for f in EDGE_FIELDS), *optional]
+    names += [key for key in _LINK_KEYS if key not in names]
+    return _template(names), names.index("target")
+
+
+def _encoders(texts: _Strings) -> dict[JsonKind, Callable[[Any], str]]:
+    """How each JSON kind of the field table is written (strings through ``texts``)."""
+    return {
+        "str": texts.__getitem__,
+        "int": str,
+        "bool": _BOOL.__getitem__,
+        "list": lambda items: _list(texts, items),
+    }
+
+
+_NOTE_KINDS: dict[str, JsonKind] = {name: kind for name, _read, kind in NOTE_FIELDS}
+
+
+@cache
+def _node_template(names: tuple[str, ...]) -> str:
+    return _template([*names, "id"])  # node_link_data writes ``{**attributes, "id": n}``
+
+
+def _json_nodes(nodes: dict[str, Attrs], texts: _Strings) -> list[str]:
+    """Each node's object, in ``nodes`` order: its attributes by their kind in the field table
+    (:data:`NAMED_FIELDS` are strings), then its ``id``."""
+    encoders = _encoders(texts)
+    objects: list[str] = []
+    for path, attrs in nodes.items():
+        values = [encoders[_NOTE_KINDS.get(name, "str")](v) for name, v in attrs.items()]
+        objects.append(_node_template(tuple(attrs)) % (*values, texts[path]))
+    return objects
+
+
+def _json_edges(vault: Vault, nodes: dict[str, Attrs], texts: _Strings) -> dict[str, list[str]]:
     """Each source's edge objects in ``graph.edges(keys=True)`` order (by target in first-link
-    order, then key), as ``node_link_data`` writes them: the attributes, with ``target`` (an
-    attribute too) replaced by the node key in its place, then ``source`` and ``key``."""
-    texts = _Strings()
+    order, then key), as ``node_link_data`` writes them (see :func:`_edge_template`)."""
+    encoders = _encoders(texts)
+    plan = [(read, encoders[kind]) for _name, read, kind in EDGE_FIELDS]
     groups: dict[str, dict[str, list[str]]] = {}
-    for source, target, attrs in link_edges(vault, nodes):
+    for source, target, item in link_edges(vault, nodes):
         keys = groups.setdefault(source, {}).setdefault(target, [])
-        attrs.update(source=source, target=target, key=len(keys))
-        keys.append(_object(texts, attrs))
+        values = [write(read(item)) for read, write in plan]
+        present: tuple[str, ...] = ()
+        for name, read, kind in EDGE_OPTIONAL:
+            value = read(item)
+            if value is not None:
+                present += (name,)
+                values.append(encoders[kind](value))
+        template, target_at = _edge_template(present)
+        values[target_at] = texts[target]
+        keys.append(template % (*values, texts[source], len(keys)))
     return {path: [edge for keys in out.values() for edge in keys] for path, out in groups.items()}
 
 
@@ -344,8 +392,8 @@ def vault_json(vault: Vault) -> str:
     one copy (a fresh process pays for every large string it allocates)."""
     texts = _Strings()
     nodes = file_nodes(vault)
-    groups = _json_edges(vault, nodes)  # adds the ghost and bare nodes to ``nodes``
-    objects = [_object(texts, {**attrs, "id": path}) for path, attrs in nodes.items()]
+    groups = _json_edges(vault, nodes, texts)  # adds the ghost and bare nodes to ``nodes``
+    objects = _json_nodes(nodes, texts)
     edges = [edge for path in nodes if path in groups for edge in groups[path]]
     items = [*_block("nodes", objects), *_block("edges", edges)]
     items[0] = '{\n  "directed": true,\n  "multigraph": true,\n  "graph": {},\n' + items[0]

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from vaultkit.base.fsio import atomic_write_text
 from vaultkit.base.leanmeta import read_meta
-from vaultkit.base.store import Store
+from vaultkit.base.store import Store, read_problem
 from vaultkit.session.notes.naming import names_session, parse_name
 
 BAG_MAX = 30  # notes with every word of their name in the transcript, but not as a phrase
@@ -93,9 +93,12 @@ def _title_words(path: str) -> str:
     return parsed.title if parsed is not None else _stem(path)
 
 
-def _scan(wiki: Path) -> list[tuple[str, int, int]]:
-    """``(path, size, mtime_ns)`` of every note below ``wiki`` (dot-folders skipped)."""
-    found = []
+def _scan(store: Store, wiki: Path) -> list[tuple[str, int, int]]:
+    """``(path, size, mtime_ns)`` of every note below ``wiki`` (dot-folders skipped; links the
+    store may not follow, ``read_problem``, are not entered or read)."""
+    found: list[tuple[str, int, int]] = []
+    if read_problem(store, wiki):
+        return found
     stack = [("", str(wiki))]
     while stack:
         prefix, folder = stack.pop()
@@ -108,6 +111,8 @@ def _scan(wiki: Path) -> list[tuple[str, int, int]]:
                 continue
             rel = prefix + entry.name
             try:
+                if entry.is_symlink() and read_problem(store, entry.path):
+                    continue
                 if entry.is_dir():
                     stack.append((rel + "/", entry.path))
                 elif entry.name.lower().endswith(".md") and rel != "INDEX.md":
@@ -148,7 +153,7 @@ def catalogue(store: Store) -> list[Entry]:
     known = _load(path)
     entries = []
     changed = False
-    for rel, size, mtime in _scan(store.wiki):
+    for rel, size, mtime in _scan(store, store.wiki):
         old = known.get(rel)
         if old is not None and (old.size, old.mtime_ns) == (size, mtime):
             entries.append(old)

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from vaultkit.base.leanmeta import meta_str, read_meta
-from vaultkit.base.store import Store
+from vaultkit.base.store import Store, read_problem
 from vaultkit.session.notes.naming import parse_name
 
 HEAD_BYTES = 8192
@@ -49,7 +49,11 @@ def week_quality(store: Store, now: datetime) -> WeekQuality:
     up to ``now`` (naive local time), with their ``degraded_reason`` counts."""
     since = now - WEEK
     try:
-        names = [p for p in store.wiki.iterdir() if p.suffix == ".md"]
+        names = [
+            p
+            for p in store.wiki.iterdir()
+            if p.suffix == ".md" and not (p.is_symlink() and read_problem(store, p))
+        ]
     except OSError:
         return WeekQuality(since)
     notes = 0

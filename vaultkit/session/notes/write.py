@@ -141,6 +141,8 @@ def _held_by_another(store: Store, stem: str, session_id: str) -> bool:
     short id: time-ordered ids share their first 8 characters)."""
     for folder in (store.summary, store.summary_archive, store.wiki):
         path = folder / f"{stem}.md"
+        if path.is_symlink():  # a teammate's link is never read, and never written through
+            return True
         if path.is_file():
             recorded = read_frontmatter(path).get("session_id")
             if recorded is not None and str(recorded) != session_id:

@@ -211,7 +211,7 @@ class _Scanner:
             git_branch=self.branch,
             cwd=cwd,
             files_touched=tuple(redact(_relative(f, cwd)) for f in self.files),
-            commands=tuple(redact(c) for c in self.commands),
+            commands=tuple(_one_line(redact(c), 300) for c in self.commands),
             turns=self.turns.count,
             omitted_turns=self.turns.omitted,
             lines=tally.lines,

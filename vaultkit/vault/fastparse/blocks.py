@@ -4,7 +4,7 @@ on over a ``%%`` comment it leaves open)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from vaultkit.vault.fastparse.html import (
     opens_no_html_block,
@@ -41,38 +41,75 @@ def classify(line: str) -> int | None:
         return TEXT
     if not line.strip(" \t"):
         return BLANK
-    if first in " \t>|:":
-        return None  # indentation, blockquote, table row
-    if first == "<":
-        return TEXT if opens_no_html_block(line) else None
-    if first == "$" and line.startswith(MATH):
-        return None  # maybe a math block
-    if first == "[" and FOOTNOTE.match(line):
-        return FOOTNOTE_DEF  # a footnote definition (it interrupts a paragraph)
-    if first == "#":
-        level = len(line) - len(line.lstrip("#"))
-        if level <= 6 and (level == len(line) or line[level] in " \t"):
-            return HEADING
-        return TEXT
-    if first in "`~":
-        run = len(line) - len(line.lstrip(first))
-        if run >= 3:
-            return FENCE if first == "~" or "`" not in line[run:] else None
-        return TEXT
-    if first in "-*+":
-        second = line[1:2]
-        if second == " ":
-            return BULLET if _item_content_ok(line[2:]) else None
-        if second == "" or second == "\t" or not line[1:].strip(" \t"):
-            return None  # an empty item
-    if first in "-*_=" and (HR.fullmatch(line) or UNDERLINE.fullmatch(line)):
-        return None
-    if first == "-" and set(line) <= DELIMITER_CHARS:
-        return None
+    rule = _BY_FIRST.get(first)
+    if rule is not None:
+        return rule(line)
     if first.isdigit() and ORDERED_MARKER.match(line):
         item = ORDERED_ITEM.match(line)
         return ORDERED if item and _item_content_ok(line[item.end() :]) else None
     return TEXT
+
+
+def _unmodelled(line: str) -> int | None:
+    return None  # indentation, blockquote, table row
+
+
+def _html_kind(line: str) -> int | None:
+    return TEXT if opens_no_html_block(line) else None
+
+
+def _math_kind(line: str) -> int | None:
+    return None if line.startswith(MATH) else TEXT  # maybe a math block
+
+
+def _footnote_kind(line: str) -> int | None:
+    return FOOTNOTE_DEF if FOOTNOTE.match(line) else TEXT  # a definition interrupts a paragraph
+
+
+def _heading_kind(line: str) -> int | None:
+    level = len(line) - len(line.lstrip("#"))
+    if level <= 6 and (level == len(line) or line[level] in " \t"):
+        return HEADING
+    return TEXT
+
+
+def _fence_kind(line: str) -> int | None:
+    first = line[0]
+    run = len(line) - len(line.lstrip(first))
+    if run >= 3:
+        return FENCE if first == "~" or "`" not in line[run:] else None
+    return TEXT
+
+
+def _bullet_kind(line: str) -> int | None:
+    second = line[1:2]
+    if second == " ":
+        return BULLET if _item_content_ok(line[2:]) else None
+    if second == "" or second == "\t" or not line[1:].strip(" \t"):
+        return None  # an empty item
+    return TEXT if line[0] == "+" else _rule_kind(line)
+
+
+def _rule_kind(line: str) -> int | None:
+    """A thematic break, a setext underline or a table's delimiter row: not modelled here."""
+    if HR.fullmatch(line) or UNDERLINE.fullmatch(line):
+        return None
+    if line[0] == "-" and set(line) <= DELIMITER_CHARS:
+        return None
+    return TEXT
+
+
+# The line kinds decided by a line's first character (letters, blanks and digits aside).
+_BY_FIRST: dict[str, Callable[[str], int | None]] = {
+    **dict.fromkeys(" \t>|:", _unmodelled),
+    "<": _html_kind,
+    "$": _math_kind,
+    "[": _footnote_kind,
+    "#": _heading_kind,
+    **dict.fromkeys("`~", _fence_kind),
+    **dict.fromkeys("-*+", _bullet_kind),
+    **dict.fromkeys("_=", _rule_kind),
+}
 
 
 def _item_content_ok(content: str) -> bool:

@@ -3,6 +3,10 @@ escape, backticks, html_inline, newline): the children of one ``inline`` token."
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
 from vaultkit.vault.fastparse.html import (
     TAG,
 )
@@ -139,6 +143,88 @@ def _newline(src: str, text_start: int, pos: int) -> tuple[int, Piece]:
     return (pos - 1 if pos - end == 1 else pos), Piece("softbreak")
 
 
+@dataclass(slots=True)
+class _Source:
+    """One inline source and the scans its rules build on first need."""
+
+    src: str
+    runs: dict[int, int] | None = None  # backtick runs (markdown-it's backtick cache)
+    math: MathScan | None = None
+
+
+def _at_bracket(source: _Source, at: int) -> Found | None:
+    src = source.src
+    return _wikilink(src, at, False) if src.startswith("[[", at) else markdown_link(src, at, False)
+
+
+def _at_backtick(source: _Source, at: int) -> Found | None:
+    if source.runs is None:
+        source.runs = _last_runs(source.src)
+    end, span = _code_span(source.src, at, source.runs)
+    return ((Piece("code_inline", span),), end) if span is not None else ((), end)
+
+
+def _at_percent(source: _Source, at: int) -> Found | None:
+    return _comment(source.src, at) if source.src.startswith(COMMENT, at) else ((), at + 1)
+
+
+def _at_bang(source: _Source, at: int) -> Found | None:
+    src = source.src
+    if src.startswith("![[", at):
+        return _wikilink(src, at, True)
+    if src.startswith("![", at):
+        return markdown_link(src, at, True)
+    return (), at + 1
+
+
+def _at_dollar(source: _Source, at: int) -> Found | None:
+    if source.math is None:
+        source.math = MathScan.build(source.src)
+    end = source.math.end(at)
+    return ((Piece("math_inline", source.src[at:end]),), end) if end >= 0 else ((), at + 1)
+
+
+def _at_close(source: _Source, at: int) -> Found | None:
+    return (), at + 1
+
+
+def _at_backslash(source: _Source, at: int) -> Found | None:
+    return _escape(source.src, at)
+
+
+def _at_angle(source: _Source, at: int) -> Found | None:
+    return _angle(source.src, at)
+
+
+# The inline rule that may start at each special character (SPECIAL) but a line break.
+_RULES: dict[str, Callable[[_Source, int], Found | None]] = {
+    "[": _at_bracket,
+    "`": _at_backtick,
+    "%": _at_percent,
+    "!": _at_bang,
+    "$": _at_dollar,
+    "]": _at_close,
+    "\\": _at_backslash,
+    "<": _at_angle,
+}
+
+
+def _common(src: str, at: int, char: str) -> Found | Literal[False] | None:
+    """The two common tokens matched whole: a wikilink with no bracket or line break inside
+    (SIMPLE_WIKILINK; None when it names nothing, which markdown-it reports) and a
+    one-backtick code span. False when neither is here."""
+    if char in "[!" and (match := SIMPLE_WIKILINK.match(src, at)):
+        parts = split_wikilink(match.group(2))
+        if parts is None:
+            return None
+        meta = wikilink_meta(parts, bool(match.group(1)), at)
+        return (make_piece(("wikilink", "", meta, NONE, None, None)),), match.end()
+    if char == "`" and (match := CODE.match(src, at)):
+        code = _code_content(match.group(1))
+        return (make_piece(("code_inline", code, NONE, NONE, None, None)),), match.end()
+    return False
+
+
 def inline_children(src: str) -> list[Piece] | None:
     """The children markdown-it gives an inline token with this content, or ``None``.
 
@@ -147,37 +233,11 @@ def inline_children(src: str) -> list[Piece] | None:
     """
     children: list[Piece] = []
     text_start = pos = 0
-    runs: dict[int, int] | None = None
-    math: MathScan | None = None
+    source = _Source(src)
     search = SPECIAL.search
     while (special := search(src, pos)) is not None:
         at = special.start()
         char = src[at]
-        if char in "[!" and (match := SIMPLE_WIKILINK.match(src, at)):
-            parts = split_wikilink(match.group(2))
-            if parts is None:
-                return None
-            if at > text_start:
-                children.append(text_piece(src[text_start:at]))
-            embed = bool(match.group(1))
-            meta = {
-                "target": parts.target,
-                "subpath": parts.subpath,
-                "display": parts.display,
-                "embed": embed,
-                "pos": at,
-            }
-            children.append(make_piece(("wikilink", "", meta, NONE, None, None)))
-            pos = text_start = match.end()
-            continue
-        if char == "`" and (match := CODE.match(src, at)):
-            if at > text_start:
-                children.append(text_piece(src[text_start:at]))
-            code = _code_content(match.group(1))
-            children.append(make_piece(("code_inline", code, NONE, NONE, None, None)))
-            pos = text_start = match.end()
-            continue
-        found: Found | None
         if char == "\n":
             text_end, piece = _newline(src, text_start, at)
             if text_end > text_start:
@@ -185,37 +245,9 @@ def inline_children(src: str) -> list[Piece] | None:
             children.append(piece)
             pos = text_start = _skip_spaces(src, at + 1)
             continue
-        if char == "[":
-            found = (
-                _wikilink(src, at, False)
-                if src.startswith("[[", at)
-                else markdown_link(src, at, False)
-            )
-        elif char == "`":
-            if runs is None:
-                runs = _last_runs(src)
-            end, span = _code_span(src, at, runs)
-            found = ((Piece("code_inline", span),), end) if span is not None else ((), end)
-        elif char == "%":
-            found = _comment(src, at) if src.startswith(COMMENT, at) else ((), at + 1)
-        elif char == "!":
-            if src.startswith("![[", at):
-                found = _wikilink(src, at, True)
-            elif src.startswith("![", at):
-                found = markdown_link(src, at, True)
-            else:
-                found = (), at + 1
-        elif char == "$":
-            if math is None:
-                math = MathScan.build(src)
-            end = math.end(at)
-            found = ((Piece("math_inline", src[at:end]),), end) if end >= 0 else ((), at + 1)
-        elif char == "]":
-            found = (), at + 1
-        elif char == "\\":
-            found = _escape(src, at)
-        else:
-            found = _angle(src, at)
+        found = _common(src, at, char)
+        if found is False:
+            found = _RULES[char](source, at)
         if found is None:
             return None
         pieces, pos = found

@@ -62,6 +62,17 @@ def _closes(line: str, marker: str, length: int) -> bool:
     return run >= length and not rest[run:].strip(" \t")
 
 
+def _runs_on(line: str) -> bool:
+    """True when a block that may start on ``line`` can run on over blank lines, so no later
+    line is a sure cut: a paragraph leaving a ``%%`` comment open (an odd count, or one with a
+    backtick), a ``$$`` math block, or an HTML block of types 1-5."""
+    if COMMENT in line and ("`" in line or line.count(COMMENT) % 2):
+        return True
+    if MATH in line and _MATH_START.match(line):
+        return True
+    return "<" in line and _RAW_HTML.search(line) is not None
+
+
 def cuts(lines: Sequence[str], kinds: Sequence[int | None], start: int, line_max: int) -> list[int]:
     """The lines before which markdown-it surely starts afresh at the top level, in order.
 
@@ -93,20 +104,15 @@ def cuts(lines: Sequence[str], kinds: Sequence[int | None], start: int, line_max
         if blank_before and index > start and kind in (TEXT, HEADING) and starts_paragraph(line):
             found.append(index)
         blank_before = False
-        if COMMENT in line and ("`" in line or line.count(COMMENT) % 2):
-            break  # a paragraph here may leave a comment open, which runs on to its "%%"
-        if MATH in line and _MATH_START.match(line):
-            break  # a math block may open here and run on over blank lines
-        if "<" in line and _RAW_HTML.search(line):
+        if _runs_on(line):
             break
-        if "`" in line or "~" in line:
-            opening = _fence_opening(line)
-            if opening is not None:
-                marker, length, top = opening
-                if not top or maybe_html:
-                    break  # in a list item, or inside an HTML block, or not: unsure
-                fence = marker, length
-                continue
+        opening = _fence_opening(line) if "`" in line or "~" in line else None
+        if opening is not None:
+            marker, length, top = opening
+            if not top or maybe_html:
+                break  # in a list item, or inside an HTML block, or not: unsure
+            fence = marker, length
+            continue
         if "<" in line and _HTML_START.match(line):
             maybe_html = True
     return found

@@ -48,6 +48,58 @@ from vaultkit.vault.wikisyntax import (
     MATH,
 )
 
+Step = tuple[list[InlineBlock], int] | None  # a block's inline tokens and the line after it
+
+
+def _inline_block(content: str, level: int, index: int, after: int) -> Step:
+    """The one inline token of a paragraph, heading or footnote (None: not modelled)."""
+    children = inline_children(content)
+    if children is None:
+        return None
+    return [(level, Piece("inline", content, children=children, map=[index, after]))], after
+
+
+def _skipped(end: int | None) -> Step:
+    """A block the walk reads nothing of (fence, HTML, math) that ends before ``end``."""
+    return None if end is None else ([], end)
+
+
+def _table(lines: Sequence[str], kinds: Sequence[int | None], index: int, line_max: int) -> Step:
+    end = table_end(lines, kinds, index, line_max)  # the table rule comes first
+    rows = None if end is None else table_rows(lines, index, end)
+    return None if end is None or rows is None else (rows, end)
+
+
+def _block_at(
+    lines: Sequence[str], kinds: Sequence[int | None], index: int, line_max: int, depth: int
+) -> Step:
+    """markdown-it's block rules, in its order, on the non-blank line ``index``."""
+    line, kind = lines[index], kinds[index]
+    if "|" in line and index + 1 < line_max and DELIMITER_ROW.fullmatch(lines[index + 1]):
+        return _table(lines, kinds, index, line_max)
+    if (kind == TEXT and starts_paragraph(line)) or (kind is None and indented_text(line)):
+        paragraph = paragraph_at(lines, kinds, index, line_max)
+        return None if paragraph is None else _inline_block(paragraph[0], 0, index, paragraph[1])
+    if kind == HEADING:
+        level, content = atx_heading(line)
+        return _inline_block(content, level, index, index + 1)
+    if kind in ITEMS:
+        return list_blocks(lines, index, line_max)
+    if kind == FOOTNOTE_DEF:
+        definition = footnote_text(lines, kinds, index, line_max)
+        return None if definition is None else _inline_block(definition, 0, index, index + 1)
+    if kind == FENCE:
+        return [], fence_end(lines, index, line_max)
+    if line.startswith(">"):
+        return quote_blocks(lines, kinds, index, line_max, depth, scan_blocks)
+    if HR.fullmatch(line):
+        return [], index + 1  # a thematic break: at a block's start it is no setext underline
+    if line.startswith("<"):
+        return _skipped(html_end(lines, index, line_max))  # an html_block: nothing read
+    if line.startswith(MATH):
+        return _skipped(math_end(lines, index, line_max))  # a math block: no links, no tokens
+    return None
+
 
 def scan_blocks(
     lines: Sequence[str], kinds: Sequence[int | None], index: int, line_max: int, depth: int = 0
@@ -56,76 +108,18 @@ def scan_blocks(
     ``line_max`` when every block was modelled, else the first line of the block that was not.
 
     ``index`` must be a line where markdown-it starts a fresh top-level block (a cut).
-    ``depth``: how many blockquotes hold ``lines`` (see :func:`quote_blocks`).
+    ``depth``: how many blockquotes hold ``lines`` (see :func:`.quotes.quote_blocks`).
     """
     found: list[InlineBlock] = []
     while index < line_max:
-        kind = kinds[index]
-        if kind == BLANK:
+        if kinds[index] == BLANK:
             index += 1
             continue
-        line = lines[index]
-        level = 0
-        if "|" in line and index + 1 < line_max and DELIMITER_ROW.fullmatch(lines[index + 1]):
-            end = table_end(lines, kinds, index, line_max)  # the table rule comes first
-            rows = None if end is None else table_rows(lines, index, end)
-            if end is None or rows is None:
-                return found, index
-            found += rows
-            index = end
-            continue
-        if (kind == TEXT and starts_paragraph(line)) or (kind is None and indented_text(line)):
-            paragraph = paragraph_at(lines, kinds, index, line_max)
-            if paragraph is None:
-                return found, index
-            content, after = paragraph
-        elif kind == HEADING:
-            level, content = atx_heading(line)
-            after = index + 1
-        elif kind in ITEMS:
-            items = list_blocks(lines, index, line_max)
-            if items is None:
-                return found, index
-            found += items[0]
-            index = items[1]
-            continue
-        elif kind == FOOTNOTE_DEF:
-            definition = footnote_text(lines, kinds, index, line_max)
-            if definition is None:
-                return found, index
-            content, after = definition, index + 1
-        elif kind == FENCE:
-            index = fence_end(lines, index, line_max)
-            continue
-        elif line.startswith(">"):
-            quote = quote_blocks(lines, kinds, index, line_max, depth, scan_blocks)
-            if quote is None:
-                return found, index
-            found += quote[0]
-            index = quote[1]
-            continue
-        elif HR.fullmatch(line):
-            index += 1  # a thematic break: at a block's start it is no setext underline
-            continue
-        elif line.startswith("<"):
-            end = html_end(lines, index, line_max)  # an html_block: the walk reads none of it
-            if end is None:
-                return found, index
-            index = end
-            continue
-        elif line.startswith(MATH):
-            end = math_end(lines, index, line_max)  # a math block: no links, no tokens read
-            if end is None:
-                return found, index
-            index = end
-            continue
-        else:
+        step = _block_at(lines, kinds, index, line_max, depth)
+        if step is None:
             return found, index
-        children = inline_children(content)
-        if children is None:
-            return found, index
-        found.append((level, Piece("inline", content, children=children, map=[index, after])))
-        index = after
+        found += step[0]
+        index = step[1]
     return found, line_max
 
 

@@ -1,0 +1,139 @@
+"""Questions as models ask them: stop words, stems, Korean endings, Chinese and Japanese runs,
+and the documents holding every word ranked before those holding some."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from vaultkit.search.find import Filters
+from vaultkit.search.query import parse_query
+from vaultkit.search.recall import search_folder
+from vaultkit.search.words import cjk_pieces, korean_stem, stem_prefix
+
+
+def _note(folder: Path, name: str, text: str) -> None:
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def _top(folder: Path, query: str) -> str:
+    hits = search_folder(folder, query, Filters(limit=5)).hits
+    return hits[0].path if hits else ""
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Path:
+    _note(
+        tmp_path,
+        "Callouts.md",
+        "# Callouts\n\nA callout is a box.\n\n## Foldable callouts\n\n"
+        "Add a minus sign to collapse the callout by default.\n",
+    )
+    _note(tmp_path, "Tables.md", "# Tables\n\nHow do I make a table? Use pipes, I do.\n")
+    _note(tmp_path, "태그.md", "# 태그\n\n## 노트에 태그 추가\n\n본문에 #태그를 쓰면 돼요.\n")
+    _note(tmp_path, "표.md", "# 표\n\n표를 어떻게 만드나요? 파이프를 써요.\n")
+    _note(tmp_path, "别名.md", "# 别名\n\n## 为笔记添加别名\n\n在属性中写 aliases。\n")
+    _note(tmp_path, "表格.md", "# 表格\n\n如何创建表格？使用竖线。\n")
+    _note(tmp_path, "タグ.md", "# タグ\n\n## ノートにタグを追加する\n\n本文に書きます。\n")
+    _note(tmp_path, "表.md", "# 表\n\n表を作るにはどうすればいいですか？\n")
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("question", "right"),
+    [
+        ("How do I make a callout collapsible?", "Callouts.md"),  # stop words, collaps*
+        ("callouts folding", "Callouts.md"),  # callout*, fold*
+        ("태그를 어떻게 추가하나요?", "태그.md"),  # particle and ending cut off
+        ("如何给笔记添加别名", "别名.md"),  # question word cut out, bigrams ranked
+        ("ノートにタグを追加するにはどうすればいいですか？", "タグ.md"),
+    ],
+)
+def test_a_question_finds_the_note_that_answers_it(vault: Path, question: str, right: str) -> None:
+    assert _top(vault, question) == right
+
+
+def test_notes_holding_every_word_come_before_partial_ones(vault: Path) -> None:
+    hits = search_folder(vault, "callout pipes", Filters()).hits
+    assert {h.path for h in hits} == {"Callouts.md", "Tables.md"}
+    assert not any(h.complete for h in hits)  # no note holds both
+    hits = search_folder(vault, "collapse callout", Filters()).hits
+    assert [(h.path, h.complete) for h in hits] == [("Callouts.md", True)]
+
+
+def test_a_query_of_nothing_but_stop_words_is_searched_as_written(vault: Path) -> None:
+    hits = search_folder(vault, "how do I", Filters()).hits
+    assert [h.path for h in hits] == ["Tables.md"]
+    assert parse_query("how do I").left_out() == ()
+    assert parse_query("how do I add tags").left_out() == ("how", "do", "i")
+
+
+def test_phrases_and_prefixes_are_not_stemmed_or_thinned(vault: Path) -> None:
+    assert _top(vault, '"How do I make"') == "Tables.md"
+    assert parse_query('"the callout"').units()[0].word == "the callout"
+
+
+def test_stems_keep_the_part_of_the_word_the_stem_shares() -> None:
+    assert stem_prefix("collapsible") == "collaps"
+    assert stem_prefix("study") == "stud"  # stem "studi": only the shared part
+    assert stem_prefix("tag") == "tag"  # too short to shorten
+    assert stem_prefix("Größe") == "größe"  # not ASCII: as written
+
+
+def test_korean_endings_and_cjk_stop_strings() -> None:
+    assert korean_stem("태그를") == "태그"
+    assert korean_stem("추가하나요") == "추가"
+    assert korean_stem("나가") == "나가"  # one syllable would be left: kept
+    assert cjk_pieces("如何给笔记添加别名") == ["给笔记添加别名"]
+    assert cjk_pieces("コールアウトを折りたたむ") == ["コールアウト", "折りたたむ"]
+    assert cjk_pieces("如何") == []
+
+
+def test_aliases_description_and_tags_are_searchable(tmp_path: Path) -> None:
+    _note(
+        tmp_path,
+        "Dog.md",
+        "---\naliases: [Canine, 강아지]\ndescription: A loyal pet.\ntags: [animals/mammal]\n---\n"
+        "Barks.\n",
+    )
+    _note(tmp_path, "Other.md", "Nothing about it, a canine is mentioned here once.\n")
+    for query in ("canine", "강아지", "loyal pet", "mammal"):
+        assert _top(tmp_path, query) == "Dog.md", query
+
+
+def test_an_index_of_the_old_schema_rebuilds_itself(tmp_path: Path) -> None:
+    import sqlite3
+
+    from vaultkit.search.corpus import vault_corpus
+
+    _note(tmp_path, "Dog.md", "---\naliases: [Canine]\n---\nBarks.\n")
+    index = vault_corpus(tmp_path).index_path
+    index.parent.mkdir(parents=True)
+    conn = sqlite3.connect(index)
+    conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    conn.execute("INSERT INTO meta VALUES ('schema', 'vaultkit-search-2')")
+    conn.commit()
+    conn.close()
+    found = search_folder(tmp_path, "canine", Filters())
+    assert found.refresh.rebuilt
+    assert [h.path for h in found.hits] == ["Dog.md"]
+
+
+def test_a_question_matching_very_many_notes_is_ranked_from_their_titles(
+    vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from vaultkit.search import loose
+    from vaultkit.search.corpus import vault_corpus
+    from vaultkit.search.find import search
+    from vaultkit.search.index import opened
+
+    question = parse_query("How do I make a callout collapsible?")
+    with opened(vault_corpus(vault)) as (conn, _):
+        everything = [h.path for h in search(conn, question, Filters())]
+        monkeypatch.setattr(loose, "COMMON", 1)
+        bounded = [h.path for h in search(conn, question, Filters())]
+    assert everything[0] == "Callouts.md" and "Tables.md" in everything  # "make" in its body
+    assert bounded == ["Callouts.md"]  # over "common" matches: title and heading candidates

@@ -1,0 +1,97 @@
+"""Rank the documents that hold some of a query's content words, when too few hold all of them.
+
+A question ("How do I make a callout collapsible?") names more words than the note that answers
+it holds. The candidates are the best BM25 matches of any content word (:meth:`Query.units`);
+each is then scored by its coverage: the content words it holds, each weighted by how rare it is
+(the inverse document frequency BM25 uses) and counted twice when it stands in the title, a
+heading or an alias. Coverage ranks first, BM25 breaks ties; documents holding every word were
+ranked before this (:func:`vaultkit.search.find.search`) and are left out here.
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+from dataclasses import dataclass
+
+from vaultkit.search.query import Query, Unit
+
+CANDIDATES = 200  # best BM25 matches of any unit looked at
+COMMON = 10_000  # matches of any unit: above this the candidates are title/heading/alias matches
+DF_CAP = 5_000  # document frequencies are counted up to this (rarer words weigh more)
+HEADS_BONUS = 2.0  # a unit in the title, a heading or an alias counts this much more
+
+
+@dataclass(frozen=True, slots=True)
+class Loose:
+    """Ranked partial matches (file id, BM25 score), and the units no candidate held."""
+
+    ranked: list[tuple[int, float]]
+    unmatched: tuple[str, ...]
+
+
+def _ids(rows: list[int]) -> str:
+    return ", ".join(str(int(i)) for i in rows)  # file ids: integers, written as literals
+
+
+def _frequency(conn: sqlite3.Connection, table: str, unit: str) -> int:
+    sql = f"SELECT count(*) FROM (SELECT rowid FROM {table} WHERE {table} MATCH ? LIMIT ?)"
+    return int(conn.execute(sql, (unit, DF_CAP)).fetchone()[0])
+
+
+def _holders(conn: sqlite3.Connection, table: str, unit: str, ids: str) -> set[int]:
+    sql = f"SELECT rowid FROM {table} WHERE {table} MATCH ? AND +rowid IN ({ids})"
+    return {int(r[0]) for r in conn.execute(sql, (unit,))}
+
+
+def _coverage(conn: sqlite3.Connection, units: tuple[Unit, ...], ids: str) -> dict[int, float]:
+    total = max(1, int(conn.execute("SELECT count(*) FROM files").fetchone()[0]))
+    cover: dict[int, float] = {}
+    for unit in units:
+        df = _frequency(conn, "docs", unit.docs)
+        idf = math.log(1 + (total - df + 0.5) / (df + 0.5))
+        for fid in _holders(conn, "docs", unit.docs, ids):
+            cover[fid] = cover.get(fid, 0.0) + unit.weight * idf
+        if unit.heads:
+            for fid in _holders(conn, "heads", unit.heads, ids):
+                cover[fid] = cover.get(fid, 0.0) + unit.weight * idf * HEADS_BONUS
+    return cover
+
+
+def _candidates(
+    conn: sqlite3.Connection, query: Query, sqls: tuple[str, str], args: list[object]
+) -> list[tuple[int, float]]:
+    """The best BM25 matches of any unit; when more than ``COMMON`` documents match (ranking
+    them all would cost about a microsecond each), the best title, heading and alias matches."""
+    common = COMMON
+    expression = query.loose_match()
+    count = "SELECT count(*) FROM (SELECT rowid FROM docs WHERE docs MATCH ? LIMIT ?)"
+    if int(conn.execute(count, (expression, common + 1)).fetchone()[0]) > common:
+        sql, expression = sqls[1], query.loose_match(heads=True)
+    else:
+        sql = sqls[0]
+    return [(int(i), float(s)) for i, s in conn.execute(sql, [expression, *args, CANDIDATES])]
+
+
+def rank_loose(
+    conn: sqlite3.Connection,
+    query: Query,
+    sqls: tuple[str, str],
+    args: list[object],
+    skip: set[int],
+) -> Loose:
+    """The partial matches of ``query`` best first, without the ids in ``skip``.
+
+    ``sqls`` select ``(rowid, bm25)`` of the documents (of the ``docs`` table, of the
+    ``heads`` table) matching their first parameter, narrowed by the filters in ``args``, best
+    first, as many as the last parameter."""
+    units = query.units()
+    if not units:
+        return Loose([], ())
+    rows = _candidates(conn, query, sqls, args)
+    found = [(int(i), float(s)) for i, s in rows if int(i) not in skip]
+    if not found:
+        return Loose([], tuple(u.word for u in units))
+    cover = _coverage(conn, units, _ids([i for i, _ in found]))
+    found.sort(key=lambda row: (-round(cover.get(row[0], 0.0), 6), row[1], row[0]))
+    return Loose(found, ())

@@ -1,0 +1,143 @@
+"""The content words of a query: stop words of English, Korean, Chinese and Japanese left out,
+English words reduced to their Snowball stem, Korean particles and endings cut off.
+
+A question ("How do I add a tag?", "태그를 어떻게 추가하나요?", "如何给笔记添加别名") holds words
+that every note holds too; only its content words say what is wanted. Nothing here touches the
+index: stems are looked for as prefixes (``tag*`` finds tags and tagged), and a CJK piece is
+still found as a substring, so what is indexed stays as it is.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+MIN_STEM = 3  # a stem shorter than this is looked for as the whole word
+
+
+def _split(text: str) -> list[str]:
+    return text.split()
+
+
+ENGLISH = frozenset(
+    _split(
+        """a about above after again all am an and any are as at be because been before being
+    below between both but by can could did do does doing done down during each else ever every
+    few for from further get gets getting got had has have having he her here hers him his how
+    however i if in into is it its itself just let lets like may me might more most much must my
+    myself need needs no nor not now of off on once only or other our ours out over own please
+    same shall she should so some such than that the their theirs them then there these they
+    this those through to too under until up upon us use used using very via want wants was we
+    were what whats when where whether which while who whom whose why will with within without
+    would you your yours yourself
+    able another anything best kind kinds one ones several something specific thing things
+    way ways"""
+    )
+)
+# Korean words (eojeol) that say nothing a note could be told apart by, and the particles and
+# endings cut off a word's end (longest first) when what is left has two syllables or more.
+KOREAN = frozenset(
+    _split(
+        """어떻게 어떤 무엇 무엇인가요 무엇이 뭔가요 뭐가 왜 언제 어디 어디서 어디에 어디에서 누가
+    방법 방법은 방법이 방법을 있나요 있습니까 있을까요 있어요 있는 있게 수 할 하나요 해야
+    하나요 해요 합니까 하려면 되나요 돼요 됩니까 인가요 입니까 가요 나요 내 제 저 나 우리
+    그 이 저것 이것 그것 좀 꼭 더 또 및 등 것 거 건가요 싶어요 싶습니다 주세요 알려줘
+    알려주세요 가능한가요 가능할까요 가장 좋은 다른 지금 때 것인가요 여러"""
+    )
+)
+KOREAN_ENDINGS = tuple(
+    sorted(
+        _split(
+            """하려면 하나요 할까요 합니까 하는 하기 하고 해야 하면 했나요 했어요 되나요 되는 되어
+        되었나요 있는지 있는 인가요 에서는 에서 으로는 으로 에게 한테 까지 부터 처럼 보다
+        이나 이란 이라는 라는 은 는 이 가 을 를 에 의 로 와 과 도 만 요 나 으려면 려면 려고
+        하게 해서 어서 아서 으면 들이 들을 들은 들의 들에 들 할"""
+        ),
+        key=len,
+        reverse=True,
+    )
+)
+# Chinese and Japanese strings cut out of a run of characters (longest first). Single Han
+# characters are left in (most are parts of words too), but for a few sentence particles.
+CHINESE = (
+    "如何 怎么样 怎么 怎样 什么 哪些 哪个 哪里 为什么 是否 能否 可以 能够 一下 一个 一篇 一种"
+    " 有哪些 有没有 我们 我的 你的 自己的 自己 以便 之间 的时候 时候 吗 呢 吧 的 了 么"
+)
+JAPANESE = (
+    "するにはどうすればいいですか どうすればいいですか どうすればよいですか にするには するには"
+    " にはどうすれば どうすれば いいですか よいですか ですか ますか でしょうか ください"
+    " 方法は 方法 には ための ために ように こと もの どれですか どれ どこ なに 何ですか 何"
+    " できますか できる する して した です ます"
+)
+_STRINGS = tuple(sorted(_split(CHINESE + " " + JAPANESE), key=len, reverse=True))
+# Japanese particles: cut when they follow a word written in Han or Katakana.
+_PARTICLES = frozenset("をにはがのでともへや")
+
+
+def is_stop_word(word: str) -> bool:
+    """True for an English or Korean word that is left out of a query's content words."""
+    return word.lower() in ENGLISH or word in KOREAN
+
+
+@lru_cache(maxsize=1)
+def _stemmer() -> object | None:
+    try:
+        import Stemmer  # type: ignore[import-not-found]  # PyStemmer: Snowball, in C
+    except ImportError:  # pragma: no cover - a dependency; without it words are not stemmed
+        return None
+    stemmer: object = Stemmer.Stemmer("english")
+    return stemmer
+
+
+def stem_prefix(word: str) -> str:
+    """What to look for as a prefix so every form of ``word`` is found: the part of the word
+    its English stem keeps (``collapsible`` -> ``collaps``, ``study`` -> ``stud``); the word
+    itself when that would be shorter than ``MIN_STEM`` or the word is not ASCII letters."""
+    lowered = word.lower()
+    stemmer = _stemmer()
+    if stemmer is None or not (lowered.isascii() and lowered.isalpha()):
+        return lowered
+    stem: str = stemmer.stemWord(lowered)  # type: ignore[attr-defined]
+    common = 0
+    while common < min(len(stem), len(lowered)) and stem[common] == lowered[common]:
+        common += 1
+    return lowered[:common] if common >= MIN_STEM else lowered
+
+
+def korean_stem(word: str) -> str:
+    """A Korean word without its particle or ending (``태그를`` -> ``태그``)."""
+    for ending in KOREAN_ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= 2:
+            return word[: -len(ending)]
+    return word
+
+
+def _hangul(char: str) -> bool:
+    return "\uac00" <= char <= "\ud7af" or "\u1100" <= char <= "\u11ff"
+
+
+def _hiragana(char: str) -> bool:
+    return "\u3040" <= char <= "\u309f"
+
+
+def cjk_pieces(run: str) -> list[str]:
+    """The content pieces of one run of CJK characters: a Hangul word as it is (its ending is
+    cut by :func:`korean_stem` later), a Chinese or Japanese run with its stop strings and
+    particles cut out (a run of nothing else gives no piece)."""
+    if all(_hangul(c) for c in run):
+        return [] if run in KOREAN else [run]
+    pieces: list[str] = []
+    current = ""
+    i = 0
+    while i < len(run):
+        cut = next((s for s in _STRINGS if run.startswith(s, i)), "")
+        if not cut and run[i] in _PARTICLES and current and not _hiragana(current[-1]):
+            cut = run[i]
+        if cut:
+            pieces.append(current)
+            current = ""
+            i += len(cut)
+        else:
+            current += run[i]
+            i += 1
+    pieces.append(current)
+    return [p for p in pieces if len(p) >= 3 or (p and not all(_hiragana(c) for c in p))]
