@@ -163,3 +163,13 @@ def test_index_md_follows_the_move(tmp_path: Path) -> None:
         text=True,
     )
     assert check.returncode == 0, check.stdout  # INDEX.md is what a regeneration writes
+
+
+def test_paths_from_the_working_folder_work_as_vault_paths_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _vault(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    outcome = move(root, "v/Old note.md", "v/projects/Renamed.md")
+    assert outcome.moves == (("Old note.md", "projects/Renamed.md"),)
+    assert (root / "projects" / "Renamed.md").is_file()

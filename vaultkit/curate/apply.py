@@ -80,7 +80,8 @@ def link_format(root: Path) -> LinkFormat:
 
 
 def vault_path(root: Path, given: str) -> str:
-    """``given`` (relative to the vault, or a path on disk inside it) as a vault path."""
+    """``given`` (relative to the vault, or absolute or ``./``/``../`` on disk inside it) as a
+    vault path."""
     text = given.replace("\\", "/")
     candidate = Path(given)
     if candidate.is_absolute() or given.startswith(("./", "../")):
@@ -147,6 +148,8 @@ def _blocked_error(blocked: list[Blocked]) -> VaultkitError:
 
 def prepare(root: Path, vault: Vault, old_given: str, new_given: str) -> Prepared:
     """Check, plan and prove a move of ``old_given`` to ``new_given`` in ``vault``."""
+    if Path(old_given).exists() and not (root / old_given).exists():  # paths from here
+        old_given, new_given = str(Path(old_given).absolute()), str(Path(new_given).absolute())
     old = vault_path(root, old_given)
     new = _destination(root, vault, old, vault_path(root, new_given))
     _refuse_links(root, old, new)
