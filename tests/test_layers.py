@@ -29,15 +29,29 @@ LAYERS: dict[str, frozenset[str]] = {
     "search": frozenset({"errors", "base", "vault"}),
     "agents": frozenset({"errors", "base"}),
     "session": frozenset({"errors", "base", "vault", "search", "agents"}),
+    "curate": frozenset({"errors", "base", "vault", "search"}),
     "continuity": frozenset({"errors", "base", "agents", "session"}),
-    "mcp": frozenset({"errors", "base", "vault", "search", "agents", "session", "continuity"}),
+    "mcp": frozenset(
+        {"errors", "base", "vault", "search", "agents", "session", "continuity", "curate"}
+    ),
     "hooks": frozenset({"errors", "base", "agents", "session", "continuity"}),
     "api": frozenset({"errors", "base", "vault"}),
     "hookentry": frozenset({"errors", "base", "agents", "hooks"}),
     "vaultkit_hook": frozenset({"errors", "base", "hookentry"}),
     "leanset": frozenset({"errors", "base"}),  # the hook path declared; tests import it
     "cli": frozenset(
-        {"errors", "base", "vault", "lint", "search", "agents", "session", "continuity", "mcp"}
+        {
+            "errors",
+            "base",
+            "vault",
+            "lint",
+            "search",
+            "agents",
+            "session",
+            "continuity",
+            "mcp",
+            "curate",
+        }
     ),
     "__main__": frozenset({"cli"}),
 }

@@ -65,7 +65,7 @@ def _answers(fn: Callable[P, R]) -> Callable[P, R]:
 
 
 def build_server(memory: Memory, *, allow_write: bool = False) -> MCPServer:
-    """The server with its tools registered (``save_handoff`` only when ``allow_write``)."""
+    """The server with its tools registered (the write tools only when ``allow_write``)."""
     server: MCPServer = MCPServer(
         "vaultkit", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
     )
@@ -145,6 +145,40 @@ def build_server(memory: Memory, *, allow_write: bool = False) -> MCPServer:
         ) -> Json:
             """Save a handoff written by the agent as a summary note (auto_saved: false)."""
             return tools.save(memory, text, title)
+
+        @server.tool(annotations=WRITES)
+        @_answers
+        def move_note(
+            note: Note,
+            to: Annotated[str, Field(description="The new path inside wiki/ (x.md, a/x.md).")],
+        ) -> Json:
+            """Move or rename a wiki note and rewrite every link to it (as `vaultkit mv`)."""
+            return tools.move_note(memory, note, to)
+
+        @server.tool(annotations=WRITES)
+        @_answers
+        def write_note(
+            path: Annotated[str, Field(description="The new note's path inside wiki/.")],
+            text: Annotated[str, Field(description="The note in Markdown, [[links]] included.")],
+        ) -> Json:
+            """Create a wiki note; not written while a link names nothing (ghosts come back with
+            the closest note names: fix them and call again)."""
+            return tools.write_note(memory, path, text)
+
+        @server.tool(annotations=WRITES)
+        @_answers
+        def edit_note(
+            note: Note,
+            hash: Annotated[str, Field(description="The hash read_note returned for the note.")],
+            heading: Annotated[str, Field(description="The section's heading text.")],
+            text: Annotated[str, Field(description="The section's new body (Markdown).")],
+            append: Annotated[
+                bool, Field(description="Add to the section instead of replacing it.")
+            ] = False,
+        ) -> Json:
+            """Replace (or append to) one section of a wiki note, refused if the note changed
+            since read_note; a missing heading becomes a new section at the end."""
+            return tools.edit_note(memory, note, hash, heading, text, append)
 
     return server
 
