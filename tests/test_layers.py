@@ -29,9 +29,20 @@ LAYERS: dict[str, frozenset[str]] = {
     "search": frozenset({"errors", "base", "vault"}),
     "agents": frozenset({"errors", "base"}),
     "session": frozenset({"errors", "base", "vault", "search", "agents"}),
+    "curate": frozenset({"errors", "base", "vault", "search"}),
     "continuity": frozenset({"errors", "base", "agents", "session"}),
     "mcp": frozenset(
-        {"errors", "base", "vault", "search", "agents", "session", "continuity", "api"}
+        {
+            "errors",
+            "base",
+            "vault",
+            "search",
+            "agents",
+            "session",
+            "continuity",
+            "api",
+            "curate",
+        }
     ),
     "hooks": frozenset({"errors", "base", "agents", "session", "continuity"}),
     "api": frozenset({"errors", "base", "vault", "search", "session"}),
@@ -50,6 +61,7 @@ LAYERS: dict[str, frozenset[str]] = {
             "continuity",
             "mcp",
             "api",
+            "curate",
         }
     ),
     "__main__": frozenset({"cli"}),

@@ -121,7 +121,7 @@ def test_save_handoff_exists_only_with_allow_write(project: Path) -> None:
     writer = Client(project, "--allow-write")
     try:
         names = {t["name"] for t in writer.request("tools/list")["tools"]}
-        assert names == READ_ONLY_TOOLS | {"save_handoff"}
+        assert names == READ_ONLY_TOOLS | {"save_handoff", "move_note", "write_note", "edit_note"}
         error, saved = writer.call("save_handoff", text="# Wrap-up\n\n## Current state\nok\n")
         assert not error
         assert saved["path"].startswith("summary/") and saved["path"].endswith("_Wrap-up.md")
@@ -129,8 +129,54 @@ def test_save_handoff_exists_only_with_allow_write(project: Path) -> None:
         text = (project / "sessions" / saved["path"]).read_text("utf-8")
         assert "auto_saved: false" in text
         assert "\nauthor: " in text  # no git user.name here: the OS user
+        wiki = project / "sessions" / "wiki"
+        linking = [p for p in wiki.rglob("*.md") if "[[Idempotent imports" in p.read_text("utf-8")]
+        assert linking
+        error, moved = writer.call(
+            "move_note", note="concepts/Idempotent imports.md", to="concepts/Idempotency.md"
+        )
+        assert not error, moved
+        assert moved["moved"] == [
+            {"from": "wiki/concepts/Idempotent imports.md", "to": "wiki/concepts/Idempotency.md"}
+        ]
+        assert (wiki / "concepts" / "Idempotency.md").is_file()
+        for path in linking:
+            text = path.read_text("utf-8")
+            assert "[[Idempotent imports" not in text and "[[Idempotency" in text, path
+        error, refused = writer.call("move_note", note="concepts/Idempotency.md", to="../out.md")
+        assert error and "outside the vault" in refused
+        _write_and_edit(writer, wiki)
     finally:
         writer.close()
+
+
+def _write_and_edit(writer: Client, wiki: Path) -> None:
+    error, held = writer.call("write_note", path="Decision.md", text="# D\n\nSee [[Idempotncy]].\n")
+    assert not error and held["written"] is False
+    assert held["ghosts"][0]["closest"][0] == "Idempotency"
+    assert not (wiki / "Decision.md").exists()
+    text = "# D\n\n## Why\n\nSee [[Idempotency]].\n"
+    error, made = writer.call("write_note", path="Decision.md", text=text)
+    assert not error and made["written"] and made["path"] == "wiki/Decision.md"
+    assert (wiki / "Decision.md").read_text("utf-8") == text
+    error, again = writer.call("write_note", path="Decision.md", text=text)
+    assert error and "never overwrites" in again
+    error, read = writer.call("read_note", note="wiki/Decision.md")
+    assert not error
+    error, edited = writer.call(
+        "edit_note",
+        note="Decision.md",
+        hash=read["hash"],
+        heading="Why",
+        text="Because.",
+        append=True,
+    )
+    assert not error and edited["written"], edited
+    assert (wiki / "Decision.md").read_text("utf-8") == text + "Because.\n"
+    error, stale = writer.call(
+        "edit_note", note="Decision.md", hash=read["hash"], heading="Why", text="Other."
+    )
+    assert error and "changed since it was read" in stale
 
 
 def test_search_finds_an_older_note_and_a_korean_one(client: Client) -> None:

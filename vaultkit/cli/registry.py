@@ -15,6 +15,7 @@ COMMANDS: dict[str, str] = {
     "graph": "graph_cmd",
     "links": "graph_cmd",
     "stats": "graph_cmd",
+    "mv": "mv_cmd",
     "watch": "watch_cmd",
     "hooks": "hooks_cmd",
     "restore": "session_cmd",
@@ -82,6 +83,7 @@ TOP_HELP_BODY = (
     "  graph       Export the vault's link graph (notes, attachments, ghosts;...\n"
     "  links       Show a note's outgoing links (with where each resolves) and...\n"
     "  stats       Count notes, attachments, links by kind, ghosts, orphans,...\n"
+    "  mv          Move a note, an attachment or a folder and rewrite every...\n"
     "  watch       Watch a vault and regenerate INDEX.md (and the note cache)...\n"
     "  restore     Print exactly what the SessionStart hook would inject now...\n"
     "  doctor      Check the hooks, the claude CLI, the store (where it is,...\n"

@@ -147,7 +147,46 @@ def tool_list(memory: Memory, *, allow_write: bool = False) -> list[Tool]:
                 writes=True,
             )
         )
+        found.extend(_write_tools(memory))
     return [Tool(t.name, t.description, t.params, _no_nul(t.name, t.run), t.writes) for t in found]
+
+
+def _write_tools(memory: Memory) -> list[Tool]:
+    """The wiki's write tools (``--allow-write``): write, edit and move notes."""
+    text = Param("text", "string", "The note in Markdown, [[links]] included.")
+    return [
+        Tool(
+            "write_note",
+            "Create a wiki note; not written while a link names nothing (ghosts come back with "
+            "the closest note names: fix them and call again).",
+            (Param("path", "string", "The new note's path inside wiki/."), text),
+            lambda **kw: tools.write_note(memory, kw["path"], kw["text"]),
+            writes=True,
+        ),
+        Tool(
+            "edit_note",
+            "Replace (or append to) one section of a wiki note, refused if the note changed "
+            "since read_note; a missing heading becomes a new section at the end.",
+            (
+                NOTE,
+                Param("hash", "string", "The hash read_note returned for the note."),
+                Param("heading", "string", "The section's heading text."),
+                Param("text", "string", "The section's new body (Markdown)."),
+                Param("append", "boolean", "Add to the section instead of replacing it.", False),
+            ),
+            lambda **kw: tools.edit_note(
+                memory, kw["note"], kw["hash"], kw["heading"], kw["text"], kw["append"]
+            ),
+            writes=True,
+        ),
+        Tool(
+            "move_note",
+            "Move or rename a wiki note and rewrite every link to it (as `vaultkit mv`).",
+            (NOTE, Param("to", "string", "The new path inside wiki/ (x.md, a/x.md).")),
+            lambda **kw: tools.move_note(memory, kw["note"], kw["to"]),
+            writes=True,
+        ),
+    ]
 
 
 def _no_nul(name: str, run: Callable[..., Json]) -> Callable[..., Json]:

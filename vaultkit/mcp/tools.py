@@ -138,9 +138,11 @@ def _shown(memory: Memory, path: Path) -> str:
 
 def read_note(memory: Memory, note: str, offset: int, max_lines: int) -> Json:
     """One page of a note's text: lines ``offset`` .. ``offset + max_lines - 1`` (1-based)."""
+    import hashlib
 
     path = _file_for(memory, note)
-    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    data = path.read_bytes()
+    lines = data.decode("utf-8", errors="replace").splitlines()
     start = max(1, offset)
     count = clamp(max_lines, MAX_LINES)
     page = lines[start - 1 : start - 1 + count]
@@ -152,6 +154,7 @@ def read_note(memory: Memory, note: str, offset: int, max_lines: int) -> Json:
         "end_line": end,
         "next_offset": end + 1 if end < len(lines) else None,
         "text": read_safe("\n".join(page)),  # a teammate's note, redacted again as it is read
+        "hash": hashlib.sha256(data).hexdigest(),  # what edit_note must quote
     }
 
 
@@ -163,7 +166,7 @@ def links(memory: Memory, note: str) -> Json:
         {
             "line": r.link.line,
             "target": r.link.target,
-            "resolved": _in_wiki(r.resolution.path),
+            "resolved": _wiki_path(r.resolution.path),
             "kind": r.link.kind,
         }
         for r in vault.links
@@ -188,7 +191,7 @@ def related(memory: Memory, note: str, limit: int) -> Json:
     return {"path": "wiki/" + found.note, "related": rows, **said}
 
 
-def _in_wiki(path: str | None) -> str | None:
+def _wiki_path(path: str | None) -> str | None:
     """A wiki path as every tool gives paths: relative to ``sessions/`` (``wiki/…``)."""
     return None if path is None else "wiki/" + path
 
@@ -319,3 +322,45 @@ def save(memory: Memory, text: str, title: str) -> Json:
         memory.store, text, session_id=session, title=title, config=memory.config()
     )
     return {"path": _shown(memory, saved.path), "missing_sections": list(saved.missing)}
+
+
+def move_note(memory: Memory, note: str, to: str) -> Json:
+    """Move a wiki note (only offered with ``--allow-write``) and rewrite every link to it,
+    as ``vaultkit mv`` does; ``to`` is a path inside ``wiki/``."""
+    from vaultkit.curate.apply import move  # the curation engine on use
+
+    wiki = memory.store.wiki
+    source = _file_for(memory, note)
+    if not source.resolve().is_relative_to(wiki.resolve()):
+        raise VaultkitError(f"{note}: not a wiki note", hint="move_note moves notes of wiki/ only")
+    old = source.resolve().relative_to(wiki.resolve()).as_posix()
+    outcome = move(wiki, old, to.strip().removeprefix("wiki/"), state_dir=memory.store.state)
+    data = outcome.as_json()
+    data["moved"] = [{"from": "wiki/" + a, "to": "wiki/" + b} for a, b in outcome.moves]
+    data["changed"] = ["wiki/" + p for p in outcome.changed]
+    return data
+
+
+def write_note(memory: Memory, path: str, text: str) -> Json:
+    """Create a wiki note (``--allow-write``); held back while it has ghost links."""
+    from vaultkit.curate.write import write_note as write
+
+    return _in_wiki(write(memory.store.wiki, memory.store.state, path, text))
+
+
+def edit_note(
+    memory: Memory, note: str, expected: str, heading: str, text: str, append: bool
+) -> Json:
+    """Replace or append one section of a wiki note read with hash ``expected``."""
+    from vaultkit.curate.write import edit_note as edit
+
+    wiki = memory.store.wiki
+    source = _file_for(memory, note).resolve()
+    if not source.is_relative_to(wiki.resolve()):
+        raise VaultkitError(f"{note}: not a wiki note", hint="edit_note edits notes of wiki/ only")
+    old = source.relative_to(wiki.resolve()).as_posix()
+    return _in_wiki(edit(wiki, memory.store.state, old, expected, heading, text, append))
+
+
+def _in_wiki(result: Json) -> Json:
+    return {**result, "path": "wiki/" + str(result["path"])}
