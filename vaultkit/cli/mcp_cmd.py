@@ -21,7 +21,9 @@ def mcp(
     ] = False,
 ) -> None:
     """Run the MCP server on stdio: search, read_note, links, related, recent_sessions,
-    latest_handoff, vault_health (read-only; save_handoff only with --allow-write).
+    latest_handoff, vault_health, restore and memory_cost (read-only; search with all_projects
+    covers every store); save_handoff, write_note, edit_note and move_note only with
+    --allow-write.
 
     \b
     Register it for Claude Code:
