@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from vaultkit.cli.app import app
+from vaultkit.cli.common import resolve_vault
+from vaultkit.curate.apply import move
 
 if TYPE_CHECKING:  # the engine is imported when the command runs, not at CLI start-up
     from vaultkit.curate.apply import MoveOutcome
@@ -71,9 +73,6 @@ def mv(
       vaultkit mv --vault notes projects/Plan.md archive/      # into a folder
       vaultkit mv --vault notes drafts published --dry-run     # a folder, diff only
     """
-    from vaultkit.cli.common import resolve_vault
-    from vaultkit.curate.apply import move
-
     root = resolve_vault(vault)
     outcome = move(root, old, new, dry_run=dry_run)
     if as_json:

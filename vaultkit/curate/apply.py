@@ -10,6 +10,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from vaultkit.base.store import state_dir_for_vault
 from vaultkit.curate import journal as jr
 from vaultkit.curate.plan import (
     LINK_FORMATS,
@@ -23,8 +24,10 @@ from vaultkit.curate.plan import (
     rewrite_text,
 )
 from vaultkit.errors import VaultkitError
+from vaultkit.search.corpus import vault_corpus
+from vaultkit.search.index import update_index
 from vaultkit.vault.index import INDEX_NAME
-from vaultkit.vault.indexer import unified_diff
+from vaultkit.vault.indexer import regenerate_index, unified_diff
 from vaultkit.vault.load import load_vault, through_link
 from vaultkit.vault.resolve import by_source
 from vaultkit.vault.value import Vault
@@ -197,10 +200,6 @@ def prepare(root: Path, vault: Vault, old_given: str, new_given: str) -> Prepare
 def follow(root: Path, state_dir: Path) -> bool:
     """Regenerate INDEX.md when the vault has one and re-index search when it has an index;
     True when INDEX.md changed. Derived state: a failure here leaves the move done."""
-    from vaultkit.search.corpus import vault_corpus
-    from vaultkit.search.index import update_index
-    from vaultkit.vault.indexer import regenerate_index
-
     changed = False
     if (root / INDEX_NAME).is_file():
         changed = regenerate_index(root, state_dir=state_dir).changed
@@ -222,8 +221,6 @@ def move(
 ) -> MoveOutcome:
     """Move ``old`` to ``new`` inside the vault at ``root``, rewriting every link that would
     otherwise change its target. Nothing changes when any link cannot be kept."""
-    from vaultkit.base.store import state_dir_for_vault
-
     state = state_dir if state_dir is not None else state_dir_for_vault(root)
     recovered = () if dry_run else recover_move(root, state)
     vault = load_vault(root, state_dir=state)
