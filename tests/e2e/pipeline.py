@@ -105,10 +105,13 @@ def echo_distillation(tag: str = "Distilled") -> Dynamic:
         found = _SESSION_LINE.search(prompt)
         sid = found.group(1) if found else "unknown"
         given = prompt.split(TRANSCRIPT_HEADER, 1)[-1].replace("@@@", "")
+        # text of its own, twice the transcript's words: a wiki part that is mostly the
+        # transcript is rejected as a copy (issue 26), and this one only quotes it
+        own = " ".join(f"own{n}" for n in range(2 * len(given.split()) + 16))
         return distillation(
             f"{tag} {sid[:8]}",
             f"## Done\n- HANDOFF-{sid}\n\n## Next steps\n- continue",
-            f"WIKI-{sid} links [[Mock Topic]].\n\n## Transcript as given\n{given}",
+            f"WIKI-{sid} links [[Mock Topic]].\n\n{own}\n\n## Transcript as given\n{given}",
         )
 
     return Dynamic(build)

@@ -138,9 +138,10 @@ def test_s2_a_huge_memory_is_injected_within_the_limit(sandbox: Sandbox) -> None
     project = vault_project(sandbox)
     store = _store(project)
     filler = "\n".join(f"- detail line {n}: " + "x" * 70 for n in range(500))  # ~40 KB
-    sandbox.mock.set_default(
+    facts = "\n".join(f"- wiki fact {n} holds " + "y" * 60 for n in range(40))  # its own text
+    sandbox.mock.set_default(  # two different parts: identical ones are rejected (issue 26)
         "worker",
-        distillation("Huge session", f"HUGE-HANDOFF-START\n{filler}", f"HUGE-WIKI-START\n{filler}"),
+        distillation("Huge session", f"HUGE-HANDOFF-START\n{filler}", f"HUGE-WIKI-START\n{facts}"),
     )
     first, _ = _session(sandbox, project, "A very long session")
     result = wait_distilled(store, first)
