@@ -164,8 +164,19 @@ def test_claude_plugin_validate_passes_strictly(sandbox: Sandbox, folder: str) -
     assert "Validation passed" in out
 
 
+QUESTION = "How do imports avoid counting the same transaction twice?"
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("엔진", KOREAN_NOTE),  # a two-character Korean query finds the Korean note
+        (QUESTION, "wiki/concepts/Idempotent imports.md"),  # the sentence a model writes
+    ],
+    ids=["korean-word", "question"],
+)
 def test_hooks_install_registers_the_server_the_agent_calls_as_mcp_vaultkit_search(
-    sandbox: Sandbox,
+    sandbox: Sandbox, query: str, expected: str
 ) -> None:
     project = sandbox.project()
     shutil.copytree(
@@ -188,7 +199,7 @@ def test_hooks_install_registers_the_server_the_agent_calls_as_mcp_vaultkit_sear
     sandbox.mock.queue(
         "agent",
         ToolUse("ToolSearch", {"query": f"select:{tool}"}),
-        ToolUse(tool, {"query": "엔진", "type": ["wiki"]}),
+        ToolUse(tool, {"query": query, "type": ["wiki"]}),
         Text("The rule engine session has it."),
     )
     run = sandbox.run("Where is the rule engine described?", project, "--allowedTools", tool)
@@ -197,4 +208,4 @@ def test_hooks_install_registers_the_server_the_agent_calls_as_mcp_vaultkit_sear
     [result] = [b for b in last["content"] if b.get("type") == "tool_result"]
     text = result["content"] if isinstance(result["content"], str) else result["content"][0]["text"]
     paths = [r["path"] for r in json.loads(text)["results"]]
-    assert paths[0] == KOREAN_NOTE, paths  # a two-character Korean query finds the Korean note
+    assert paths[0] == expected, paths
