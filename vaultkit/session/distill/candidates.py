@@ -28,8 +28,9 @@ from pathlib import Path
 
 from vaultkit.base.fsio import atomic_write_text
 from vaultkit.base.leanmeta import read_meta
-from vaultkit.base.store import Store, read_problem
+from vaultkit.base.store import Store
 from vaultkit.session.notes.naming import names_session, parse_name
+from vaultkit.vault.load import list_vault_files
 
 BAG_MAX = 30  # notes with every word of their name in the transcript, but not as a phrase
 CHARS_PER_TOKEN = 4
@@ -93,33 +94,16 @@ def _title_words(path: str) -> str:
     return parsed.title if parsed is not None else _stem(path)
 
 
-def _scan(store: Store, wiki: Path) -> list[tuple[str, int, int]]:
-    """``(path, size, mtime_ns)`` of every note below ``wiki`` (dot-folders skipped; links the
-    store may not follow, ``read_problem``, are not entered or read)."""
+def _scan(wiki: Path) -> list[tuple[str, int, int]]:
+    """``(path, size, mtime_ns)`` of every note below ``wiki``, as the vault engine lists a
+    store's wiki (dot-folders skipped; links the store may not follow, ``read_problem``, are
+    not listed)."""
     found: list[tuple[str, int, int]] = []
-    if read_problem(store, wiki):
-        return found
-    stack = [("", str(wiki))]
-    while stack:
-        prefix, folder = stack.pop()
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.name.startswith("."):
-                continue
-            rel = prefix + entry.name
-            try:
-                if entry.is_symlink() and read_problem(store, entry.path):
-                    continue
-                if entry.is_dir():
-                    stack.append((rel + "/", entry.path))
-                elif entry.name.lower().endswith(".md") and rel != "INDEX.md":
-                    info = entry.stat()
-                    found.append((rel, info.st_size, info.st_mtime_ns))
-            except OSError:
-                continue
+    for rel in list_vault_files(wiki):
+        if rel.lower().endswith(".md") and rel != "INDEX.md":
+            with contextlib.suppress(OSError):
+                info = os.stat(wiki / rel)
+                found.append((rel, info.st_size, info.st_mtime_ns))
     return found
 
 
@@ -153,7 +137,7 @@ def catalogue(store: Store) -> list[Entry]:
     known = _load(path)
     entries = []
     changed = False
-    for rel, size, mtime in _scan(store, store.wiki):
+    for rel, size, mtime in _scan(store.wiki):
         old = known.get(rel)
         if old is not None and (old.size, old.mtime_ns) == (size, mtime):
             entries.append(old)

@@ -35,10 +35,11 @@ from vaultkit.session.distill.candidates import Candidate, select
 from vaultkit.session.distill.costs import NO_USAGE, Usage
 from vaultkit.session.distill.markers import Parsed, parse_markers
 from vaultkit.session.distill.selfcheck import rejection
-from vaultkit.session.notes.links import settle, vault_files, write_stubs
+from vaultkit.session.notes.links import settle, write_stubs
 from vaultkit.session.notes.write import NoteMeta, write_session_notes
 from vaultkit.session.transcripts.condense import Digest, condense
 from vaultkit.session.transcripts.redact import redact
+from vaultkit.vault.load import list_vault_files
 
 PROMPT_TEMPLATE = "distill-prompt.md"
 PARTIAL_MAX = 20_000
@@ -276,7 +277,7 @@ def _settled(
     against the wiki, the handoff against the whole store; the names that were ghosts go
     into the frontmatter."""
     handoff, wiki = parts
-    files = vault_files(str(store.root))
+    files = list_vault_files(store.root)  # the vault engine's walk: loop-safe
     in_wiki = [path[len("wiki/") :] for path in files if path.startswith("wiki/")]
     stub = how.stub_folder
     settled_wiki = settle(wiki, in_wiki, how.aliases, stub_folder=stub)

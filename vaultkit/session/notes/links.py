@@ -11,7 +11,6 @@ an error-severity ``vaultkit lint`` finding, whatever the answer held.
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -41,30 +40,6 @@ class Settled:
     text: str
     unresolved: tuple[str, ...] = ()
     stubs: tuple[str, ...] = ()  # stub names (file stems) the text now links to
-
-
-def vault_files(root: str) -> list[str]:
-    """Every file below ``root`` as a vault-relative POSIX path (dot-folders skipped)."""
-    found: list[str] = []
-    stack = [("", root)]
-    while stack:
-        prefix, folder = stack.pop()
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.name.startswith("."):
-                continue
-            try:
-                is_dir = entry.is_dir()
-            except OSError:
-                continue
-            if is_dir:
-                stack.append((f"{prefix}{entry.name}/", entry.path))
-            else:
-                found.append(prefix + entry.name)
-    return found
 
 
 def file_index(paths: Iterable[str], aliases: Mapping[str, Sequence[str]]) -> FileIndex:
