@@ -58,6 +58,9 @@ def _wiki(memory: Memory) -> Vault:
 
     if not memory.store.wiki.is_dir():
         raise VaultkitError(f"{memory.store.wiki}: no session wiki yet", hint="end a session first")
+    from vaultkit.curate.journal import settle  # a move a kill interrupted, first
+
+    settle(memory.store.wiki, memory.store.state)
     return load_vault(memory.store.wiki)
 
 
