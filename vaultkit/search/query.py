@@ -220,8 +220,17 @@ def _units(term: Term) -> list[Unit]:
     return units
 
 
+KOREAN_GRAM = 0.5  # the weight of each bigram of a long Korean word in coverage
+
+
 def _cjk_units(piece: str) -> list[Unit]:
     stem = korean_stem(piece)
+    if len(stem) >= 3 and all("\uac00" <= c <= "\ud7af" for c in stem):
+        # a long Korean word is often a compound or keeps an ending the list lacks
+        # (슬라이드쇼로 -> 슬라이드쇼, where the note says 슬라이드): its bigrams count too
+        whole = Unit(_cjk(stem, DOCS), _cjk(stem, HEADS), 1.0, stem)
+        grams = [Unit(_cjk(g, DOCS), _cjk(g, HEADS), KOREAN_GRAM, g) for g in bigrams(stem)]
+        return [whole, *grams]
     if stem != piece or len(piece) <= 2 or not any(is_cjk(c) for c in piece[:1]):
         return [Unit(_cjk(stem, DOCS), _cjk(stem, HEADS), 1.0, stem)]
     if all("\uac00" <= c <= "\ud7af" for c in piece):  # a Korean word: whole
