@@ -29,7 +29,7 @@ LAYERS: dict[str, frozenset[str]] = {
     "search": frozenset({"errors", "base", "vault"}),
     "agents": frozenset({"errors", "base"}),
     "session": frozenset({"errors", "base", "vault", "search", "agents"}),
-    "curate": frozenset({"errors", "base", "vault", "search"}),
+    "curate": frozenset({"errors", "base", "vault", "lint", "search"}),
     "continuity": frozenset({"errors", "base", "agents", "session"}),
     "mcp": frozenset(
         {
