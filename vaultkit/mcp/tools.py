@@ -17,7 +17,15 @@ from vaultkit.base.author import clean_author
 from vaultkit.base.config import Config, load_config
 from vaultkit.base.leanmeta import meta_str
 from vaultkit.base.store import Store, current_branch, read_problem
-from vaultkit.continuity.startup import latest, me, pinned, read_safe, recent_summaries
+from vaultkit.continuity.summaries import (
+    CANDIDATES,
+    explain,
+    latest,
+    me,
+    pinned,
+    read_safe,
+    recent_summaries,
+)
 from vaultkit.errors import VaultkitError
 
 if TYPE_CHECKING:
@@ -274,11 +282,9 @@ def restore(memory: Memory, source: str, session_id: str) -> Json:
         answer["note"] = f"nothing would be injected for source {source!r}"
     if source == "startup" and memory.store.summary.is_dir():
         now = time.time()
-        summaries = startup.recent_summaries(memory.store, startup.CANDIDATES, now)
+        found = recent_summaries(memory.store, CANDIDATES, now)
         branch = current_branch(memory.where)
-        chosen, passed = startup.explain(
-            startup.latest(memory.store, summaries, branch, now), branch
-        )
+        chosen, passed = explain(latest(memory.store, found, branch, now), branch)
         answer["latest_session"] = chosen
         answer["passed_over"] = [{"name": n, "why": why} for n, why in passed]
     return answer
