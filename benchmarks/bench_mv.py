@@ -7,6 +7,13 @@ by one ``vaultkit stats``. Each round, side by side so machine noise hits them a
 -c pass``, ``vaultkit stats VAULT`` (a whole-process warm load, the baseline mv cannot beat),
 ``vaultkit mv`` (whole process) renaming the note back and forth, and the same move in process
 (``vaultkit.curate.apply.move``, imports done). Target (issue 25): whole process within 1 s.
+
+``--real [PATH]`` adds the real vault of issue 11, the English Obsidian Help vault
+(obsidianmd/obsidian-help: PATH, ``$VAULTKIT_HELP_VAULT``, else cloned as
+benchmarks/bench_recall.py does; never committed): its ``en/`` is copied, its most linked note
+is moved (``vaultkit mv``, whole process) with the differential check (every link's target
+after the move is the one before, the moved note's new path for links to it), and moved back
+in process.
 """
 
 from __future__ import annotations
@@ -39,6 +46,63 @@ def _prepare(root: Path, notes: int) -> None:
             handle.write(f"\nSee {form}.\n")
 
 
+def _targets(root: Path, moves: dict[str, str]) -> dict[str, list[str | None]]:
+    """Each note's link targets in order, by the paths they have after ``moves``."""
+    from vaultkit.vault.load import load_vault
+
+    found: dict[str, list[str | None]] = {}
+    for item in load_vault(root, cache=False).links:
+        path = item.resolution.path
+        found.setdefault(moves.get(item.source, item.source), []).append(
+            None if path is None else moves.get(path, path)
+        )
+    return found
+
+
+def _most_linked(root: Path) -> tuple[str, int]:
+    from collections import Counter
+
+    from vaultkit.vault.load import load_vault
+
+    counts = Counter(
+        i.resolution.path
+        for i in load_vault(root, cache=False).links
+        if i.resolution.path and i.resolution.path.endswith(".md") and i.source != i.resolution.path
+    )
+    path, count = counts.most_common(1)[0]
+    return str(path), count
+
+
+def real_vault(source: Path, script: str) -> dict[str, object]:
+    """The move of the help vault's most linked note, checked differentially."""
+    from vaultkit.curate.apply import move
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "help"
+        shutil.copytree(source / "en", root, ignore=shutil.ignore_patterns(".vaultkit"))
+        old, backlinks = _most_linked(root)
+        new = f"Moved/{Path(old).name}"
+        before = _targets(root, {old: new})
+        took = _clock([script, "mv", "--vault", str(root), old, new])
+        after = _targets(root, {})
+        if after != before:
+            bad = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
+            raise SystemExit(f"differential check failed in {len(bad)} note(s): {bad[:5]}")
+        start = time.perf_counter()
+        move(root, new, old)
+        back = time.perf_counter() - start
+        notes = sum(1 for _ in root.rglob("*.md"))
+    return {
+        "vault": "obsidian-help/en",
+        "notes": notes,
+        "moved": old,
+        "backlinks": backlinks,
+        "links_checked": sum(len(v) for v in before.values()),
+        "mv_ms": took * 1000,
+        "move_back_ms": back * 1000,
+    }
+
+
 def _clock(argv: list[str]) -> float:
     start = time.perf_counter()
     done = subprocess.run(argv, capture_output=True, text=True, check=False)
@@ -53,10 +117,24 @@ def main() -> None:
     parser.add_argument("--notes", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--real", nargs="?", const="", default=None, metavar="PATH")
+    parser.add_argument("--only-real", action="store_true", help="skip the generated vault")
     args = parser.parse_args()
+    script = str(Path(sys.executable).parent / "vaultkit")
+    real = None
+    if args.real is not None or args.only_real:
+        from benchmarks.bench_recall import help_vault
+
+        real = real_vault(help_vault(args.real or None), script)
+        print(json.dumps(real, indent=2))
+        if args.only_real:
+            return
+    _generated(args, script)
+
+
+def _generated(args: argparse.Namespace, script: str) -> None:
     from vaultkit.curate.apply import move
 
-    script = str(Path(sys.executable).parent / "vaultkit")
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "vault"
         _prepare(root, args.notes)
