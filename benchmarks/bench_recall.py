@@ -219,7 +219,7 @@ def _stats(samples: list[float]) -> dict[str, float]:
 
 def in_process(tool: Tool, queries: list[Case], runs: int) -> dict[str, dict[str, float]]:
     """Per form: the time of one query, every query asked ``runs`` times."""
-    samples: dict[str, list[float]] = {form: [] for form in FORMS}
+    samples: dict[str, list[float]] = {form: [] for form in (*FORMS, HELDOUT)}
     for _ in range(runs):
         for case in queries:
             started = time.perf_counter()
