@@ -3,8 +3,8 @@
 A question ("How can I see how many words are in my note?") names words that a long catch-all
 note holds every one of, while the note that answers it holds a few, in its title (*Word
 count*). Ranking the complete matches first puts the catch-all note on top. For a query of
-several content words the two lists are therefore blended into one, each candidate scored by
-three parts, each scaled to at most 1:
+several content words the two lists are therefore blended into one (also when no note holds
+every word), each candidate scored by three parts, each scaled to at most 1:
 
 - its coverage (:mod:`vaultkit.search.loose`: the content words it holds, weighted by rarity,
   more in a title, heading or alias), over the best coverage among the candidates;

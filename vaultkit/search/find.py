@@ -265,17 +265,17 @@ def _ordered(
     conn: sqlite3.Connection, query: Query, filters: Filters, common: int
 ) -> list[tuple[Row, bool]]:
     """The rows of the hits, best first, each with whether it holds every content word: the
-    complete matches blended with the partial ones when the query has several content words,
-    some note holds them all and they were all ranked (not a common query: blending would
-    rank every partial match too) (:mod:`vaultkit.search.blend`), else the complete matches
-    first (by BM25), then the partial ones (by coverage)."""
+    complete matches blended with the partial ones when the query has several content words
+    and its matches were all ranked (not a common query, whose partial matches are too many)
+    (:mod:`vaultkit.search.blend`), else the complete matches first (by BM25), then the
+    partial ones (by coverage)."""
     ranked, common_query = _ranked(conn, query, filters, common)
     several = len(query.units()) > 1 and not common_query
     if len(ranked) >= filters.limit and not several:
         return [(row, True) for row in sorted(_rows(conn, ranked), key=lambda r: r[:2])]
     where = _where(filters)
     sqls = (_ranking_sql(where[0]), _heads_sql(where[0]))
-    if ranked and several:
+    if several:
         loose = rank_loose(conn, query, sqls, where[1], set())
         order = blend(conn, query, ranked, loose, filters.limit)
         return [(row, whole) for fid, score, whole in order for row in _rows(conn, [(fid, -score)])]
