@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from functools import lru_cache
 
 from vaultkit.search.grams import is_cjk
 from vaultkit.search.loose import Loose, coverage
@@ -42,8 +43,14 @@ def _ids(ids: list[int]) -> str:
 
 def _names(conn: sqlite3.Connection, ids: list[int]) -> dict[int, str]:
     """Each file's title and aliases (and tags), lower-cased."""
-    sql = f"SELECT rowid, title, aliases FROM docs WHERE rowid IN ({_ids(ids)})"
+    # the heads table: a row without the body (a docs row would read the whole note)
+    sql = f"SELECT rowid, title, aliases FROM heads WHERE rowid IN ({_ids(ids)})"
     return {int(i): f"{title}\n{aliases}".lower() for i, title, aliases in conn.execute(sql)}
+
+
+@lru_cache(maxsize=8192)
+def _stem(token: str) -> str:
+    return stem_prefix(token)
 
 
 def _wanted(units: tuple[Unit, ...]) -> list[tuple[str, bool, float]]:
@@ -63,14 +70,9 @@ def title_share(
     """The share of the query's content words (by weight) each file's title or aliases name."""
     wanted = _wanted(units)
     total = sum(weight for _, _, weight in wanted) or 1.0
-    stemmed: dict[str, str] = {}
     share: dict[int, float] = {}
     for fid, names in _names(conn, ids).items():
-        stems = set()
-        for token in _TOKEN.findall(names):
-            if token not in stemmed:
-                stemmed[token] = stem_prefix(token)
-            stems.add(stemmed[token])
+        stems = {_stem(token) for token in _TOKEN.findall(names)}
         held = (w for key, loose, w in wanted if (key in names if loose else key in stems))
         share[fid] = sum(held) / total
     return share
