@@ -4,11 +4,13 @@ the same run; plus vaultkit's in-process query time and whole-process ``vaultkit
 against ``python -c pass``.
 
 Usage: ``.venv/bin/python -m benchmarks.bench_recall [--help-vault PATH] [--langs en,ko,zh,ja]
-[--runs 15] [--basic-memory-python PATH] [--json PATH]``. ``--help-vault`` (or
-``$VAULTKIT_HELP_VAULT``) is a checkout of ``obsidianmd/obsidian-help`` (its ``en/``, ``ko/``,
-... folders); without it the benchmark clones the repository into ``$VAULTKIT_BENCH_DIR``. The
-vault is never copied into this repository: each language's notes are copied into a temporary
-folder, so no tool writes into the checkout. Queries and right notes: ``recall_queries.py``.
+[--runs 15] [--basic-memory-python PATH] [--json PATH] [--queries all|main|held-out]``.
+``--help-vault`` (or ``$VAULTKIT_HELP_VAULT``) is a checkout of ``obsidianmd/obsidian-help``
+(its ``en/``, ``ko/``, ... folders); without it the benchmark clones the repository into
+``$VAULTKIT_BENCH_DIR``. The vault is never copied into this repository: each language's notes
+are copied into a temporary folder, so no tool writes into the checkout. Queries and right
+notes: ``recall_queries.py``, and the held-out questions no ranking change was tuned on:
+``recall_heldout.py``.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.generate import cache_root
+from benchmarks.recall_heldout import HELDOUT
+from benchmarks.recall_heldout import cases as heldout_cases
 from benchmarks.recall_queries import FORMS, LANGUAGES, Case, cases
 
 BIN = Path(sys.executable).parent
@@ -279,7 +283,7 @@ def _print_table(table: dict[str, Any], langs: tuple[str, ...]) -> None:
             print(f"| {tool} | - | - | {rows['error'][:120]} | | | |")
             continue
         for lang in (*langs, "all"):
-            for form in FORMS:
+            for form in (*FORMS, HELDOUT):
                 row = rows.get(f"{lang}/{form}")
                 if row is None:
                     continue
@@ -296,10 +300,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=15, help="rounds of each timing")
     parser.add_argument("--basic-memory-python", help="a Python 3.12+ with basic-memory installed")
     parser.add_argument("--json", help="where to write the results (default benchmarks/out/)")
+    parser.add_argument(
+        "--queries",
+        choices=("all", "main", "held-out"),
+        default="all",
+        help="recall_queries.py, recall_heldout.py or both (default)",
+    )
     args = parser.parse_args(argv)
     langs = tuple(lang for lang in args.langs.split(",") if lang)
     root = help_vault(args.help_vault)
-    queries = cases(langs)
+    queries = cases(langs) if args.queries != "held-out" else []
+    if args.queries != "main":
+        queries += heldout_cases(langs)
     started = time.time()
     with tempfile.TemporaryDirectory(prefix="vk-recall-") as tmp:
         vaults = {lang: Path(tmp) / lang for lang in langs}

@@ -19,22 +19,54 @@ values (:class:`Found` of :class:`Hit`, :class:`Across` of :class:`ProjectHit`,
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vaultkit.base.isodate import since_date
-from vaultkit.search.across import Across, ProjectHit, search_stores
 from vaultkit.search.find import Filters, Hit
 from vaultkit.search.index import Progress
 from vaultkit.search.recall import Found, Neighbours, related_notes, search_folder
-from vaultkit.search.related import Related
-from vaultkit.vault.analysis import backlinks, dead_ends, degraded, ghosts, isolated, orphans
-from vaultkit.vault.load import Vault, load_vault
-from vaultkit.vault.model import Finding, Link, Note
-from vaultkit.vault.parse import parse_note
-from vaultkit.vault.resolve import resolve_target
+
+if TYPE_CHECKING:
+    from vaultkit.search.across import Across, ProjectHit
+    from vaultkit.search.related import Related
+    from vaultkit.vault.analysis import backlinks, dead_ends, degraded, ghosts, isolated, orphans
+    from vaultkit.vault.load import Vault, load_vault
+    from vaultkit.vault.model import Finding, Link, Note
+    from vaultkit.vault.parse import parse_note
+    from vaultkit.vault.resolve import resolve_target
+
+# Imported on first use: a search over a warm index needs none of the vault engine, and
+# ``vaultkit search`` is a whole process started per question.
+_LAZY = {
+    **dict.fromkeys(("Across", "ProjectHit"), "vaultkit.search.across"),
+    "Related": "vaultkit.search.related",
+    **dict.fromkeys(
+        ("backlinks", "dead_ends", "degraded", "ghosts", "isolated", "orphans"),
+        "vaultkit.vault.analysis",
+    ),
+    **dict.fromkeys(("Vault", "load_vault"), "vaultkit.vault.load"),
+    **dict.fromkeys(("Finding", "Link", "Note"), "vaultkit.vault.model"),
+    "parse_note": "vaultkit.vault.parse",
+    "resolve_target": "vaultkit.vault.resolve",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "Across",
@@ -119,6 +151,8 @@ def search_everywhere(query: str, *, here: Path | None = None, **narrow: Any) ->
     tops = all_stores()
     if here is not None and here.is_dir() and os.path.realpath(here) not in tops:
         tops = [os.path.realpath(here), *tops]
+    from vaultkit.search.across import search_stores
+
     found = search_stores(tops, query, filters(**narrow))
     return replace(found, hits=tuple(replace(p, hit=_safe(p.hit)) for p in found.hits))
 

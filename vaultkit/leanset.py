@@ -56,6 +56,7 @@ LEAN: tuple[str, ...] = (
     "vaultkit.continuity.pinning",
     "vaultkit.continuity.resume",
     "vaultkit.continuity.startup",
+    "vaultkit.continuity.summaries",
     "vaultkit.errors",
     "vaultkit.hookentry",
     "vaultkit.hooks",

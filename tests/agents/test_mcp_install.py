@@ -53,6 +53,7 @@ def test_project_scope_writes_mcp_json_and_approves_it(project: Path, tmp_path: 
     settings = _json(project / ".claude" / "settings.json")
     assert settings["enabledMcpjsonServers"] == ["vaultkit"]
     assert f"registered MCP server vaultkit (vaultkit mcp) in {project}/.mcp.json" in done.stderr
+    assert 'to let the agent write to the wiki, add "--allow-write" after "mcp"' in done.stderr
     before = (project / ".mcp.json").read_bytes()
     again = vk(project, config, "install", "--scope", "project")
     assert "MCP server vaultkit already registered" in again.stderr

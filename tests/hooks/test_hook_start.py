@@ -12,7 +12,8 @@ from pathlib import Path
 from hook_start_support import add_session, make_project, write_index, write_note
 
 from vaultkit.base.store import Store
-from vaultkit.continuity.startup import compose, recent_summaries
+from vaultkit.continuity.startup import compose
+from vaultkit.continuity.summaries import recent_summaries
 from vaultkit.hooks.session_start import run
 from vaultkit.session.queue import jobs
 

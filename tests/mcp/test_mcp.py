@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -20,10 +21,11 @@ RAW = "2026-11-12_1020_9e3b7c55-2a6d-4c18-8f4e-7b1d0c9a2e66.jsonl"
 class Client:
     """A minimal MCP client over stdio: newline-delimited JSON-RPC, as the spec frames it."""
 
-    def __init__(self, cwd: Path, *args: str) -> None:
+    def __init__(self, cwd: Path, *args: str, env: dict[str, str] | None = None) -> None:
         self.proc = subprocess.Popen(
             [str(VAULTKIT), "mcp", *args],
             cwd=cwd,
+            env=None if env is None else {**os.environ, **env},
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -118,7 +120,7 @@ def test_every_tool_is_read_only_and_declares_its_parameters(client: Client) -> 
 
 @pytest.mark.slow
 def test_save_handoff_exists_only_with_allow_write(project: Path) -> None:
-    writer = Client(project, "--allow-write")
+    writer = Client(project, "--allow-write", env={"CLAUDE_CODE_SESSION_ID": "sess-42"})
     try:
         names = {t["name"] for t in writer.request("tools/list")["tools"]}
         assert names == READ_ONLY_TOOLS | {"save_handoff", "move_note", "write_note", "edit_note"}
@@ -148,6 +150,15 @@ def test_save_handoff_exists_only_with_allow_write(project: Path) -> None:
         _write_and_edit(writer, wiki)
     finally:
         writer.close()
+    log = (project / "sessions" / ".vaultkit" / "vaultkit.log").read_text("utf-8")
+    logged = [line for line in log.splitlines() if "] mcp[" in line]
+    assert [line.split("] ", 1)[1].split(" ", 1)[1] for line in logged] == [
+        "move_note wiki/concepts/Idempotent imports.md -> wiki/concepts/Idempotency.md "
+        "session=sess-42",
+        "write_note wiki/Decision.md session=sess-42",
+        "edit_note wiki/Decision.md session=sess-42",
+        "edit_note wiki/Decision.md session=sess-42",
+    ]
 
 
 def _write_and_edit(writer: Client, wiki: Path) -> None:
@@ -177,6 +188,12 @@ def _write_and_edit(writer: Client, wiki: Path) -> None:
         "edit_note", note="Decision.md", hash=read["hash"], heading="Why", text="Other."
     )
     assert error and "changed since it was read" in stale
+    error, read = writer.call("read_note", note="wiki/Decision.md")
+    error, loose = writer.call(  # level, case and spacing forgiven
+        "edit_note", note="Decision.md", hash=read["hash"], heading="##  why ", text="Now."
+    )
+    assert not error and loose["written"], loose
+    assert (wiki / "Decision.md").read_text("utf-8") == "# D\n\n## Why\n\nNow.\n"
 
 
 def test_search_finds_an_older_note_and_a_korean_one(client: Client) -> None:

@@ -137,3 +137,25 @@ def test_a_question_matching_very_many_notes_is_ranked_from_their_titles(
         bounded = [h.path for h in search(conn, question, Filters())]
     assert everything[0] == "Callouts.md" and "Tables.md" in everything  # "make" in its body
     assert bounded == ["Callouts.md"]  # over "common" matches: title and heading candidates
+
+
+def test_a_long_korean_word_finds_the_note_by_its_parts(tmp_path: Path) -> None:
+    # 슬라이드쇼 is in no note; its bigrams 슬라 라이 이드 are in the note about slides
+    _note(tmp_path, "슬라이드.md", "# 슬라이드\n\n마크다운 노트를 슬라이드로 보여줘요.\n")
+    _note(tmp_path, "회의.md", "# 회의\n\n회의에서 발표를 해요. 발표 자료를 준비해요.\n")
+    assert _top(tmp_path, "노트를 슬라이드쇼로 발표하려면?") == "슬라이드.md"
+
+
+def test_a_long_note_holding_words_by_chance_ranks_below_a_short_one(tmp_path: Path) -> None:
+    # Long holds the rarer pair (apple, banana), Short a commoner one (apple, cherry): by the
+    # words' rarity alone Long would come first; its length says it holds them by chance.
+    filler = "lorem ipsum dolor sit amet\n" * 200
+    _note(tmp_path, "Long.md", f"# Long\n\n{filler}An apple and a banana.\n{filler}")
+    _note(tmp_path, "Short.md", "# Short\n\nAn apple and a cherry.\n")
+    for i in range(2):
+        _note(tmp_path, f"C{i}.md", f"# C{i}\n\nA cherry.\n")
+    for i in range(4):
+        _note(tmp_path, f"F{i}.md", f"# F{i}\n\nNothing here.\n")
+    hits = search_folder(tmp_path, "apple banana cherry", Filters(limit=5)).hits
+    assert [h.path for h in hits[:2]] == ["Short.md", "Long.md"]
+    assert not any(h.complete for h in hits)

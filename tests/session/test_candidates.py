@@ -105,3 +105,35 @@ def test_the_prompt_offers_them_to_a_real_backend(tmp_path: Path) -> None:
     assert "- [[Idempotency keys]] (also written [[Idempotency keys|dedup key]]" in prompt
     wiki = outcome.wiki_path.read_text(encoding="utf-8")
     assert "[[Idempotency keys|dedup key]] and [[Idempotency keys|request key]]" in wiki
+
+
+def test_a_heading_or_a_rare_tag_of_a_note_brings_it_in(tmp_path: Path) -> None:
+    store = busy_store(tmp_path, sessions=40)
+    concepts = store.wiki / "concepts"
+    (concepts / "Payments.md").write_text(
+        "# Payments\n\n## Webhook signature checks\n\nverify first\n\n"
+        "```\n## Not a heading in code\n```\n",
+        encoding="utf-8",
+    )
+    (concepts / "Ledger.md").write_text(
+        "---\ntags: [ledger/reconciliation]\n---\n# Ledger\n\nsee #nightly-close\n", "utf-8"
+    )
+    for n in range(8):  # a tag carried by many notes says nothing about one of them
+        (concepts / f"Common {n}.md").write_text("# C\n\n#everywhere\n", encoding="utf-8")
+    said = (
+        "## User\nthe webhook signature check fails on retries; is the nightly close done?\n"
+        "also everywhere\n"
+    )
+    paths = [c.path for c in select(store, said, "", 1500)]
+    assert paths[:2] == ["concepts/Payments.md", "concepts/Ledger.md"]
+    assert not any("Common" in p for p in paths[:2])
+    saved = json.loads((store.state / CATALOGUE).read_text(encoding="utf-8"))
+    assert saved["notes"]["concepts/Payments.md"][4] == ["payment", "webhook signature check"]
+    assert "not a heading in code" not in saved["notes"]["concepts/Payments.md"][4]
+    assert saved["notes"]["concepts/Ledger.md"][4] == [
+        "ledger",
+        "ledger reconciliation",
+        "nightly close",
+    ]
+    reconcile = [c.path for c in select(store, "the ledger reconciliation is off", "", 1500)]
+    assert reconcile[0] == "concepts/Ledger.md"  # by its name, but the hierarchical tag too

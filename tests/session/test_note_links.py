@@ -109,6 +109,8 @@ def test_stub_mode_links_ghosts_to_stubs_in_their_own_folder(tmp_path: Path) -> 
     assert "Gateway sandbox quirks" in read_frontmatter(outcome.wiki_path)["unresolved_links"]
     assert [p.name for p in (store.wiki / "stubs").iterdir()] == ["Gateway sandbox quirks.md"]
     assert errors(store.wiki) == [] and errors(store.root) == []
+    found = [f.render() for f in collect(load_context(store.wiki, cache=False))]
+    assert not [f for f in found if "stubs/" in f]  # linked both ways: no orphan, no ghost
 
 
 def test_unsafe_names_never_become_stub_files() -> None:

@@ -16,6 +16,7 @@ from markdown_it.rules_inline.escape import _ESCAPED
 
 from benchmarks.generate import write_vault
 from vaultkit.vault.fastparse import (
+    BULK_META,
     ESCAPABLE,
     HTML_BLOCK_NAMES,
     TAG,
@@ -24,6 +25,7 @@ from vaultkit.vault.fastparse import (
     classify,
     escaped_split,
     inline_blocks,
+    is_bulk,
     simple_yaml,
 )
 from vaultkit.vault.parse import _parse_frontmatter, parse_note, parse_note_with
@@ -731,3 +733,64 @@ SOUP = [
 def test_line_soup_matches(text: str) -> None:
     """Fences, containers, HTML and comments in any order: cuts never change the result."""
     _check("n.md", text.encode("utf-8"))
+
+
+# ---------------------------------------------------------------- bulk paragraphs (issue 23)
+
+BULK_PIECES = [
+    "word", " ", " ", "[[a]]", "[[a#h]]", "[[a|t]]", "[[a#h|t]]", "![[p.png]]", "![[a#^id]]",
+    "[[ a ]]", "[[a|]]", "[[Ünï cödé]]", "*em*", "_u_", "&amp;", "x.", "\n", "\n", "  \n",
+    "\n  ", "\n\n", "\t",
+]  # fmt: skip
+BULK_BREAKERS = [
+    "[[ ]]", "[[#]]", "[[|x]]", "[[ # |x]]", "[[a\\|b]]", "\\[[a]]", "#tag", "^id", " ^blk",
+    "[[a]]]", "[[[a]]", "[", "]", "!", "$", "$x$", "%%", "%% c %%", "<b>", "<", "`c`", "[t](u.md)",
+    "\n# h\n", "\n- i ", "\n> q ", "\n```\n", "\n$$\n", "\n[^1]: ", "\n---\n", "\n===",
+]  # fmt: skip
+
+
+def _bulk_taken(text: str) -> bool:
+    plan = body_plan(text.split("\n"), 0)
+    return plan is not None and any(
+        blocks is not None and any(token.meta is BULK_META for _level, token in blocks)
+        for _low, _high, blocks in plan
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# H\n\nfirst [[x]]\n\nwords [[a]] and ![[b.png]]\n  more [[c#h|shown]]   \nend [[d]]\n",
+        "intro\n\n   indented [[a]]  \n\tnext [[b]]\n\n[[c]] [[c]] [[c|C]]\n",
+        "intro\n\n[[a]]\n- item [[b]]\n\n[[c]]\n> quote [[d]]\n",
+    ],
+)
+def test_bulk_paragraphs_take_the_bulk_path_and_match(text: str) -> None:
+    assert _bulk_taken(text)
+    assert _check("n.md", text.encode("utf-8"))
+    assert _check("n.md", ("---\ntitle: T\n---\n" + text).encode("utf-8"))
+
+
+@pytest.mark.parametrize("piece", BULK_BREAKERS)
+def test_bulk_declines_other_inline_syntax(piece: str) -> None:
+    content = f"words [[a]] {piece} more [[b]]"
+    assert not is_bulk(content) or "\n" in piece, piece
+    text = f"first\n\n{content}\n"
+    assert not _bulk_taken(text) or "\n" in piece
+    _check("n.md", text.encode("utf-8"))
+
+
+def test_bulk_grammar_matches_and_often_takes_the_bulk_path() -> None:
+    """Dense paragraphs of simple links, now and then one piece the bulk path must decline."""
+    seen = {"all": 0, "bulk": 0}
+
+    @SETTINGS
+    @given(st.lists(st.sampled_from(BULK_PIECES * 8 + BULK_BREAKERS), max_size=30).map("".join))
+    def check(text: str) -> None:
+        text = "first paragraph\n\n" + text
+        seen["all"] += 1
+        seen["bulk"] += _bulk_taken(text)
+        _check("n.md", text.encode("utf-8"))
+
+    check()
+    assert seen["bulk"] >= 0.3 * seen["all"], seen

@@ -484,3 +484,32 @@ def test_math_on_a_list_items_lazy_line_keeps_the_next_items_link(first: str) ->
                 assert slow is not None
                 assert [x.target for x in slow.links] == ["L"], data
                 assert parse_note("n.md", data) == slow, data
+
+
+QUOTED_FIRSTS = ["> - a", "> 1. a", "> - a\n>   - b", "> [!note]\n> - a", "> a", "> > - a", ">- a"]
+QUOTED_ITEMS = ["> - n [[L]]", "> 2. n [[L]]", ">   - n [[L]]", "> n [[L]]", "> > - n [[L]]"]
+LATER_MATH = ["", "\n$$\nE\n$$", "\nt\n$$ y $$", "\n- $$\n  x\n  $$"]
+
+
+@pytest.mark.parametrize("first", QUOTED_FIRSTS)
+def test_math_on_a_quoted_items_lazy_line_keeps_the_next_items_link(first: str) -> None:
+    """``$$`` on the lazy line of a list or paragraph in a blockquote or callout: inside the
+    quote only its ``>`` lines could close the math, so the line is lazy and the next item's
+    link counts, whatever ``$$`` comes further down the note (issue 23)."""
+    for opening in LAZY_OPENS[:4]:
+        for item in QUOTED_ITEMS:
+            for later in LATER_MATH:
+                data = (f"{first}\n{opening}\n{item}\n{later}\n").encode()
+                slow = parse_note_with("n.md", data, fast=False)
+                assert slow is not None
+                assert [x.target for x in slow.links] == ["L"], data
+                assert parse_note("n.md", data) == slow, data
+
+
+def test_math_closed_inside_the_quote_still_hides_what_it_holds() -> None:
+    """A ``$$`` on a later ``>`` line closes the math the lazy line opened: its lines are math."""
+    data = b"> - a\n$$\n> - n [[Hidden]]\n> $$\n> - after [[Shown]]\n"
+    slow = parse_note_with("n.md", data, fast=False)
+    assert slow is not None
+    assert [x.target for x in slow.links] == ["Shown"]
+    assert parse_note("n.md", data) == slow

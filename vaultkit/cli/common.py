@@ -21,7 +21,7 @@ def resolve_vault(arg: Path | None) -> Path:
                 f"{vault}: not a folder", hint="pass the vault folder, e.g. examples/sessions/wiki"
             )
         _refuse_linked_wiki(vault)
-        return up_to_date(vault.resolve())
+        return _settled(up_to_date(vault.resolve()))
     wiki = find_store().wiki
     _refuse_linked_wiki(wiki)
     if not wiki.is_dir():
@@ -29,7 +29,16 @@ def resolve_vault(arg: Path | None) -> Path:
             f"{wiki}: this project has no session wiki yet",
             hint="pass a vault folder, e.g. `vaultkit stats examples/sessions/wiki`",
         )
-    return up_to_date(wiki)
+    return _settled(up_to_date(wiki))
+
+
+def _settled(vault: Path) -> Path:
+    """``vault``, after completing (or rolling back) a ``vaultkit mv`` a kill interrupted."""
+    from vaultkit.base.store import state_dir_for_vault
+    from vaultkit.curate.journal import settle
+
+    settle(vault, state_dir_for_vault(vault))
+    return vault
 
 
 CLI_LOCK_TIMEOUT = 5.0  # seconds a command waits for the store lock before going on as is

@@ -12,7 +12,8 @@ from vaultkit.cli.app import app
 from vaultkit.cli.graph_run import GraphArgs, run
 from vaultkit.cli.links_run import LinksArgs
 from vaultkit.cli.links_run import run as run_links
-from vaultkit.cli.options import VaultArg
+from vaultkit.cli.options import VaultArg, typer_option
+from vaultkit.cli.spec import GRAPH_FORMAT, GRAPH_OUTPUT, INCOMING, OUTGOING, TEXT_FORMAT
 from vaultkit.cli.stats_run import StatsArgs
 from vaultkit.cli.stats_run import run as run_stats
 
@@ -29,18 +30,14 @@ class TextFormat(StrEnum):
     json = "json"
 
 
-TextFormatOpt = Annotated[TextFormat, typer.Option("--format", "-f", help="Output format.")]
+TextFormatOpt = Annotated[TextFormat, typer_option(TEXT_FORMAT)]
 
 
 @app.command()
 def graph(
     vault: VaultArg = None,
-    fmt: Annotated[GraphFormat, typer.Option("--format", "-f", help="Export format.")] = (
-        GraphFormat.json
-    ),
-    output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="Write to FILE (atomically).")
-    ] = None,
+    fmt: Annotated[GraphFormat, typer_option(GRAPH_FORMAT)] = GraphFormat.json,
+    output: Annotated[Path | None, typer_option(GRAPH_OUTPUT)] = None,
 ) -> None:
     """Export the vault's link graph (notes, attachments, ghosts; one edge per link).
 
@@ -56,8 +53,8 @@ def graph(
 def links(
     note: Annotated[str, typer.Argument(help="Note path or bare name, as in [[name]].")],
     vault: VaultArg = None,
-    incoming: Annotated[bool, typer.Option("--incoming", help="Only backlinks.")] = False,
-    outgoing: Annotated[bool, typer.Option("--outgoing", help="Only outgoing links.")] = False,
+    incoming: Annotated[bool, typer_option(INCOMING)] = False,
+    outgoing: Annotated[bool, typer_option(OUTGOING)] = False,
     fmt: TextFormatOpt = TextFormat.text,
 ) -> None:
     """Show a note's outgoing links (with where each resolves) and its backlinks.

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from vaultkit.cli import quickwords
 from vaultkit.cli.common import resolve_vault
+from vaultkit.cli.spec import GRAPH_FORMAT, GRAPH_OUTPUT, spellings
 from vaultkit.errors import VaultkitError
 
 FORMATS = ("json", "graphml", "gexf", "dot")
@@ -30,7 +31,7 @@ class GraphArgs:
 
 
 # Option spelling -> the GraphArgs field it sets (every option takes a value).
-OPTIONS: dict[str, str] = {"--format": "fmt", "-f": "fmt", "--output": "output", "-o": "output"}
+OPTIONS = spellings(GRAPH_FORMAT, GRAPH_OUTPUT)
 
 
 def read_quick(argv: list[str]) -> GraphArgs | None:

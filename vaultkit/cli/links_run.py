@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from vaultkit.cli import quickwords
 from vaultkit.cli.common import resolve_vault
+from vaultkit.cli.spec import INCOMING, OUTGOING, TEXT_FORMAT, spellings, valued
 from vaultkit.errors import VaultkitError
 from vaultkit.vault import analysis
 from vaultkit.vault.model import NOTE_SUFFIX
@@ -28,12 +29,8 @@ if TYPE_CHECKING:
 
 FORMATS = ("text", "json")
 # Option spelling -> the LinksArgs field it sets; only fmt takes a value.
-OPTIONS: dict[str, str] = {
-    "--incoming": "incoming",
-    "--outgoing": "outgoing",
-    "--format": "fmt",
-    "-f": "fmt",
-}
+LINKS_OPTS = (INCOMING, OUTGOING, TEXT_FORMAT)
+OPTIONS = spellings(*LINKS_OPTS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +46,7 @@ class LinksArgs:
 
 def read_quick(argv: list[str]) -> LinksArgs | None:
     """The options of ``vaultkit links ARGV…`` when every word is plain and valid; else None."""
-    words = quickwords.split(argv, OPTIONS, ("fmt",), most=2)
+    words = quickwords.split(argv, OPTIONS, valued(*LINKS_OPTS), most=2)
     if words is None or len(words.values) > 1:
         return None  # typer's call, as is a second --format
     fmt = words.values[0][1] if words.values else None

@@ -37,9 +37,8 @@ def _report(outcome: MoveOutcome) -> None:
         print(f"warning: {path} changed while moving; left as it was", file=sys.stderr)
     if outcome.index_updated:
         print("INDEX.md regenerated", file=sys.stderr)
-    if outcome.recovered:
-        old, new = outcome.recovered
-        print(f"completed an interrupted move first: {old} -> {new}", file=sys.stderr)
+    if outcome.recovery:
+        print(outcome.recovery, file=sys.stderr)
 
 
 @app.command()
@@ -64,8 +63,9 @@ def mv(
     absolute), with a path only where the short name would be ambiguous. Links to other files
     that the move would make point elsewhere are rewritten too. Nothing changes when any link
     cannot be kept; mv never overwrites, never leaves the vault, never writes through a
-    symbolic link. A killed move is completed by the next `vaultkit mv`. INDEX.md (when the
-    vault has one) and the search index follow.
+    symbolic link. A killed move is completed (or rolled back) by the next vaultkit
+    command that reads or writes the vault; one mv or MCP write at a time (a file lock).
+    INDEX.md (when the vault has one) and the search index follow.
 
     \b
     Examples:

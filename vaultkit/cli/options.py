@@ -8,6 +8,8 @@ from typing import Annotated
 
 import typer
 
+from vaultkit.cli.spec import Opt
+
 
 class OutputFormat(StrEnum):
     text = "text"
@@ -24,3 +26,8 @@ ProjectOpt = Annotated[
     Path | None, typer.Option("--project", help="Project folder (default: git root).")
 ]
 FormatOpt = Annotated[OutputFormat, typer.Option("--format", help="text or json.")]
+
+
+def typer_option(opt: Opt) -> typer.models.OptionInfo:
+    """The typer option ``opt`` declares (spellings and help from the one spec)."""
+    return typer.Option(*opt.names, help=opt.help)  # type: ignore[no-any-return]

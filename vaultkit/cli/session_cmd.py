@@ -34,7 +34,7 @@ from vaultkit.base.store import (
 from vaultkit.cli.app import app
 from vaultkit.cli.common import project_dir
 from vaultkit.cli.options import FormatOpt, OutputFormat, ProjectOpt
-from vaultkit.continuity import startup
+from vaultkit.continuity import startup, summaries
 from vaultkit.errors import VaultkitError
 from vaultkit.session.distill import costs
 from vaultkit.session.notes import quality
@@ -98,9 +98,9 @@ def restore(
 
 def _choice(store: Store, folder: Path) -> tuple[str, list[tuple[str, str]]]:
     now = time.time()
-    summaries = startup.recent_summaries(store, startup.CANDIDATES, now)
+    found = summaries.recent_summaries(store, summaries.CANDIDATES, now)
     branch = current_branch(folder)
-    return startup.explain(startup.latest(store, summaries, branch, now), branch)
+    return summaries.explain(summaries.latest(store, found, branch, now), branch)
 
 
 def _choice_lines(store: Store, folder: Path) -> list[str]:
@@ -109,7 +109,7 @@ def _choice_lines(store: Store, folder: Path) -> list[str]:
     chosen, passed = _choice(store, folder)
     future = [
         (n, "its file name is dated in the future")
-        for n in startup.future_named(store, time.time())
+        for n in summaries.future_named(store, time.time())
     ]
     lines = [f"vaultkit: latest session: {chosen}"]
     return lines + [f"vaultkit: passed over: {name}: {why}" for name, why in [*passed, *future]]
@@ -363,7 +363,7 @@ def _check_latest(store: Store, folder: Path) -> list[Check]:
         return []
     chosen, passed = _choice(store, folder)
     checks = [Check("latest session", "ok", chosen)]
-    future = startup.future_named(store, time.time())
+    future = summaries.future_named(store, time.time())
     for name, why in [*passed, *((n, "its file name is dated in the future") for n in future)]:
         fix = (
             f"correct the date of {store.summary / name}, or remove it (it is not shown as latest)"

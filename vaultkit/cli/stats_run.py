@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 from vaultkit.cli import quickwords
 from vaultkit.cli.common import resolve_vault
+from vaultkit.cli.spec import TEXT_FORMAT, spellings
 
 if TYPE_CHECKING:
     from vaultkit.vault.load import Vault
 
 FORMATS = ("text", "json")
-OPTIONS: dict[str, str] = {"--format": "fmt", "-f": "fmt"}  # spelling -> field; both take a value
+OPTIONS = spellings(TEXT_FORMAT)  # spelling -> field; both take a value
 
 
 @dataclass(frozen=True, slots=True)

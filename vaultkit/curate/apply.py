@@ -47,6 +47,7 @@ class MoveOutcome:
     index_updated: bool = False
     skipped: tuple[str, ...] = ()
     recovered: tuple[str, ...] = field(default=())
+    recovery: str = ""  # the line saying what was done with an interrupted move
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -65,6 +66,7 @@ class MoveOutcome:
             "index_updated": self.index_updated,
             "left_alone": list(self.skipped),
             "recovered": list(self.recovered),
+            "recovery": self.recovery,
         }
 
 
@@ -210,19 +212,24 @@ def follow(root: Path, state_dir: Path) -> bool:
     return changed
 
 
-def recover_move(root: Path, state_dir: Path) -> tuple[str, ...]:
-    """Complete an interrupted move, if there is one; what it moved (empty: none)."""
-    found = jr.recover(root, state_dir)
-    return () if found is None else found[0].rename
-
-
 def move(
     root: Path, old: str, new: str, *, dry_run: bool = False, state_dir: Path | None = None
 ) -> MoveOutcome:
     """Move ``old`` to ``new`` inside the vault at ``root``, rewriting every link that would
-    otherwise change its target. Nothing changes when any link cannot be kept."""
+    otherwise change its target. Nothing changes when any link cannot be kept. Under the
+    vault's write lock, after completing (or rolling back) a move a kill interrupted."""
     state = state_dir if state_dir is not None else state_dir_for_vault(root)
-    recovered = () if dry_run else recover_move(root, state)
+    if dry_run:
+        return _move(root, old, new, state, None, dry_run=True)
+    with jr.locked(state):
+        return _move(root, old, new, state, jr.recover(root, state), dry_run=False)
+
+
+def _move(
+    root: Path, old: str, new: str, state: Path, found: jr.Recovery | None, *, dry_run: bool
+) -> MoveOutcome:
+    recovered = () if found is None else found.journal.rename
+    recovery = "" if found is None else found.line()
     vault = load_vault(root, state_dir=state)
     prep = prepare(root, vault, old, new)
     changed = tuple(w.path for w in prep.writes)
@@ -235,6 +242,7 @@ def move(
         prep.fmt,
         dry_run,
         recovered=recovered,
+        recovery=recovery,
     )
     if dry_run:
         return outcome
@@ -254,4 +262,5 @@ def move(
         updated,
         tuple(skipped),
         recovered,
+        recovery,
     )

@@ -15,8 +15,8 @@ from vaultkit.vault.parse import parse_note
 from vaultkit.vault.resolve import (
     FileIndex,
     ResolvedLink,
-    build_file_index,
     match_key,
+    moved_file_index,
     resolve_target,
 )
 from vaultkit.vault.value import Vault
@@ -151,8 +151,7 @@ def _watched(moves: Mapping[str, str]) -> frozenset[str]:
 
 def new_index(vault: Vault, moves: Mapping[str, str]) -> FileIndex:
     """The vault's file index as it will be after the move."""
-    aliases = {moves.get(n.path, n.path): n.aliases for n in vault.notes if n.aliases}
-    return build_file_index((moves.get(p, p) for p in vault.index.paths), aliases)
+    return moved_file_index(vault.index, moves)
 
 
 def plan_links(vault: Vault, moves: Mapping[str, str], fmt: LinkFormat) -> LinkPlan:

@@ -17,7 +17,15 @@ from vaultkit.base.author import clean_author
 from vaultkit.base.config import Config, load_config
 from vaultkit.base.leanmeta import meta_str
 from vaultkit.base.store import Store, current_branch, read_problem
-from vaultkit.continuity.startup import latest, me, pinned, read_safe, recent_summaries
+from vaultkit.continuity.summaries import (
+    CANDIDATES,
+    explain,
+    latest,
+    me,
+    pinned,
+    read_safe,
+    recent_summaries,
+)
 from vaultkit.errors import VaultkitError
 
 if TYPE_CHECKING:
@@ -58,6 +66,9 @@ def _wiki(memory: Memory) -> Vault:
 
     if not memory.store.wiki.is_dir():
         raise VaultkitError(f"{memory.store.wiki}: no session wiki yet", hint="end a session first")
+    from vaultkit.curate.journal import settle  # a move a kill interrupted, first
+
+    settle(memory.store.wiki, memory.store.state)
     return load_vault(memory.store.wiki)
 
 
@@ -271,11 +282,9 @@ def restore(memory: Memory, source: str, session_id: str) -> Json:
         answer["note"] = f"nothing would be injected for source {source!r}"
     if source == "startup" and memory.store.summary.is_dir():
         now = time.time()
-        summaries = startup.recent_summaries(memory.store, startup.CANDIDATES, now)
+        found = recent_summaries(memory.store, CANDIDATES, now)
         branch = current_branch(memory.where)
-        chosen, passed = startup.explain(
-            startup.latest(memory.store, summaries, branch, now), branch
-        )
+        chosen, passed = explain(latest(memory.store, found, branch, now), branch)
         answer["latest_session"] = chosen
         answer["passed_over"] = [{"name": n, "why": why} for n, why in passed]
     return answer
@@ -324,6 +333,19 @@ def save(memory: Memory, text: str, title: str) -> Json:
     return {"path": _shown(memory, saved.path), "missing_sections": list(saved.missing)}
 
 
+SESSION_ENV = "CLAUDE_CODE_SESSION_ID"  # Claude Code sets it in the servers it starts
+
+
+def _logged(memory: Memory, tool: str, what: str) -> None:
+    """One line in the store's log for each write a tool made, naming the agent session that
+    made it: ``CLAUDE_CODE_SESSION_ID`` of the server's environment (what Claude Code gives the
+    MCP servers it starts, as ``save_handoff`` records it), ``unknown`` without it."""
+    from vaultkit.base.log import append_log
+
+    session = os.environ.get(SESSION_ENV, "").strip() or "unknown"
+    append_log(memory.store.log, f"mcp[{os.getpid()}] {tool} {what} session={session}")
+
+
 def move_note(memory: Memory, note: str, to: str) -> Json:
     """Move a wiki note (only offered with ``--allow-write``) and rewrite every link to it,
     as ``vaultkit mv`` does; ``to`` is a path inside ``wiki/``."""
@@ -338,6 +360,8 @@ def move_note(memory: Memory, note: str, to: str) -> Json:
     data = outcome.as_json()
     data["moved"] = [{"from": "wiki/" + a, "to": "wiki/" + b} for a, b in outcome.moves]
     data["changed"] = ["wiki/" + p for p in outcome.changed]
+    for a, b in outcome.moves:
+        _logged(memory, "move_note", f"wiki/{a} -> wiki/{b}")
     return data
 
 
@@ -345,7 +369,9 @@ def write_note(memory: Memory, path: str, text: str) -> Json:
     """Create a wiki note (``--allow-write``); held back while it has ghost links."""
     from vaultkit.curate.write import write_note as write
 
-    return _in_wiki(write(memory.store.wiki, memory.store.state, path, text))
+    return _in_wiki_logged(
+        memory, "write_note", write(memory.store.wiki, memory.store.state, path, text)
+    )
 
 
 def edit_note(
@@ -359,8 +385,12 @@ def edit_note(
     if not source.is_relative_to(wiki.resolve()):
         raise VaultkitError(f"{note}: not a wiki note", hint="edit_note edits notes of wiki/ only")
     old = source.relative_to(wiki.resolve()).as_posix()
-    return _in_wiki(edit(wiki, memory.store.state, old, expected, heading, text, append))
+    result = edit(wiki, memory.store.state, old, expected, heading, text, append)
+    return _in_wiki_logged(memory, "edit_note", result)
 
 
-def _in_wiki(result: Json) -> Json:
-    return {**result, "path": "wiki/" + str(result["path"])}
+def _in_wiki_logged(memory: Memory, tool: str, result: Json) -> Json:
+    shown = {**result, "path": "wiki/" + str(result["path"])}
+    if shown.get("written"):
+        _logged(memory, tool, str(shown["path"]))
+    return shown

@@ -4,8 +4,10 @@ A question ("How do I make a callout collapsible?") names more words than the no
 it holds. The candidates are the best BM25 matches of any content word (:meth:`Query.units`);
 each is then scored by its coverage: the content words it holds, each weighted by how rare it is
 (the inverse document frequency BM25 uses) and counted twice when it stands in the title, a
-heading or an alias. Coverage ranks first, BM25 breaks ties; documents holding every word were
-ranked before this (:func:`vaultkit.search.find.search`) and are left out here.
+heading or an alias; a body match counts a little less in a long note and more in a short one
+(BM25's length normalisation, mildly). Coverage ranks first, BM25 breaks ties; documents
+holding every word were ranked before this (:func:`vaultkit.search.find.search`) and are
+left out here.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ CANDIDATES = 200  # best BM25 matches of any unit looked at
 COMMON = 10_000  # matches of any unit: above this the candidates are title/heading/alias matches
 DF_CAP = 5_000  # document frequencies are counted up to this (rarer words weigh more)
 HEADS_BONUS = 2.0  # a unit in the title, a heading or an alias counts this much more
+K1, B = 1.2, 0.3  # BM25 saturation, and a mild length normalisation (see _lengths)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,14 +47,24 @@ def _holders(conn: sqlite3.Connection, table: str, unit: str, ids: str) -> set[i
     return {int(r[0]) for r in conn.execute(sql, (unit,))}
 
 
+def _lengths(conn: sqlite3.Connection, ids: str) -> dict[int, float]:
+    """Each candidate's BM25 length factor for a word it holds once: above 1 for a note
+    shorter than the average, below 1 for a longer one (a long note holds many words by
+    chance, so holding one says less about it)."""
+    average = float(conn.execute("SELECT avg(size) FROM files").fetchone()[0] or 1.0) or 1.0
+    rows = conn.execute(f"SELECT id, size FROM files WHERE id IN ({ids})")
+    return {int(fid): (K1 + 1) / (1 + K1 * (1 - B + B * int(size) / average)) for fid, size in rows}
+
+
 def _coverage(conn: sqlite3.Connection, units: tuple[Unit, ...], ids: str) -> dict[int, float]:
     total = max(1, int(conn.execute("SELECT count(*) FROM files").fetchone()[0]))
+    length = _lengths(conn, ids)
     cover: dict[int, float] = {}
     for unit in units:
         df = _frequency(conn, "docs", unit.docs)
         idf = math.log(1 + (total - df + 0.5) / (df + 0.5))
         for fid in _holders(conn, "docs", unit.docs, ids):
-            cover[fid] = cover.get(fid, 0.0) + unit.weight * idf
+            cover[fid] = cover.get(fid, 0.0) + unit.weight * idf * length.get(fid, 1.0)
         if unit.heads:
             for fid in _holders(conn, "heads", unit.heads, ids):
                 cover[fid] = cover.get(fid, 0.0) + unit.weight * idf * HEADS_BONUS

@@ -77,6 +77,7 @@ class Unit:
     heads: str
     weight: float
     word: str
+    extra: bool = False  # a bigram of a long Korean word, beside the word itself
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +122,12 @@ class Query:
             if not term.excluded:
                 for unit in _units(term):
                     found.setdefault(unit.docs, unit)
-        return tuple(found.values())
+        units = tuple(found.values())
+        if sum(not u.extra for u in units) > 1:
+            return units
+        # one word: its bigrams would find notes that do not hold it (a CJK query of one
+        # word matches where it is a substring, and nowhere else)
+        return tuple(u for u in units if not u.extra)
 
     def loose_match(self, heads: bool = False) -> str:
         """An FTS5 expression matching the documents that hold any unit (and no excluded
@@ -220,8 +226,18 @@ def _units(term: Term) -> list[Unit]:
     return units
 
 
+KOREAN_GRAM = 0.5  # the weight of each bigram of a long Korean word in coverage
+
+
 def _cjk_units(piece: str) -> list[Unit]:
     stem = korean_stem(piece)
+    if len(stem) >= 3 and all("\uac00" <= c <= "\ud7af" for c in stem):
+        # a long Korean word is often a compound or keeps an ending the list lacks
+        # (슬라이드쇼로 -> 슬라이드쇼, where the note says 슬라이드): its bigrams count too,
+        # in a query of several words (see Query.units)
+        whole = Unit(_cjk(stem, DOCS), _cjk(stem, HEADS), 1.0, stem)
+        grams = [Unit(_cjk(g, DOCS), _cjk(g, HEADS), KOREAN_GRAM, g, True) for g in bigrams(stem)]
+        return [whole, *grams]
     if stem != piece or len(piece) <= 2 or not any(is_cjk(c) for c in piece[:1]):
         return [Unit(_cjk(stem, DOCS), _cjk(stem, HEADS), 1.0, stem)]
     if all("\uac00" <= c <= "\ud7af" for c in piece):  # a Korean word: whole

@@ -11,7 +11,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import unquote
 
-from vaultkit.vault.fastparse import ROW_META, Segment, body_plan, simple_yaml, windows
+from vaultkit.vault.fastparse import (
+    BULK_META,
+    ROW_META,
+    Piece,
+    Segment,
+    body_plan,
+    expanded,
+    simple_yaml,
+    windows,
+)
 from vaultkit.vault.model import (
     Finding,
     Heading,
@@ -23,7 +32,7 @@ from vaultkit.vault.model import (
     Severity,
     pack_links,
 )
-from vaultkit.vault.wikisyntax import display_bar, scan_wikilink
+from vaultkit.vault.wikisyntax import SIMPLE_WIKILINK, display_bar, scan_wikilink, split_wikilink
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -45,6 +54,14 @@ _NEWLINE = re.compile("\n")
 _BREAKS = frozenset({"softbreak", "hardbreak"})
 _SAMPLE = 8192  # how much of a file the binary test looks at
 _NOT_CONTROL = bytes(b for b in range(256) if (b >= 0x20 and b != 0x7F) or b in b"\t\n\r\f\x1b")
+
+_SIMPLE_ALL = SIMPLE_WIKILINK.finditer
+_LinkFields = tuple["LinkKind", str, str, str | None, bool]  # a Link but its line and column
+
+
+def _new_link(fields: tuple[LinkKind, str, str, str | None, int, int, bool]) -> Link:
+    """A Link from its fields, without NamedTuple's Python-level ``__new__`` (a hot path)."""
+    return tuple.__new__(Link, fields)
 
 
 class Token(Protocol):
@@ -328,6 +345,8 @@ class _Body:
     first_heading: str = ""
     first_paragraph: str = ""
     names: dict[str, str] = field(default_factory=dict)  # one str object per distinct name
+    # a bulk paragraph's simple wikilinks, by their text: a Link's fields but line and column
+    simple: dict[str, _LinkFields] = field(default_factory=dict)
 
     def share(self, text: str) -> str:
         """``text``, as the one object of its value in this note: a note that links a
@@ -358,6 +377,42 @@ class _Body:
         for index, child in enumerate(children):
             if child.type in _WATCHED:
                 self.child(token, child, children, index)
+
+    def bulk(self, token: Piece) -> None:
+        """A paragraph whose only inline syntax is simple wikilinks (fastparse's BULK_META):
+        its links read in one regex pass over each line, what :meth:`inline` finds in the
+        children the inline rules make (the first paragraph is walked whole, for its text)."""
+        if not self.first_paragraph:
+            level, full = expanded((0, token))
+            self.inline(full, level)
+            return
+        first = token.map[0] if token.map else 0
+        made, raws = self.simple, self.locator.lines
+        append, line_offset, finditer = self.links.append, self.locator.line_offset, _SIMPLE_ALL
+        for number, text in enumerate(token.content.split("\n")):
+            if "[[" not in text:
+                continue
+            line = first + number
+            # a line of the paragraph is the file's line, but the first's indent and the last's
+            # trailing spaces (the same columns as _Locator.locate gives)
+            col = 1 if raws[line] == text else line_offset(text, line) + 1
+            for match in finditer(text):
+                known = made.get(match.group())
+                if known is None:
+                    known = made[match.group()] = self.bulk_link(match)
+                kind, target, subpath, shown, embed = known
+                at = col + match.start()
+                append(_new_link((kind, target, subpath, shown, line + 1, at, embed)))
+
+    def bulk_link(self, match: re.Match[str]) -> _LinkFields:
+        """A simple wikilink's fields (as :meth:`wikilink` makes them), its strings shared."""
+        parts = split_wikilink(match.group(2))
+        if parts is None:
+            raise AssertionError(f"a bulk paragraph's wikilink names nothing: {match.group()}")
+        embed = bool(match.group(1))
+        shown = None if parts.display is None else self.share(parts.display)
+        kind: LinkKind = "embed" if embed else "wikilink"
+        return kind, self.share(parts.target), self.share(parts.subpath), shown, embed
 
     def table_row(self, token: Token) -> None:
         """A table row line (``vk_row``) is read whole, its ``|`` separating like spaces, so
@@ -501,6 +556,8 @@ def _walk_plan(body: _Body, lines: Sequence[str], plan: Sequence[Segment]) -> No
             for level, token in blocks:
                 if token.meta is ROW_META:
                     body.table_row(token)
+                elif token.meta is BULK_META:
+                    body.bulk(token)
                 else:
                     body.inline(token, level)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import marshal
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 
 from vaultkit.vault.model import NOTE_SUFFIX, Link, Note, PackedLinks
 from vaultkit.vault.resolve import (
@@ -20,6 +21,7 @@ from vaultkit.vault.resolve import (
     Memo,
     Resolution,
     ResolvedLink,
+    _make_resolved,
     joined,
     match_key,
 )
@@ -125,6 +127,7 @@ class _Resolver:
     def __init__(self, index: FileIndex) -> None:
         self.memo = Memo(index)
         self.interned: dict[ResolutionRow, Resolution] = {}
+        self.touched: dict[str, bool] = {}  # target -> Affected.touches(target), memoised
 
     @property
     def count(self) -> int:
@@ -160,8 +163,12 @@ def _note_links(
         return [resolver.cached(row) for row in rows], False
     out: list[Resolution] = []
     computed = False
+    touched = resolver.touched
     for link, row in zip(note.links, rows, strict=True):
-        if change.touches(link.target):
+        hit = touched.get(link.target)
+        if hit is None:
+            hit = touched[link.target] = change.touches(link.target)
+        if hit:
             out.append(resolver.resolve(note.path, link))
             computed = True
         else:
@@ -206,7 +213,8 @@ def relink(
             links = []
         else:
             resolutions, computed = _note_links(note, previous, change, resolver)
-            links.extend(map(ResolvedLink, [note.path] * len(note.links), note.links, resolutions))
+            fields = zip(repeat(note.path), note.links, resolutions)
+            links.extend(map(_make_resolved, fields))
             fresh = tuple(map(resolution_row, resolutions)) if computed else None
         if fresh is not None and fresh != previous:
             rows[note.path] = marshal.dumps(fresh)

@@ -147,6 +147,69 @@ def build_file_index(
     return FileIndex(unique, notes, keys, order, folders, by_name, by_path, by_alias, written)
 
 
+def _regroup(
+    groups: dict[str, tuple[str, ...]], gone: Mapping[str, str], come: Mapping[str, str]
+) -> None:
+    """Take the paths in ``gone`` (path -> its key) out of ``groups`` and put the paths in
+    ``come`` in, each touched group kept in ``_length_order``; empty groups are dropped."""
+    added = _group((key, path) for path, key in come.items())
+    for key in {*gone.values(), *added}:
+        kept = [p for p in groups.get(key, ()) if p not in gone]
+        merged = sorted((*kept, *added.get(key, ())), key=_length_order)
+        if merged:
+            groups[key] = tuple(merged)
+        else:
+            groups.pop(key, None)
+
+
+def _aliases_of(index: FileIndex) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for note, alias in index._written:
+        found.setdefault(note, []).append(alias)
+    return found
+
+
+def moved_file_index(index: FileIndex, moves: Mapping[str, str]) -> FileIndex:
+    """``index`` after the files in ``moves`` (old path -> new path) moved, each note keeping
+    its aliases: what :func:`build_file_index` over the moved paths returns, updated in place
+    of rebuilt (a move touches a few name groups of a big vault)."""
+    keys = dict(index._keys)
+    targets = set(moves.values())
+    plain = (
+        all(old in keys for old in moves)
+        and len(targets) == len(moves)
+        and all(_is_vault_path(new) and (new in moves or new not in keys) for new in targets)
+    )
+    if not plain:
+        renamed = {moves.get(n, n): a for n, a in _aliases_of(index).items()}
+        return build_file_index((moves.get(p, p) for p in index.paths), renamed)
+    gone = {old: keys.pop(old) for old in moves}
+    come = {new: match_key(new) for new in targets}
+    keys.update(come)
+    folders = dict(index._folders)
+    for old in moves:
+        del folders[old]
+    folders.update((path, _folder(key)) for path, key in come.items())
+    by_name, by_path = dict(index._by_name), dict(index._by_path)
+    _regroup(
+        by_name,
+        {p: k.rpartition(_SEP)[2] for p, k in gone.items()},
+        {p: k.rpartition(_SEP)[2] for p, k in come.items()},
+    )
+    _regroup(by_path, gone, come)
+    written = frozenset(
+        (moves.get(note, note), alias)
+        for note, alias in index._written
+        if _is_note_path(moves.get(note, note))
+    )
+    alias_pairs = ((match_key(alias), note) for note, alias in written)
+    by_alias = {k: tuple(sorted(set(v))) for k, v in _group(alias_pairs).items()}
+    order = {path: rank for rank, path in enumerate(sorted(keys, key=_length_order))}
+    unique = tuple(sorted(keys))
+    notes = tuple(p for p in unique if _is_note_path(p))
+    return FileIndex(unique, notes, keys, order, folders, by_name, by_path, by_alias, written)
+
+
 @dataclass(frozen=True, slots=True)
 class Resolution:
     """Where one link target points.

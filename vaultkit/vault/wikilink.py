@@ -428,6 +428,8 @@ def _closing_math_line(state: StateBlock, start_line: int, end_line: int) -> int
     first = _line_text(state, start_line)
     if MATH in first[2:]:
         return start_line + 1 if not first[2:].split(MATH, 1)[1].strip() else -1
+    if _lazy_quote_line(state, start_line):
+        end_line = _quote_lines_end(state, start_line + 1, end_line)
     for line in range(start_line + 1, end_line):
         text = _line_text(state, line)
         if text and state.sCount[line] < state.blkIndent:
@@ -435,6 +437,33 @@ def _closing_math_line(state: StateBlock, start_line: int, end_line: int) -> int
         if MATH in text:
             return line + 1
     return -1
+
+
+def _raw_line(state: StateBlock, line: int) -> str:
+    """The whole source line, with the ``>`` markers a blockquote's content skips."""
+    start = state.src.rfind("\n", 0, state.bMarks[line]) + 1
+    return state.src[start : state.eMarks[line]]
+
+
+def _lazy_quote_line(state: StateBlock, line: int) -> bool:
+    """True while blockquote's rule asks whether ``line`` (no ``>``) ends the quote or is a
+    lazy continuation line: not yet marked lazy (``sCount`` -1), and no ``>`` on it."""
+    return (
+        state.parentType == "blockquote"
+        and state.sCount[line] >= 0
+        and not _raw_line(state, line).lstrip().startswith(">")
+    )
+
+
+def _quote_lines_end(state: StateBlock, start: int, end_line: int) -> int:
+    """The first line from ``start`` that is no ``>`` line. A ``$$`` on a quote's lazy line
+    would open its math block inside the quote (CommonMark's laziness: the line is lazy
+    unless, inside the quote, it would start a block), so only the quote's own ``>`` lines
+    may close it: a ``$$`` further down the note does not (issue 23)."""
+    line = start
+    while line < end_line and _raw_line(state, line).lstrip().startswith(">"):
+        line += 1
+    return line
 
 
 def math_block_rule(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:

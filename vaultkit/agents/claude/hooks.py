@@ -92,6 +92,12 @@ def mcp_file(
     return state / ".claude.json", keys
 
 
+WRITE_TOOLS_NOTE = (
+    "its write tools (write_note, edit_note, move_note) are off: to let the agent write to "
+    'the wiki, add "--allow-write" after "mcp" in the server\'s "args" there'
+)
+
+
 def _mcp(scope: Scope, project: Path, *, dry_run: bool, remove: bool) -> str:
     """Register (or remove) the MCP server for a scope; one message saying what happened."""
     path, keys = mcp_file(scope, project)
@@ -114,9 +120,9 @@ def _mcp(scope: Scope, project: Path, *, dry_run: bool, remove: bool) -> str:
         parse=settings.parse,
     )
     if not change.changed:
-        return f"{path}: MCP server vaultkit already registered"
+        return f"{path}: MCP server vaultkit already registered\n{WRITE_TOOLS_NOTE}"
     verb = "would register" if dry_run else "registered"
-    return f"{verb} MCP server vaultkit ({exe} mcp) in {path}"
+    return f"{verb} MCP server vaultkit ({exe} mcp) in {path}\n{WRITE_TOOLS_NOTE}"
 
 
 def scope_status(scope: Scope, project: Path) -> ScopeStatus:

@@ -4,10 +4,13 @@ Every folder of the wiki counts (concept and decision notes live in sub-folders)
 transcript is indexed once (its words, compared without case and a plural ``s``, and its text in
 that form), and every note's name and aliases are looked up in it: a note comes first when its
 name or an alias is written there (longest first), then when every word of its name is there
-(the rarest names first); then the newest notes. The list is cut by a budget in tokens (about
-four characters each), and each note comes with its aliases so the LLM can link
-``[[Note|alias]]``. Names and aliases are read once and kept, by size and modification time, in
-``.vaultkit/candidates.json``.
+(the rarest names first); then when one of its headings or tags is written there (those
+carried by at most ``SHARED_MAX`` notes, longest first); then the newest notes. The list is
+cut by a budget in tokens (about four characters each), and each note comes with its aliases so
+the LLM can link ``[[Note|alias]]``. Names, aliases, headings and tags are read once and kept,
+by size and modification time, in ``.vaultkit/candidates.json``; a selection looks them up by
+the transcript's words and word pairs (an index by each key's first two words), not note by
+note.
 
 The search index is not asked: an OR query of the transcript's frequent words cost its FTS5
 ranking 145 s on a 10,000-note store (every word matches most notes), against the 100 ms a
@@ -24,7 +27,9 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
+from typing import NamedTuple
 
 from vaultkit.base.fsio import atomic_write_text
 from vaultkit.base.leanmeta import read_meta
@@ -35,9 +40,13 @@ from vaultkit.vault.load import list_vault_files
 BAG_MAX = 30  # notes with every word of their name in the transcript, but not as a phrase
 CHARS_PER_TOKEN = 4
 CATALOGUE = "candidates.json"  # in the store's .vaultkit/
-CATALOGUE_VERSION = 2
-HEAD_BYTES = 8192  # of a note read for its aliases
+CATALOGUE_VERSION = 3
+READ_BYTES = 262_144  # of a note read for its aliases, headings and tags
+SHARED_MAX = 5  # a heading or tag carried by more notes says nothing about one of them
 _WORD = re.compile(r"[^\W_]+")
+_HEADING = re.compile(r"^#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
+_TAG = re.compile(r"(?<![^\s(])#([^\W\d][\w/-]*)")
+_FENCE = re.compile(r"^(```|~~~).*?^\1", re.MULTILINE | re.DOTALL)
 # Words too common in coding sessions to say what one is about (English; others pass through).
 _STOP_WORDS = """the and for with that this from have has had are was were will would could should
 can not but all any its you your our their there here what when where which who why how into onto
@@ -65,15 +74,15 @@ class Candidate:
         return f"- [[{self.link}]] (also written {shown})"
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """A wiki note as the selection knows it."""
+class Entry(NamedTuple):
+    """A wiki note as the selection knows it (a tuple: 10,000 of them are made per session)."""
 
     path: str
     size: int
     mtime_ns: int
     aliases: tuple[str, ...]
     keys: tuple[str, ...]  # the name's and the aliases' words in comparison form
+    extra: tuple[str, ...] = ()  # the headings' and tags' words in comparison form
 
 
 def _word(word: str) -> str:
@@ -99,24 +108,40 @@ def _scan(wiki: Path) -> list[tuple[str, int, int]]:
     store's wiki (dot-folders skipped; links the store may not follow, ``read_problem``, are
     not listed)."""
     found: list[tuple[str, int, int]] = []
+    base = os.path.join(str(wiki), "")
     for rel in list_vault_files(wiki):
         if rel.lower().endswith(".md") and rel != "INDEX.md":
             with contextlib.suppress(OSError):
-                info = os.stat(wiki / rel)
+                info = os.stat(base + rel)
                 found.append((rel, info.st_size, info.st_mtime_ns))
     return found
 
 
-def _read_aliases(path: Path) -> tuple[str, ...]:
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(HEAD_BYTES).decode("utf-8", errors="replace")
-    except OSError:
-        return ()
-    raw = read_meta(head.replace("\r\n", "\n"))[0].get("aliases") or ()
+def _names(raw: object) -> list[str]:
     names = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
     kept = [" ".join(str(n).split()) for n in names if isinstance(n, str | int | float)]
-    return tuple(a for a in dict.fromkeys(kept) if a and not any(c in a for c in "[]|#^"))
+    return [a for a in dict.fromkeys(kept) if a and not any(c in a for c in "[]|#^")]
+
+
+def _read_facts(path: Path) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A note's aliases, and its headings' and tags' comparison forms (front matter
+    ``tags`` and ``#tags`` in the text; code blocks left out)."""
+    try:
+        with path.open("rb") as handle:
+            text = handle.read(READ_BYTES).decode("utf-8", errors="replace")
+    except OSError:
+        return (), ()
+    meta, body = read_meta(text.replace("\r\n", "\n"))[:2]
+    aliases = tuple(_names(meta.get("aliases")))
+    tags = [t.lstrip("#") for t in _names_raw(meta.get("tags"))]
+    body = _FENCE.sub("", body)
+    found = [*_HEADING.findall(body), *tags, *_TAG.findall(body)]
+    return aliases, tuple(k for k in dict.fromkeys(map(_key, found)) if k)
+
+
+def _names_raw(raw: object) -> list[str]:
+    items = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
+    return [str(t) for t in items if isinstance(t, str | int | float)]
 
 
 def _load(path: str) -> dict[str, Entry]:
@@ -126,7 +151,7 @@ def _load(path: str) -> dict[str, Entry]:
         if data.get("version") != CATALOGUE_VERSION:
             return {}
         notes = data["notes"].items()
-        return {p: Entry(p, int(s), int(m), tuple(a), tuple(k)) for p, (s, m, a, k) in notes}
+        return {p: Entry(p, s, m, tuple(a), tuple(k), tuple(x)) for p, (s, m, a, k, x) in notes}
     except (OSError, ValueError, TypeError, KeyError, AttributeError):
         return {}
 
@@ -139,35 +164,46 @@ def catalogue(store: Store) -> list[Entry]:
     changed = False
     for rel, size, mtime in _scan(store.wiki):
         old = known.get(rel)
-        if old is not None and (old.size, old.mtime_ns) == (size, mtime):
+        if old is not None and old.size == size and old.mtime_ns == mtime:
             entries.append(old)
             continue
         is_session = "/" not in rel and parse_name(rel) is not None
-        aliases = () if is_session else _read_aliases(store.wiki / rel)
+        aliases, extra = ((), ()) if is_session else _read_facts(store.wiki / rel)
         keys = (_key(_title_words(rel)), *map(_key, aliases))
-        entries.append(Entry(rel, size, mtime, aliases, keys))
+        entries.append(Entry(rel, size, mtime, aliases, keys, extra))
         changed = True
     if changed or len(entries) != len(known):
-        notes = {e.path: [e.size, e.mtime_ns, e.aliases, e.keys] for e in entries}
+        notes = {e.path: [e.size, e.mtime_ns, e.aliases, e.keys, e.extra] for e in entries}
         with contextlib.suppress(OSError):
             os.makedirs(os.path.dirname(path), exist_ok=True)
             atomic_write_text(path, json.dumps({"version": CATALOGUE_VERSION, "notes": notes}))
     return entries
 
 
-def _phrase_length(entry: Entry, words: set[str], transcript: str) -> int:
-    """How many words the longest of ``entry``'s names or aliases written in the transcript
-    has (0: none is); a single short or common word does not count."""
-    best = 0
-    for key in entry.keys:
-        parts = key.split()
-        if not parts or not words.issuperset(parts):
-            continue
-        if len(parts) == 1 and (len(key) < 4 or key in STOP):
-            continue
-        if f" {key} " in transcript:
-            best = max(best, len(parts))
-    return best
+def _counts(key: str, words: set[str], transcript: str) -> int:
+    """How many words ``key`` has when it is written in the transcript (0: it is not); a
+    single short or common word does not count."""
+    parts = key.split()
+    if not parts or not words.issuperset(parts):
+        return 0
+    if len(parts) == 1 and (len(key) < 4 or key in STOP):
+        return 0
+    return len(parts) if f" {key} " in transcript else 0
+
+
+def _index(entries: list[Entry]) -> dict[str, list[tuple[int, str, str]]]:
+    """``(kind, key, path)`` by the key's first two words (a key written in the transcript has
+    them next to each other); kind 0 a name or alias, 1 a heading or a tag carried by at most
+    ``SHARED_MAX`` notes."""
+    index: dict[str, list[tuple[int, str, str]]] = {}
+    shared = Counter(k for e in entries for k in e.extra)
+    for entry in entries:
+        for kind, keys in ((0, entry.keys), (1, entry.extra)):
+            for key in keys:
+                if key and (kind == 0 or shared[key] <= SHARED_MAX):
+                    lead = " ".join(key.split(" ", 2)[:2])
+                    index.setdefault(lead, []).append((kind, key, entry.path))
+    return index
 
 
 def _by_rarity(entries: list[Entry], maybe: list[tuple[str, tuple[str, ...]]]) -> list[str]:
@@ -180,20 +216,37 @@ def _by_rarity(entries: list[Entry], maybe: list[tuple[str, tuple[str, ...]]]) -
     return [p for _, p in sorted(rarity, key=lambda n: (-n[0], n[1]))[:BAG_MAX]]
 
 
+def _bag(entries: list[Entry], words: set[str], taken: set[str]) -> list[str]:
+    """Notes not ``taken`` with every word of their (several-word) name in the transcript."""
+    maybe = [
+        (e.path, tuple(parts))
+        for e in entries
+        if e.path not in taken
+        and e.keys
+        and len(parts := e.keys[0].split()) > 1
+        and words.issuperset(parts)
+    ]
+    return _by_rarity(entries, maybe) if maybe else []
+
+
 def _named(entries: list[Entry], transcript: str) -> list[str]:
     """Notes whose name or an alias is written in the transcript (longest names first), then
-    those with every word of their name in it (rarest words first, at most ``BAG_MAX``)."""
-    words = set(transcript.split())
-    phrase: list[tuple[int, str]] = []
-    maybe: list[tuple[str, tuple[str, ...]]] = []
-    for entry in entries:
-        best = _phrase_length(entry, words, transcript)
-        if best:
-            phrase.append((best, entry.path))
-        elif entry.keys and words.issuperset(parts := entry.keys[0].split()) and len(parts) > 1:
-            maybe.append((entry.path, tuple(parts)))
-    ordered = [p for _, p in sorted(phrase, key=lambda n: (-n[0], n[1]))]
-    return ordered + _by_rarity(entries, maybe) if maybe else ordered
+    those with every word of their name in it (rarest words first, at most ``BAG_MAX``),
+    then those with a heading or tag of theirs written there (longest first)."""
+    said = transcript.split()
+    words = set(said)
+    leads = words.union(map(" ".join, pairwise(said)))
+    index = _index(entries)
+    best: dict[tuple[int, str], int] = {}
+    for word in leads & index.keys():
+        for kind, key, path in index[word]:
+            length = _counts(key, words, transcript)
+            if length > best.get((kind, path), 0):
+                best[(kind, path)] = length
+    ranked = sorted(best.items(), key=lambda n: (n[0][0], -n[1], n[0][1]))
+    phrase = [path for (kind, path), _ in ranked if kind == 0]
+    heading = [path for (kind, path), _ in ranked if kind == 1]
+    return [*phrase, *_bag(entries, words, set(phrase)), *heading]
 
 
 def _is_own(path: str, own: str | None) -> bool:

@@ -14,18 +14,17 @@ from collections.abc import Callable
 
 from vaultkit.session.transcripts import secretrules as rules
 
-_PEM_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----")
-_PEM_END = re.compile(r"-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----")
-_PRIVATE_OPEN = re.compile(r"<private>", re.IGNORECASE)
-_PRIVATE_CLOSE = re.compile(r"</private>", re.IGNORECASE)
-_PREFILTER = rules.prefilter()
+_PEM_BEGIN = rules.Lazy(r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----")
+_PEM_END = rules.Lazy(r"-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----")
+_PRIVATE_OPEN = rules.Lazy(r"<private>", re.IGNORECASE)
+_PRIVATE_CLOSE = rules.Lazy(r"</private>", re.IGNORECASE)
 
 
 def _words(spaced: str) -> frozenset[str]:
     return frozenset(spaced.split())
 
 
-_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\x00-\x7f]+")
+_WORDS = rules.Lazy(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\x00-\x7f]+")
 _SECRET_WORDS = _words(
     "password passwd passphrase pass pwd secret token apikey accesskey accountkey privatekey "
     "authtoken credential credentials auth 비밀번호 암호"
@@ -40,7 +39,7 @@ _NOT_KEY_BEFORE = _words(
     "public pub primary foreign sort partition cache dict map lookup index unique row hot short "
     "group composite hash sorting registry ssh gpg the a"
 )
-_PLACEHOLDER = re.compile(
+_PLACEHOLDER = rules.Lazy(
     r"^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%[A-Za-z_][A-Za-z0-9_]*%|<[^<>]*>|\{\{[^{}]*\}\}"
     r"|(.)\1*|\.\.\.|[~.]{0,2}/[\w./-]*|!\w+|(?:self|cls|os|env|config|settings|args|opts|options"
     r"|request|req|process|ctx|context|this)\.[\w.\[\]\"']+)$"
@@ -63,11 +62,11 @@ def _redact_pem(text: str) -> str:
     out: list[str] = []
     pos = 0
     while True:
-        begin = _PEM_BEGIN.search(text, pos)
+        begin = _PEM_BEGIN.re.search(text, pos)
         if begin is None:
             break
         out.append(text[pos : begin.start()])
-        end = _PEM_END.search(text, begin.end())
+        end = _PEM_END.re.search(text, begin.end())
         if end is not None:
             pos = end.end()
         else:
@@ -87,7 +86,7 @@ def _bare(value: str) -> str:
 def _plain(value: str) -> bool:
     """A value that names no secret: a placeholder, a type, a path, code or an ordinary word."""
     bare = _bare(value).strip()
-    return not bare or bare.lower() in _PLAIN_VALUES or _PLACEHOLDER.match(bare) is not None
+    return not bare or bare.lower() in _PLAIN_VALUES or _PLACEHOLDER.re.match(bare) is not None
 
 
 def _random_looking(value: str) -> bool:
@@ -105,7 +104,7 @@ def _random_looking(value: str) -> bool:
 def _name_kind(name: str) -> tuple[str, bool] | None:
     """(kind, strong) for a name that holds a secret; None for ``max_tokens`` or ``author``.
     A weak name (``key``, ``auth``) counts only with a random-looking value."""
-    words = [w.lower() for w in _WORDS.findall(name)]
+    words = [w.lower() for w in _WORDS.re.findall(name)]
     for i in range(len(words) - 1, -1, -1):
         word = words[i]
         after = words[i + 1 :]
@@ -138,7 +137,7 @@ def _assign_kind(word: str) -> str:
 def _assignment(text: str) -> Callable[[re.Match[str]], str]:
     def repl(match: re.Match[str]) -> str:
         head, value = match.group(1), match.group(2)
-        start = rules.ASSIGN_NAME_START.search(text, max(0, match.start() - 40), match.start())
+        start = rules.ASSIGN_NAME_START.re.search(text, max(0, match.start() - 40), match.start())
         name = (text[start.start() : match.start()] if start else "") + head
         found = _name_kind(name.rstrip(" \t:=>\"'"))
         if found is None or _plain(value):
@@ -172,7 +171,7 @@ def _keep_group(kind: str, *, check: bool = True) -> Callable[[re.Match[str]], s
 
 def _sub(pair: rules.CaseFree, repl: Callable[[re.Match[str]], str], text: str) -> str:
     """``re.sub`` of a case-insensitive rule, scanning the lowered text with its plain twin."""
-    anycase, plain = pair
+    anycase, plain = pair[0].re, pair[1].re
     lowered = text.lower()
     if len(lowered) != len(text):  # a character whose lower case is longer: no twin
         return anycase.sub(repl, text)
@@ -194,7 +193,7 @@ def _sub(pair: rules.CaseFree, repl: Callable[[re.Match[str]], str], text: str) 
 def _redact_tokens(text: str) -> str:
     for kind, triggers, pattern in rules.TOKENS:
         if any(t in text for t in triggers):
-            text = pattern.sub(_marker(kind), text)
+            text = pattern.re.sub(_marker(kind), text)
     return text
 
 
@@ -204,13 +203,13 @@ def _redact_context(text: str) -> str:
     if "://" in text:
         text = _sub(rules.URL_PASSWORD, _keep_group("password"), text)
     if any(t in lowered for t in rules.COMMAND_TRIGGERS):
-        text = rules.COMMAND_PASSWORD.sub(_keep_group("password"), text)
+        text = rules.COMMAND_PASSWORD.re.sub(_keep_group("password"), text)
     if any(t in lowered for t in rules.FLAG_TRIGGERS):
         text = _sub(rules.FLAG_PASSWORD, _keep_group("password"), text)
     if "authorization" in lowered:
         text = _sub(rules.AUTH_HEADER, _keep_group("authorization"), text)
     if "Basic" in text:
-        text = rules.BASIC.sub(_keep_group("basic-auth", check=False), text)
+        text = rules.BASIC.re.sub(_keep_group("basic-auth", check=False), text)
     if "bearer" in lowered:
         text = _sub(rules.BEARER, _keep_group("bearer", check=False), text)
     if "secret" in lowered:
@@ -236,7 +235,7 @@ def redact(text: str) -> str:
     lowered = text.lower()
     if "private" in lowered:
         text = strip_private(text)
-    if _PREFILTER.search(lowered) is None:
+    if not rules.could_hold_secret(lowered):
         return text
     if "PRIVATE KEY" in text:
         text = _redact_pem(text)
@@ -252,8 +251,8 @@ def strip_private(text: str) -> str:
     however the pieces are cut). Linear: each span is cut by a search."""
     kept: list[str] = []
     pos = 0
-    start = _PRIVATE_OPEN.search(text)
-    close = _PRIVATE_CLOSE.search(text)
+    start = _PRIVATE_OPEN.re.search(text)
+    close = _PRIVATE_CLOSE.re.search(text)
     while start is not None or close is not None:
         if close is not None and (start is None or close.start() < start.start()):
             kept.clear()  # an orphan close: everything so far was inside a span
@@ -264,8 +263,8 @@ def strip_private(text: str) -> str:
                 return "".join(kept)
         pos = close.end()
         if start is not None and start.start() < pos:
-            start = _PRIVATE_OPEN.search(text, pos)
-        close = _PRIVATE_CLOSE.search(text, pos)
+            start = _PRIVATE_OPEN.re.search(text, pos)
+        close = _PRIVATE_CLOSE.re.search(text, pos)
     if pos == 0:
         return text
     kept.append(text[pos:])

@@ -10,22 +10,42 @@ literal triggers occurs in the text (a cheap ``in`` test).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
-Rule = tuple[str, tuple[str, ...], re.Pattern[str]]
+
+class Lazy:
+    """A pattern compiled on first use: most texts trip no trigger, and a process that only
+    reads (``vaultkit search``) should not pay for compiling a hundred rules it never runs."""
+
+    __slots__ = ("_compiled", "flags", "source")
+
+    def __init__(self, source: str, flags: int = 0) -> None:
+        self.source = source
+        self.flags = flags
+        self._compiled: re.Pattern[str] | None = None
+
+    @property
+    def re(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(self.source, self.flags)
+        return self._compiled
+
+
+Rule = tuple[str, tuple[str, ...], Lazy]
 
 
 def _rule(kind: str, triggers: tuple[str, ...], pattern: str, flags: int = 0) -> Rule:
-    return (kind, triggers, re.compile(pattern, flags))
+    return (kind, triggers, Lazy(pattern, flags))
 
 
-CaseFree = tuple[re.Pattern[str], re.Pattern[str]]
+CaseFree = tuple[Lazy, Lazy]
 
 
 def _ci(*parts: str) -> CaseFree:
     """A case-insensitive pattern, and its plain twin for lowered text (lowercase literals
     only): the twin scans several times faster, and the pair finds the same spans."""
     pattern = "".join(parts)
-    return re.compile(pattern, re.IGNORECASE), re.compile(pattern)
+    return Lazy(pattern, re.IGNORECASE), Lazy(pattern)
 
 
 _B = r"(?<![A-Za-z0-9_])"  # a token starts at a word edge (``\b`` would allow ``_``)
@@ -135,7 +155,7 @@ URL_PASSWORD = _ci(
 )
 
 # ``mysql -u root -pS3cret``, ``sshpass -p pw``, ``redis-cli -a pw``, ``curl -u user:pw``.
-COMMAND_PASSWORD = re.compile(
+COMMAND_PASSWORD = Lazy(
     r"(\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|mysqlimport|mysqlshow)\b"
     r"[^\n|;&]{0,300}?\s-p)([^\s'\"]{1,200}|'[^'\n]{1,200}'|\"[^\"\n]{1,200}\")"
     r"|(\b(?:sshpass\s{1,5}-p|redis-cli\b[^\n|;&]{0,300}?\s-a)\s{0,5})([^\s'\"]{1,200})"
@@ -156,7 +176,7 @@ AUTH_HEADER = _ci(
     r"(?:basic|token|digest|negotiate|ntlm|apikey|sso-key|key)?\s{0,5})"
     r"(?!\[redacted|bearer\b)([A-Za-z0-9._~+/=:-]{8,})"
 )
-BASIC = re.compile(r"(\bBasic\s{1,5})(?!\[redacted)([A-Za-z0-9+/]{12,}={0,2})(?![A-Za-z0-9+/=])")
+BASIC = Lazy(r"(\bBasic\s{1,5})(?!\[redacted)([A-Za-z0-9+/]{12,}={0,2})(?![A-Za-z0-9+/=])")
 BEARER = _ci(r"(\bbearer\s{1,5})(?!\[redacted)([A-Za-z0-9._~+/=-]{8,})")
 
 AWS_SECRET = _ci(
@@ -184,7 +204,7 @@ ASSIGN = _ci(
     r"(?!\[redacted)(\"[^\"\n]{1,500}\"|'[^'\n]{1,500}'|`[^`\n]{1,500}`"
     r"|(?>[^\s\"'`,;()\[\]{}<>]{1,500})(?!\())"
 )
-ASSIGN_NAME_START = re.compile(r"[A-Za-z0-9_.$-]{0,40}$")
+ASSIGN_NAME_START = Lazy(r"[A-Za-z0-9_.$-]{0,40}$")
 
 # "my password is hunter2", "the pw was: hunter2", "비밀번호는 hunter2".
 SAID_TRIGGERS = ("password", "passwd", "passphrase", "pw ", "pin ", "비밀번호", "암호")
@@ -198,9 +218,25 @@ SAID = _ci(
 CONTEXT_TRIGGERS = ("://", "authorization", "basic", "bearer", "secret")
 
 
-def prefilter() -> re.Pattern[str]:
-    """One scan of the lowered text for every rule's trigger: most texts have none."""
+def _prefilter_words() -> tuple[str, ...]:
     words = {t.lower() for _, triggers, _ in TOKENS for t in triggers}
     words.update(COMMAND_TRIGGERS, FLAG_TRIGGERS, CONTEXT_TRIGGERS, ASSIGN_TRIGGERS, SAID_TRIGGERS)
     words.add("private key")
-    return re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)))
+    return tuple(sorted(words, key=len, reverse=True))
+
+
+PREFILTER_WORDS = _prefilter_words()
+PREFILTER = Lazy("|".join(re.escape(w) for w in PREFILTER_WORDS))
+_SHORT = 4096  # below this, a hundred ``in`` tests beat compiling the one-scan pattern
+
+
+def could_hold_secret(lowered: str) -> bool:
+    """Whether the lowered text holds any rule's trigger: most texts have none. A short text is
+    tested word by word, a long one in one scan; both answer the same."""
+    if len(lowered) < _SHORT:
+        return _any_in(PREFILTER_WORDS, lowered)
+    return PREFILTER.re.search(lowered) is not None
+
+
+def _any_in(words: Iterable[str], text: str) -> bool:
+    return any(w in text for w in words)

@@ -39,11 +39,12 @@ from vaultkit.vault.fastparse.html import HTML_BLOCK_NAMES, TAG
 from vaultkit.vault.fastparse.inline import inline_children
 from vaultkit.vault.fastparse.lists import MAX_LIST_DEPTH
 from vaultkit.vault.fastparse.plan import Segment, body_plan, cuts, windows
-from vaultkit.vault.fastparse.scan import inline_blocks, scan_blocks
+from vaultkit.vault.fastparse.scan import expanded, inline_blocks, is_bulk, scan_blocks
 from vaultkit.vault.fastparse.tables import ROW_META, escaped_split
-from vaultkit.vault.fastparse.tokens import ESCAPABLE, TEXT, InlineBlock, Piece
+from vaultkit.vault.fastparse.tokens import BULK_META, ESCAPABLE, TEXT, InlineBlock, Piece
 
 __all__ = [
+    "BULK_META",
     "ESCAPABLE",
     "HTML_BLOCK_NAMES",
     "MAX_LIST_DEPTH",
@@ -59,8 +60,10 @@ __all__ = [
     "classify",
     "cuts",
     "escaped_split",
+    "expanded",
     "inline_blocks",
     "inline_children",
+    "is_bulk",
     "scan_blocks",
     "simple_yaml",
     "windows",

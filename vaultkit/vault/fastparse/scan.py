@@ -34,18 +34,24 @@ from vaultkit.vault.fastparse.tables import (
 )
 from vaultkit.vault.fastparse.tokens import (
     BLANK,
+    BULK_GAP,
+    BULK_META,
     DELIMITER_ROW,
+    EMPTY_WIKILINK,
     FENCE,
     FOOTNOTE_DEF,
     HEADING,
     HR,
     ITEMS,
+    NONE,
     TEXT,
     InlineBlock,
     Piece,
+    make_piece,
 )
 from vaultkit.vault.wikisyntax import (
     MATH,
+    SIMPLE_WIKILINK,
 )
 
 Step = tuple[list[InlineBlock], int] | None  # a block's inline tokens and the line after it
@@ -57,6 +63,25 @@ def _inline_block(content: str, level: int, index: int, after: int) -> Step:
     if children is None:
         return None
     return [(level, Piece("inline", content, children=children, map=[index, after]))], after
+
+
+def is_bulk(content: str) -> bool:
+    """True when the only inline syntax in ``content`` is simple wikilinks and embeds that
+    name something (see BULK_META): the inline rules would make text, breaks and those links."""
+    return (
+        "\\" not in content
+        and BULK_GAP.search(SIMPLE_WIKILINK.sub("", content)) is None
+        and EMPTY_WIKILINK.search(content) is None
+    )
+
+
+def _paragraph(content: str, index: int, after: int, depth: int) -> Step:
+    """A paragraph's inline token: childless (BULK_META) for a top-level one that
+    :func:`is_bulk` accepts, else with markdown-it's children."""
+    if depth == 0 and "[[" in content and is_bulk(content):
+        token = make_piece(("inline", content, BULK_META, NONE, None, [index, after]))
+        return [(0, token)], after
+    return _inline_block(content, 0, index, after)
 
 
 def _skipped(end: int | None) -> Step:
@@ -79,7 +104,7 @@ def _block_at(
         return _table(lines, kinds, index, line_max)
     if (kind == TEXT and starts_paragraph(line)) or (kind is None and indented_text(line)):
         paragraph = paragraph_at(lines, kinds, index, line_max)
-        return None if paragraph is None else _inline_block(paragraph[0], 0, index, paragraph[1])
+        return None if paragraph is None else _paragraph(paragraph[0], index, paragraph[1], depth)
     if kind == HEADING:
         level, content = atx_heading(line)
         return _inline_block(content, level, index, index + 1)
@@ -131,4 +156,15 @@ def inline_blocks(lines: Sequence[str], start: int) -> list[InlineBlock] | None:
     """
     line_max = body_end(lines)
     found, stop = scan_blocks(lines, block_kinds(lines, start, line_max), start, line_max)
-    return found if stop == line_max else None
+    return [expanded(block) for block in found] if stop == line_max else None
+
+
+def expanded(block: InlineBlock) -> InlineBlock:
+    """``block`` with its children: a bulk paragraph's (BULK_META) made by the inline rules."""
+    level, token = block
+    if token.meta is not BULK_META:
+        return block
+    children = inline_children(token.content)
+    if children is None:
+        raise AssertionError(f"a bulk paragraph the inline rules decline: {token.content!r}")
+    return level, Piece("inline", token.content, children=children, map=token.map)

@@ -52,6 +52,17 @@ def text_piece(content: str) -> Piece:
     return make_piece(("text", content, NONE, NONE, None, None))
 
 
+# A paragraph whose only inline syntax is simple wikilinks and embeds (``[[t]]``, ``[[t#h|x]]``,
+# ``![[t]]``): its inline token has no children; the walk reads its links straight from the
+# content with SIMPLE_WIKILINK (``parse._Body.bulk``), what the inline rules would find there.
+BULK_META: dict[str, Any] = {"vk_bulk": True}
+# Outside its simple wikilinks, a bulk paragraph holds none of these: where another inline rule
+# may start (SPECIAL but the line break), a tag's ``#`` or a block id's ``^``; and no backslash at
+# all (an escaped ``\\|`` inside a link).
+BULK_GAP = re.compile(r"[!\[\]\\`<%$#^]")
+# A simple wikilink that names nothing (no target, no subpath): markdown-it reports it.
+EMPTY_WIKILINK = re.compile(r"\[\[\s*(?:#\s*)?(?:\|[^\[\]\n]*)?\]\]")
+
 InlineBlock = tuple[int, Piece]  # heading level (0: not a heading), the ``inline`` token
 
 
