@@ -38,7 +38,7 @@ from vaultkit.session.notes.naming import names_session, parse_name
 from vaultkit.vault.load import list_vault_files
 
 BAG_MAX = 30  # notes with every word of their name in the transcript, but not as a phrase
-BAG_DF_MAX = 64  # names a word may be in and still bring a note in by the bag of words
+BAG_DF_MAX = 16  # names a word may be in and still bring a note in by the bag of words
 CHARS_PER_TOKEN = 4
 CATALOGUE = "candidates.sqlite"  # in the store's .vaultkit/
 CATALOGUE_VERSION = 4
@@ -157,34 +157,89 @@ CREATE INDEX IF NOT EXISTS bag_word ON bag(word);
 """
 
 
-def fingerprint(wiki: str) -> str | None:
-    """What changes when a note below ``wiki`` is added, removed, renamed or edited: the
-    folders' and the notes' sizes and modification times, folded (one ``scandir`` a folder);
-    None when a symbolic link is met (where it may point is for the full scan to judge)."""
+def _folders(wiki: str) -> list[str] | None:
+    """Every folder below ``wiki`` (itself first; dot-folders skipped), or None when a symbolic
+    link is met (where it may point is for the full scan to judge)."""
     if os.path.islink(wiki):
         return None
-    sums = [0, 0, 0, 0, 0]  # notes, their mtimes, their sizes, a mix, folders' mtimes
-    stack = [wiki]
-    while stack:
-        folder = stack.pop()
+    found = [wiki]
+    for folder in found:
         try:
-            sums[4] += os.stat(folder).st_mtime_ns
             with os.scandir(folder) as listing:
-                found = [e for e in listing if not e.name.startswith(".")]
+                for entry in listing:
+                    if entry.name.startswith("."):
+                        continue
+                    if entry.is_symlink():
+                        return None
+                    if entry.is_dir(follow_symlinks=False):
+                        found.append(entry.path)
         except OSError:
             return None
-        for entry in found:
-            if entry.is_symlink():
-                return None
-            if entry.is_dir(follow_symlinks=False):
-                stack.append(entry.path)
-            elif entry.name.lower().endswith(".md"):
-                info = entry.stat(follow_symlinks=False)
-                sums[0] += 1
-                sums[1] += info.st_mtime_ns
-                sums[2] += info.st_size
-                sums[3] = (sums[3] + (info.st_mtime_ns ^ (info.st_ino * 1_000_003))) % (1 << 61)
-    return ":".join(map(str, sums))
+    return found
+
+
+def _mtimes(folders: Iterable[str]) -> list[int] | None:
+    try:
+        return [os.stat(folder).st_mtime_ns for folder in folders]
+    except OSError:
+        return None
+
+
+def _watch(wiki: str, paths: Iterable[str]) -> list[list[int]] | None:
+    """``[size, mtime_ns]`` of each of the notes ``paths`` (None when one is gone)."""
+    base = os.path.join(wiki, "")
+    try:
+        return [[(s := os.stat(base + rel)).st_size, s.st_mtime_ns] for rel in paths]
+    except OSError:
+        return None
+
+
+def _is_session_note(path: str) -> bool:
+    return "/" not in path and parse_name(path) is not None
+
+
+class _Folders(NamedTuple):
+    paths: list[str]
+    mtimes: list[int]
+
+
+def _look(wiki: str) -> _Folders | None:
+    folders = _folders(wiki)
+    mtimes = _mtimes(folders) if folders is not None else None
+    return _Folders(folders, mtimes) if folders is not None and mtimes is not None else None
+
+
+def _stamp(wiki: str, before: _Folders | None, entries: list[Entry]) -> str | None:
+    """What says the wiki is as ``entries`` found it: every folder's modification time, taken
+    before the scan (a note added, removed or renamed changes its folder's), and the size and
+    mtime of each note whose aliases, headings and tags are read (a note edited in place
+    changes only its own; a session note's facts are its name). None when that cannot be told
+    (a link met, a note changed during the scan): the next selection scans again."""
+    watched = [e for e in entries if not _is_session_note(e.path)]
+    seen = [[e.size, e.mtime_ns] for e in watched]
+    if before is None or _watch(wiki, (e.path for e in watched)) != seen:
+        return None
+    notes = [e.path for e in watched]
+    return json.dumps(
+        {"folders": before.paths, "mtimes": before.mtimes, "notes": notes, "seen": seen}
+    )
+
+
+def _unchanged(wiki: str, stamp: str | None) -> bool:
+    """Whether the wiki is as ``stamp`` recorded it."""
+    if stamp is None:
+        return False
+    try:
+        saved = json.loads(stamp)
+        folders, mtimes, notes, seen = (
+            saved["folders"],
+            saved["mtimes"],
+            saved["notes"],
+            saved["seen"],
+        )
+    except (ValueError, TypeError, KeyError):
+        return False
+    return bool(_mtimes(folders) == mtimes and _watch(wiki, notes) == seen)
 
 
 def _connect(store: Store) -> sqlite3.Connection:
@@ -210,7 +265,7 @@ def _connect(store: Store) -> sqlite3.Connection:
         return conn
 
 
-def _stamp(conn: sqlite3.Connection) -> str | None:
+def _saved_stamp(conn: sqlite3.Connection) -> str | None:
     row = conn.execute("SELECT v FROM meta WHERE k = 'fingerprint'").fetchone()
     return str(row[0]) if row else None
 
@@ -235,8 +290,7 @@ def _entries(store: Store, known: Mapping[str, Entry]) -> list[Entry]:
         if old is not None and old.size == size and old.mtime_ns == mtime:
             entries.append(old)
             continue
-        is_session = "/" not in rel and parse_name(rel) is not None
-        aliases, extra = ((), ()) if is_session else _read_facts(store.wiki / rel)
+        aliases, extra = ((), ()) if _is_session_note(rel) else _read_facts(store.wiki / rel)
         keys = (_key(_title_words(rel)), *map(_key, aliases))
         entries.append(Entry(rel, size, mtime, aliases, keys, extra))
     return entries
@@ -256,7 +310,8 @@ def _lookup_rows(entries: list[Entry]) -> Iterable[tuple[str, int, str, str]]:
 
 def _bag_rows(entries: list[Entry]) -> Iterable[tuple[str, str, float, str]]:
     """``(word, parts, rarity, path)``: each several-word name by its rarest word, when that
-    word is carried by at most ``BAG_DF_MAX`` names (a name of common words only says little)."""
+    word is in at most ``BAG_DF_MAX`` names (a name of common words only says little, and
+    would be looked at in most sessions)."""
     frequency = Counter(w for e in entries if e.keys for w in set(e.keys[0].split()))
     for entry in entries:
         parts = entry.keys[0].split() if entry.keys else []
@@ -267,9 +322,12 @@ def _bag_rows(entries: list[Entry]) -> Iterable[tuple[str, str, float, str]]:
                 yield rarest, " ".join(parts), rarity, entry.path
 
 
-def _rebuild(conn: sqlite3.Connection, store: Store, stamp: str | None) -> None:
+def _rebuild(conn: sqlite3.Connection, store: Store) -> None:
     """Scan the wiki again and store the notes, the lookup by words and the bag of rare words."""
+    wiki = str(store.wiki)
+    before = _look(wiki)
     entries = _entries(store, _known(conn))
+    stamp = _stamp(wiki, before, entries)
     links = _link_names(e.path for e in entries)
     conn.execute("BEGIN IMMEDIATE")
     try:
@@ -300,11 +358,10 @@ def _rebuild(conn: sqlite3.Connection, store: Store, stamp: str | None) -> None:
 
 
 def open_catalogue(store: Store) -> sqlite3.Connection:
-    """The catalogue, scanned again only when the wiki's fingerprint changed."""
+    """The catalogue, the wiki scanned again only when its stamp says it changed."""
     conn = _connect(store)
-    stamp = fingerprint(str(store.wiki))
-    if stamp is None or stamp != _stamp(conn):
-        _rebuild(conn, store, stamp)
+    if not _unchanged(str(store.wiki), _saved_stamp(conn)):
+        _rebuild(conn, store)
     return conn
 
 
@@ -334,9 +391,8 @@ _IN = "IN (SELECT value FROM json_each(?))"
 def _bag(conn: sqlite3.Connection, words: set[str], taken: set[str]) -> list[str]:
     """Notes not ``taken`` with every word of their (several-word) name in the transcript,
     those whose words are rarest in the vault first."""
-    rows = conn.execute(
-        f"SELECT parts, rarity, path FROM bag WHERE word {_IN}", (json.dumps(list(words)),)
-    )
+    said = json.dumps(list(words))
+    rows = conn.execute(f"SELECT parts, rarity, path FROM bag WHERE word {_IN}", (said,))
     found = [
         (-rarity, path)
         for parts, rarity, path in rows
@@ -406,7 +462,7 @@ def select(store: Store, transcript: str, exclude_session: str, budget: int) -> 
             if path in seen or _is_own(path, own):
                 continue
             seen.add(path)
-            candidate = Candidate(path, link, tuple(json.loads(aliases)))
+            candidate = Candidate(path, link, tuple(json.loads(aliases)) if aliases != "[]" else ())
             cost = len(candidate.line()) // CHARS_PER_TOKEN + 1
             if spent + cost > budget:
                 if spent + 8 > budget:
