@@ -35,7 +35,6 @@ from typing import NamedTuple
 from vaultkit.base.leanmeta import read_meta
 from vaultkit.base.store import Store
 from vaultkit.session.notes.naming import names_session, parse_name
-from vaultkit.vault.load import list_vault_files
 
 BAG_MAX = 30  # notes with every word of their name in the transcript, but not as a phrase
 BAG_DF_MAX = 16  # names a word may be in and still bring a note in by the bag of words
@@ -108,6 +107,8 @@ def _scan(wiki: Path) -> list[tuple[str, int, int]]:
     """``(path, size, mtime_ns)`` of every note below ``wiki``, as the vault engine lists a
     store's wiki (dot-folders skipped; links the store may not follow, ``read_problem``, are
     not listed)."""
+    from vaultkit.vault.load import list_vault_files  # the vault engine: only when scanning
+
     found: list[tuple[str, int, int]] = []
     base = os.path.join(str(wiki), "")
     for rel in list_vault_files(wiki):
