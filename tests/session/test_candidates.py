@@ -157,3 +157,18 @@ def test_an_unchanged_wiki_is_not_scanned_and_any_change_is_seen(tmp_path: Path)
     assert "concepts/billing/empty/Ledger close.md" not in [
         c.path for c in select(store, "x", "", 1500)
     ]
+
+
+def test_every_word_of_a_name_counts_only_when_one_of_them_is_rare(tmp_path: Path) -> None:
+    store = busy_store(tmp_path, sessions=5)
+    (store.wiki / "concepts" / "Ledger reconciliation.md").write_text("# L\n", "utf-8")
+    for n in range(17):  # in more than BAG_DF_MAX names: a word that says little
+        (store.wiki / "concepts" / f"area{n}").mkdir()
+        (store.wiki / "concepts" / f"area{n}" / "Alpha beta.md").write_text("# A\n", "utf-8")
+    newest = store.wiki / "concepts" / "Zeta.md"
+    newest.write_text("# Z\n", "utf-8")
+    os.utime(newest, ns=(4_000_000_000_000_000_000, 4_000_000_000_000_000_000))
+    said = "the reconciliation of the ledger and the beta of alpha failed"
+    paths = [c.path for c in select(store, said, "", 1500)]
+    assert paths[0] == "concepts/Ledger reconciliation.md"  # its words apart
+    assert paths[1] == "concepts/Zeta.md"  # the newest: no "Alpha beta" came in by its words

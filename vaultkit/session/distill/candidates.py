@@ -4,13 +4,21 @@ Every folder of the wiki counts (concept and decision notes live in sub-folders)
 transcript is indexed once (its words, compared without case and a plural ``s``, and its text in
 that form), and every note's name and aliases are looked up in it: a note comes first when its
 name or an alias is written there (longest first), then when every word of its name is there
-(the rarest names first); then when one of its headings or tags is written there (those
-carried by at most ``SHARED_MAX`` notes, longest first); then the newest notes. The list is
-cut by a budget in tokens (about four characters each), and each note comes with its aliases so
-the LLM can link ``[[Note|alias]]``. Names, aliases, headings and tags are read once and kept,
-by size and modification time, in ``.vaultkit/candidates.json``; a selection looks them up by
-the transcript's words and word pairs (an index by each key's first two words), not note by
-note.
+(the rarest names first, and only names with a word in at most ``BAG_DF_MAX`` names); then when
+one of its headings or tags is written there (those carried by at most ``SHARED_MAX`` notes,
+longest first); then the newest notes. The list is cut by a budget in tokens (about four
+characters each), and each note comes with its aliases so the LLM can link ``[[Note|alias]]``.
+
+Names, aliases, headings and tags are read once and kept, by size and modification time, in the
+SQLite catalogue ``.vaultkit/candidates.sqlite``, with the lookup a selection needs already
+built: each key by its first two words, each several-word name by its rarest word, each note's
+link name, the notes by modification time. A selection reads only the rows its transcript's
+words and word pairs find. The wiki is scanned again only when its stamp changed: the mtimes of
+its folders (a note added, removed or renamed changes its folder's) and the size and mtime of
+each note whose aliases, headings and tags are read (an edit in place changes only the note's;
+a session note's facts are its name, so it is not watched: an edit in place of one leaves its
+place among the newest as it was until the next scan). A symbolic link in the wiki means a
+scan every time (the vault engine judges where links may point).
 
 The search index is not asked: an OR query of the transcript's frequent words cost its FTS5
 ranking 145 s on a 10,000-note store (every word matches most notes), against the 100 ms a
@@ -35,6 +43,7 @@ from typing import NamedTuple
 from vaultkit.base.leanmeta import read_meta
 from vaultkit.base.store import Store
 from vaultkit.session.notes.naming import names_session, parse_name
+from vaultkit.vault.load import list_vault_files
 
 BAG_MAX = 30  # notes with every word of their name in the transcript, but not as a phrase
 BAG_DF_MAX = 16  # names a word may be in and still bring a note in by the bag of words
@@ -107,8 +116,6 @@ def _scan(wiki: Path) -> list[tuple[str, int, int]]:
     """``(path, size, mtime_ns)`` of every note below ``wiki``, as the vault engine lists a
     store's wiki (dot-folders skipped; links the store may not follow, ``read_problem``, are
     not listed)."""
-    from vaultkit.vault.load import list_vault_files  # the vault engine: only when scanning
-
     found: list[tuple[str, int, int]] = []
     base = os.path.join(str(wiki), "")
     for rel in list_vault_files(wiki):
@@ -256,6 +263,8 @@ def _connect(store: Store) -> sqlite3.Connection:
                 " DROP TABLE IF EXISTS lookup; DROP TABLE IF EXISTS bag;"
                 f" PRAGMA user_version = {CATALOGUE_VERSION};"
             )
+            with contextlib.suppress(OSError):  # the JSON catalogue of version 3 and before
+                os.remove(os.path.join(store.at("state"), "candidates.json"))
         conn.executescript(_SCHEMA)
         return conn
     except (OSError, sqlite3.Error):
