@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from vaultkit.cli.app import app
+from vaultkit.cli.app import command
 from vaultkit.cli.lint_run import LintArgs, run
 
 
@@ -44,7 +44,7 @@ FilesFromOpt = Annotated[
 ]
 
 
-@app.command()
+@command("lint")
 def lint(
     paths: PathsArg = None,
     fmt: Annotated[LintFormat, typer.Option("--format", "-f", help="Output format.")] = (
@@ -94,9 +94,7 @@ def lint(
         ),
     ] = False,
 ) -> None:
-    """Check links, frontmatter, orphans, degraded notes and INDEX.md.
-
-    Prints `path:line:col: CODE message` per finding (a summary goes to stderr). Exit 0 when
+    """Prints `path:line:col: CODE message` per finding (a summary goes to stderr). Exit 0 when
     clean, 1 on error findings (any finding with --strict), 2 on a usage or tool error.
     Rules and the JSON schema: docs/lint.md. Vaults of 200+ notes keep caches in .vaultkit/
     (parsed notes, findings), so an unchanged vault costs about one directory scan.

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from vaultkit import api
-from vaultkit.cli.app import app
+from vaultkit.cli.app import command
 from vaultkit.cli.common import resolve_vault
 from vaultkit.cli.search_run import SearchArgs, run
 
@@ -31,7 +31,7 @@ FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="Output format
 LimitOpt = Annotated[int, typer.Option("--limit", "-n", min=1, help="Show at most N results.")]
 
 
-@app.command()
+@command("search")
 def search(
     query: Annotated[str, typer.Argument(help='Words, "a phrase", prefix*, a OR b, -excluded.')],
     folder: Annotated[
@@ -83,9 +83,7 @@ def search(
         ),
     ] = False,
 ) -> None:
-    """Search the memory: wiki notes, summaries (archived too) and readable transcripts.
-
-    Ask in keywords or as a question: common words (how, do, 어떻게, 如何...) are left out,
+    """Ask in keywords or as a question: common words (how, do, 어떻게, 如何...) are left out,
     English words match in any form (callouts finds callout). Notes holding every word come
     first, ranked by BM25 with titles, headings, aliases and tags above body text; then notes
     holding most of the words ("complete": false in JSON). Chinese, Japanese and Korean are
@@ -120,7 +118,7 @@ def search(
         raise typer.Exit(code)
 
 
-@app.command()
+@command("related")
 def related(
     note: Annotated[
         str, typer.Argument(help="A note: its vault path, or its name as in [[name]].")
@@ -134,9 +132,7 @@ def related(
     limit: LimitOpt = 10,
     fmt: FormatOpt = Format.text,
 ) -> None:
-    """Show the notes nearest to NOTE in the link graph, ranked, with why.
-
-    Near means a link either way, shared tags, links to the same notes, or being linked together
+    """Near means a link either way, shared tags, links to the same notes, or being linked together
     from one note; rare shared things count more than common ones, and INDEX.md counts for nothing.
 
     \b
