@@ -30,4 +30,4 @@ FormatOpt = Annotated[OutputFormat, typer.Option("--format", help="text or json.
 
 def typer_option(opt: Opt) -> typer.models.OptionInfo:
     """The typer option ``opt`` declares (spellings and help from the one spec)."""
-    return typer.Option(*opt.names, help=opt.help)  # type: ignore[no-any-return]
+    return typer.Option(*opt.names, help=opt.help, metavar=opt.metavar)  # type: ignore[no-any-return]

@@ -8,12 +8,14 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Opt:
-    """One option: the field it sets, its spellings, its help, and whether it takes a value."""
+    """One option: the field it sets, its spellings, its help, whether it takes a value, and
+    the name its value has in the help (typer's own when None)."""
 
     field: str
     names: tuple[str, ...]
     help: str
     valued: bool = True
+    metavar: str | None = None
 
 
 def spellings(*opts: Opt) -> dict[str, str]:
@@ -31,3 +33,57 @@ GRAPH_OUTPUT = Opt("output", ("--output", "-o"), "Write to FILE (atomically).")
 TEXT_FORMAT = Opt("fmt", ("--format", "-f"), "Output format.")
 INCOMING = Opt("incoming", ("--incoming",), "Only backlinks.", valued=False)
 OUTGOING = Opt("outgoing", ("--outgoing",), "Only outgoing links.", valued=False)
+
+CODES_HELP = "Codes or prefixes (repeat or comma-separate), e.g. VK1 or VK101."
+LINT = (
+    TEXT_FORMAT,
+    Opt("select", ("--select",), CODES_HELP, metavar="CODES"),
+    Opt("ignore", ("--ignore",), CODES_HELP, metavar="CODES"),
+    Opt("strict", ("--strict",), "Warnings fail the run too.", valued=False),
+    Opt(
+        "fix",
+        ("--fix",),
+        "Apply the safe fixes (INDEX.md); each is listed on stderr.",
+        valued=False,
+    ),
+    Opt(
+        "dry_run",
+        ("--diff", "--dry-run"),
+        "Print the fixes as a diff; write nothing.",
+        valued=False,
+    ),
+    Opt(
+        "unsafe_fixes",
+        ("--unsafe-fixes",),
+        "Also the fixes that guess a meaning: an alias-only link [[UID]] becomes [[Note|UID]] "
+        "(review with --diff first).",
+        valued=False,
+    ),
+    Opt("quiet", ("--quiet", "-q"), "No progress, no summary.", valued=False),
+    Opt(
+        "no_cache",
+        ("--no-cache",),
+        "Read and lint every note afresh; neither read nor write .vaultkit/ caches.",
+        valued=False,
+    ),
+    Opt(
+        "files_from",
+        ("--files-from",),
+        "Read more note paths from FILE, one a line ('-': standard input).",
+        metavar="FILE",
+    ),
+    Opt(
+        "baseline",
+        ("--baseline",),
+        "Report only findings not recorded in FILE; a missing FILE records today's. Fixed "
+        "findings drop out of it.",
+        metavar="FILE",
+    ),
+    Opt(
+        "staged",
+        ("--staged",),
+        "Also the notes git has staged, deleted and renamed ones included (pre-commit).",
+        valued=False,
+    ),
+)
+LINT_OPT = {opt.field: opt for opt in LINT}  # field -> its Opt, for the typer parameters
