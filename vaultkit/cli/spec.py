@@ -19,8 +19,9 @@ class Opt:
 
 
 def spellings(*opts: Opt) -> dict[str, str]:
-    """Option spelling -> field, what :func:`vaultkit.cli.quickwords.split` reads."""
-    return {name: opt.field for opt in opts for name in opt.names}
+    """Option spelling -> field, what :func:`vaultkit.cli.quickwords.split` reads (both sides of
+    typer's ``--on/--off`` pair)."""
+    return {word: opt.field for opt in opts for name in opt.names for word in name.split("/")}
 
 
 def valued(*opts: Opt) -> set[str]:
@@ -87,3 +88,36 @@ LINT = (
     ),
 )
 LINT_OPT = {opt.field: opt for opt in LINT}  # field -> its Opt, for the typer parameters
+
+LIMIT = Opt("limit", ("--limit", "-n"), "Show at most N results.")
+SEARCH = (
+    Opt("kind", ("--type", "-t"), "Only wiki, summary, transcript or note (repeatable)."),
+    Opt("since", ("--since",), "Only documents dated on or after DATE (YYYY-MM-DD)."),
+    Opt("tag", ("--tag",), "Only notes with this tag (or a child tag); repeatable."),
+    Opt("agent", ("--agent",), "Only notes written for this agent (frontmatter agent:)."),
+    Opt(
+        "author",
+        ("--author",),
+        "Only notes written by this person (frontmatter author:, their git user.name when the "
+        "note was written; case ignored).",
+    ),
+    LIMIT,
+    TEXT_FORMAT,
+    Opt(
+        "refresh",
+        ("--refresh/--no-refresh",),
+        "Re-read changed files first, or trust the index (default: re-read unless the index "
+        "holds over 20,000 documents).",
+        valued=False,
+    ),
+    Opt("quiet", ("--quiet", "-q"), "No progress bar.", valued=False),
+    Opt(
+        "all_projects",
+        ("--all-projects",),
+        "Search every store this user has: the projects vaultkit has worked in (recorded in the "
+        "data folder's projects.txt) and the data folder's own stores. Each hit is shown with "
+        "its store.",
+        valued=False,
+    ),
+)
+SEARCH_OPT = {opt.field: opt for opt in SEARCH}  # field -> its Opt, for the typer parameters
