@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import sys
 import textwrap
 from datetime import datetime, timedelta, timezone
@@ -11,7 +12,7 @@ from pathlib import Path
 
 from vaultkit.base.config import Config, DistillConfig
 from vaultkit.base.store import Store
-from vaultkit.session.distill.candidates import CATALOGUE, select
+from vaultkit.session.distill.candidates import CATALOGUE, catalogue, select
 from vaultkit.session.distill.pipeline import SessionInfo, distill_session
 
 SID = "e5f6a7b8-1111-2222-3333-444455556666"
@@ -71,8 +72,8 @@ def test_the_budget_is_in_tokens_and_the_own_session_is_left_out(tmp_path: Path)
 def test_aliases_are_read_again_only_when_a_note_changes(tmp_path: Path) -> None:
     store = busy_store(tmp_path, sessions=3)
     select(store, "x", "", 1500)
-    saved = json.loads((store.state / CATALOGUE).read_text(encoding="utf-8"))
-    assert saved["notes"]["concepts/billing/Idempotency keys.md"][2] == ["dedup key", "request key"]
+    saved = {e.path: e for e in catalogue(store)}
+    assert saved["concepts/billing/Idempotency keys.md"].aliases == ("dedup key", "request key")
     note = store.wiki / "concepts" / "billing" / "Idempotency keys.md"
     note.write_text("---\naliases: [replay guard]\n---\n# Idempotency keys\n", encoding="utf-8")
     os.utime(note, ns=(1, 1))
@@ -127,13 +128,47 @@ def test_a_heading_or_a_rare_tag_of_a_note_brings_it_in(tmp_path: Path) -> None:
     paths = [c.path for c in select(store, said, "", 1500)]
     assert paths[:2] == ["concepts/Payments.md", "concepts/Ledger.md"]
     assert not any("Common" in p for p in paths[:2])
-    saved = json.loads((store.state / CATALOGUE).read_text(encoding="utf-8"))
-    assert saved["notes"]["concepts/Payments.md"][4] == ["payment", "webhook signature check"]
-    assert "not a heading in code" not in saved["notes"]["concepts/Payments.md"][4]
-    assert saved["notes"]["concepts/Ledger.md"][4] == [
-        "ledger",
-        "ledger reconciliation",
-        "nightly close",
-    ]
+    saved = {e.path: e for e in catalogue(store)}
+    assert saved["concepts/Payments.md"].extra == ("payment", "webhook signature check")
+    assert "not a heading in code" not in saved["concepts/Payments.md"].extra
+    assert saved["concepts/Ledger.md"].extra == ("ledger", "ledger reconciliation", "nightly close")
     reconcile = [c.path for c in select(store, "the ledger reconciliation is off", "", 1500)]
     assert reconcile[0] == "concepts/Ledger.md"  # by its name, but the hierarchical tag too
+
+
+def test_an_unchanged_wiki_is_not_scanned_and_any_change_is_seen(tmp_path: Path) -> None:
+    store = busy_store(tmp_path, sessions=3)
+    note = "concepts/billing/Idempotency keys.md"
+    select(store, "x", "", 1500)
+    with sqlite3.connect(store.state / CATALOGUE) as db:  # what a scan would put right
+        db.execute("UPDATE notes SET aliases = '[\"stale\"]' WHERE path = ?", (note,))
+    found = {c.path: c for c in select(store, "x", "", 1500)}
+    assert found[note].aliases == ("stale",)  # the folders and notes did not change: not scanned
+    (store.wiki / note).write_text("---\naliases: [replay guard]\n---\n# I\n", "utf-8")
+    found = {c.path: c for c in select(store, "a replay guard", "", 1500)}
+    assert next(iter(found)) == note and found[note].aliases == ("replay guard",)  # edited in place
+    deep = store.wiki / "concepts" / "billing" / "empty"
+    deep.mkdir()
+    select(store, "x", "", 1500)
+    (deep / "Ledger close.md").write_text("---\naliases: [books shut]\n---\n", "utf-8")
+    found = {c.path: c for c in select(store, "the books shut early", "", 1500)}
+    assert next(iter(found)) == "concepts/billing/empty/Ledger close.md"  # added in a new folder
+    (deep / "Ledger close.md").unlink()
+    assert "concepts/billing/empty/Ledger close.md" not in [
+        c.path for c in select(store, "x", "", 1500)
+    ]
+
+
+def test_every_word_of_a_name_counts_only_when_one_of_them_is_rare(tmp_path: Path) -> None:
+    store = busy_store(tmp_path, sessions=5)
+    (store.wiki / "concepts" / "Ledger reconciliation.md").write_text("# L\n", "utf-8")
+    for n in range(17):  # in more than BAG_DF_MAX names: a word that says little
+        (store.wiki / "concepts" / f"area{n}").mkdir()
+        (store.wiki / "concepts" / f"area{n}" / "Alpha beta.md").write_text("# A\n", "utf-8")
+    newest = store.wiki / "concepts" / "Zeta.md"
+    newest.write_text("# Z\n", "utf-8")
+    os.utime(newest, ns=(4_000_000_000_000_000_000, 4_000_000_000_000_000_000))
+    said = "the reconciliation of the ledger and the beta of alpha failed"
+    paths = [c.path for c in select(store, said, "", 1500)]
+    assert paths[0] == "concepts/Ledger reconciliation.md"  # its words apart
+    assert paths[1] == "concepts/Zeta.md"  # the newest: no "Alpha beta" came in by its words

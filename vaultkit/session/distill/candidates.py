@@ -4,13 +4,21 @@ Every folder of the wiki counts (concept and decision notes live in sub-folders)
 transcript is indexed once (its words, compared without case and a plural ``s``, and its text in
 that form), and every note's name and aliases are looked up in it: a note comes first when its
 name or an alias is written there (longest first), then when every word of its name is there
-(the rarest names first); then when one of its headings or tags is written there (those
-carried by at most ``SHARED_MAX`` notes, longest first); then the newest notes. The list is
-cut by a budget in tokens (about four characters each), and each note comes with its aliases so
-the LLM can link ``[[Note|alias]]``. Names, aliases, headings and tags are read once and kept,
-by size and modification time, in ``.vaultkit/candidates.json``; a selection looks them up by
-the transcript's words and word pairs (an index by each key's first two words), not note by
-note.
+(the rarest names first, and only names with a word in at most ``BAG_DF_MAX`` names); then when
+one of its headings or tags is written there (those carried by at most ``SHARED_MAX`` notes,
+longest first); then the newest notes. The list is cut by a budget in tokens (about four
+characters each), and each note comes with its aliases so the LLM can link ``[[Note|alias]]``.
+
+Names, aliases, headings and tags are read once and kept, by size and modification time, in the
+SQLite catalogue ``.vaultkit/candidates.sqlite``, with the lookup a selection needs already
+built: each key by its first two words, each several-word name by its rarest word, each note's
+link name, the notes by modification time. A selection reads only the rows its transcript's
+words and word pairs find. The wiki is scanned again only when its stamp changed: the mtimes of
+its folders (a note added, removed or renamed changes its folder's) and the size and mtime of
+each note whose aliases, headings and tags are read (an edit in place changes only the note's;
+a session note's facts are its name, so it is not watched: an edit in place of one leaves its
+place among the newest as it was until the next scan). A symbolic link in the wiki means a
+scan every time (the vault engine judges where links may point).
 
 The search index is not asked: an OR query of the transcript's frequent words cost its FTS5
 ranking 145 s on a 10,000-note store (every word matches most notes), against the 100 ms a
@@ -24,23 +32,24 @@ import json
 import math
 import os
 import re
+import sqlite3
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
 from typing import NamedTuple
 
-from vaultkit.base.fsio import atomic_write_text
 from vaultkit.base.leanmeta import read_meta
 from vaultkit.base.store import Store
 from vaultkit.session.notes.naming import names_session, parse_name
 from vaultkit.vault.load import list_vault_files
 
 BAG_MAX = 30  # notes with every word of their name in the transcript, but not as a phrase
+BAG_DF_MAX = 16  # names a word may be in and still bring a note in by the bag of words
 CHARS_PER_TOKEN = 4
-CATALOGUE = "candidates.json"  # in the store's .vaultkit/
-CATALOGUE_VERSION = 3
+CATALOGUE = "candidates.sqlite"  # in the store's .vaultkit/
+CATALOGUE_VERSION = 4
 READ_BYTES = 262_144  # of a note read for its aliases, headings and tags
 SHARED_MAX = 5  # a heading or tag carried by more notes says nothing about one of them
 _WORD = re.compile(r"[^\W_]+")
@@ -144,40 +153,235 @@ def _names_raw(raw: object) -> list[str]:
     return [str(t) for t in items if isinstance(t, str | int | float)]
 
 
-def _load(path: str) -> dict[str, Entry]:
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS notes(path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER,
+    aliases TEXT, facts TEXT, link TEXT);
+CREATE INDEX IF NOT EXISTS notes_newest ON notes(mtime_ns DESC, path DESC);
+CREATE TABLE IF NOT EXISTS lookup(lead TEXT, kind INTEGER, key TEXT, path TEXT);
+CREATE INDEX IF NOT EXISTS lookup_lead ON lookup(lead);
+CREATE TABLE IF NOT EXISTS bag(word TEXT, parts TEXT, rarity REAL, path TEXT);
+CREATE INDEX IF NOT EXISTS bag_word ON bag(word);
+"""
+
+
+def _folders(wiki: str) -> list[str] | None:
+    """Every folder below ``wiki`` (itself first; dot-folders skipped), or None when a symbolic
+    link is met (where it may point is for the full scan to judge)."""
+    if os.path.islink(wiki):
+        return None
+    found = [wiki]
+    for folder in found:
+        try:
+            with os.scandir(folder) as listing:
+                for entry in listing:
+                    if entry.name.startswith("."):
+                        continue
+                    if entry.is_symlink():
+                        return None
+                    if entry.is_dir(follow_symlinks=False):
+                        found.append(entry.path)
+        except OSError:
+            return None
+    return found
+
+
+def _mtimes(folders: Iterable[str]) -> list[int] | None:
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-        if data.get("version") != CATALOGUE_VERSION:
-            return {}
-        notes = data["notes"].items()
-        return {p: Entry(p, s, m, tuple(a), tuple(k), tuple(x)) for p, (s, m, a, k, x) in notes}
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):
-        return {}
+        return [os.stat(folder).st_mtime_ns for folder in folders]
+    except OSError:
+        return None
 
 
-def catalogue(store: Store) -> list[Entry]:
-    """Every wiki note with its aliases (read again only when its size or mtime changed)."""
+def _watch(wiki: str, paths: Iterable[str]) -> list[list[int]] | None:
+    """``[size, mtime_ns]`` of each of the notes ``paths`` (None when one is gone)."""
+    base = os.path.join(wiki, "")
+    try:
+        return [[(s := os.stat(base + rel)).st_size, s.st_mtime_ns] for rel in paths]
+    except OSError:
+        return None
+
+
+def _is_session_note(path: str) -> bool:
+    return "/" not in path and parse_name(path) is not None
+
+
+class _Folders(NamedTuple):
+    paths: list[str]
+    mtimes: list[int]
+
+
+def _look(wiki: str) -> _Folders | None:
+    folders = _folders(wiki)
+    mtimes = _mtimes(folders) if folders is not None else None
+    return _Folders(folders, mtimes) if folders is not None and mtimes is not None else None
+
+
+def _stamp(wiki: str, before: _Folders | None, entries: list[Entry]) -> str | None:
+    """What says the wiki is as ``entries`` found it: every folder's modification time, taken
+    before the scan (a note added, removed or renamed changes its folder's), and the size and
+    mtime of each note whose aliases, headings and tags are read (a note edited in place
+    changes only its own; a session note's facts are its name). None when that cannot be told
+    (a link met, a note changed during the scan): the next selection scans again."""
+    watched = [e for e in entries if not _is_session_note(e.path)]
+    seen = [[e.size, e.mtime_ns] for e in watched]
+    if before is None or _watch(wiki, (e.path for e in watched)) != seen:
+        return None
+    notes = [e.path for e in watched]
+    return json.dumps(
+        {"folders": before.paths, "mtimes": before.mtimes, "notes": notes, "seen": seen}
+    )
+
+
+def _unchanged(wiki: str, stamp: str | None) -> bool:
+    """Whether the wiki is as ``stamp`` recorded it."""
+    if stamp is None:
+        return False
+    try:
+        saved = json.loads(stamp)
+        folders, mtimes, notes, seen = (
+            saved["folders"],
+            saved["mtimes"],
+            saved["notes"],
+            saved["seen"],
+        )
+    except (ValueError, TypeError, KeyError):
+        return False
+    return bool(_mtimes(folders) == mtimes and _watch(wiki, notes) == seen)
+
+
+def _connect(store: Store) -> sqlite3.Connection:
+    """The catalogue's database in the store's ``.vaultkit/`` (in memory when that cannot be
+    written; started afresh when it is damaged or of another version)."""
     path = os.path.join(store.at("state"), CATALOGUE)
-    known = _load(path)
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        conn = sqlite3.connect(path, timeout=30, isolation_level=None)
+        if conn.execute("PRAGMA user_version").fetchone()[0] != CATALOGUE_VERSION:
+            conn.executescript(
+                "DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS notes;"
+                " DROP TABLE IF EXISTS lookup; DROP TABLE IF EXISTS bag;"
+                f" PRAGMA user_version = {CATALOGUE_VERSION};"
+            )
+            with contextlib.suppress(OSError):  # the JSON catalogue of version 3 and before
+                os.remove(os.path.join(store.at("state"), "candidates.json"))
+        conn.executescript(_SCHEMA)
+        return conn
+    except (OSError, sqlite3.Error):
+        with contextlib.suppress(OSError):
+            os.remove(path)
+        conn = sqlite3.connect(":memory:", isolation_level=None)
+        conn.executescript(_SCHEMA)
+        return conn
+
+
+def _saved_stamp(conn: sqlite3.Connection) -> str | None:
+    row = conn.execute("SELECT v FROM meta WHERE k = 'fingerprint'").fetchone()
+    return str(row[0]) if row else None
+
+
+def _known(conn: sqlite3.Connection) -> dict[str, Entry]:
+    known = {}
+    for path, size, mtime, aliases, facts in conn.execute(
+        "SELECT path, size, mtime_ns, aliases, facts FROM notes"
+    ):
+        keys, extra = json.loads(facts)
+        known[path] = Entry(
+            path, size, mtime, tuple(json.loads(aliases)), tuple(keys), tuple(extra)
+        )
+    return known
+
+
+def _entries(store: Store, known: Mapping[str, Entry]) -> list[Entry]:
+    """Every wiki note with its facts (read again only when its size or mtime changed)."""
     entries = []
-    changed = False
     for rel, size, mtime in _scan(store.wiki):
         old = known.get(rel)
         if old is not None and old.size == size and old.mtime_ns == mtime:
             entries.append(old)
             continue
-        is_session = "/" not in rel and parse_name(rel) is not None
-        aliases, extra = ((), ()) if is_session else _read_facts(store.wiki / rel)
+        aliases, extra = ((), ()) if _is_session_note(rel) else _read_facts(store.wiki / rel)
         keys = (_key(_title_words(rel)), *map(_key, aliases))
         entries.append(Entry(rel, size, mtime, aliases, keys, extra))
-        changed = True
-    if changed or len(entries) != len(known):
-        notes = {e.path: [e.size, e.mtime_ns, e.aliases, e.keys, e.extra] for e in entries}
-        with contextlib.suppress(OSError):
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            atomic_write_text(path, json.dumps({"version": CATALOGUE_VERSION, "notes": notes}))
     return entries
+
+
+def _lookup_rows(entries: list[Entry]) -> Iterable[tuple[str, int, str, str]]:
+    """``(lead, kind, key, path)``: each key by its first two words (a key written in the
+    transcript has them next to each other); kind 0 a name or alias, 1 a heading or a tag
+    carried by at most ``SHARED_MAX`` notes."""
+    shared = Counter(k for e in entries for k in e.extra)
+    for entry in entries:
+        for kind, keys in ((0, entry.keys), (1, entry.extra)):
+            for key in keys:
+                if key and (kind == 0 or shared[key] <= SHARED_MAX):
+                    yield " ".join(key.split(" ", 2)[:2]), kind, key, entry.path
+
+
+def _bag_rows(entries: list[Entry]) -> Iterable[tuple[str, str, float, str]]:
+    """``(word, parts, rarity, path)``: each several-word name by its rarest word, when that
+    word is in at most ``BAG_DF_MAX`` names (a name of common words only says little, and
+    would be looked at in most sessions)."""
+    frequency = Counter(w for e in entries if e.keys for w in set(e.keys[0].split()))
+    for entry in entries:
+        parts = entry.keys[0].split() if entry.keys else []
+        if len(parts) > 1:
+            rarest = min(parts, key=lambda w: (frequency[w], w))
+            if frequency[rarest] <= BAG_DF_MAX:
+                rarity = sum(math.log(1 + len(entries) / frequency[w]) for w in parts)
+                yield rarest, " ".join(parts), rarity, entry.path
+
+
+def _rebuild(conn: sqlite3.Connection, store: Store) -> None:
+    """Scan the wiki again and store the notes, the lookup by words and the bag of rare words."""
+    wiki = str(store.wiki)
+    before = _look(wiki)
+    entries = _entries(store, _known(conn))
+    stamp = _stamp(wiki, before, entries)
+    links = _link_names(e.path for e in entries)
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for table in ("meta", "notes", "lookup", "bag"):
+            conn.execute(f"DELETE FROM {table}")
+        conn.executemany(
+            "INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                (
+                    e.path,
+                    e.size,
+                    e.mtime_ns,
+                    json.dumps(e.aliases),
+                    json.dumps([e.keys, e.extra]),
+                    links[e.path],
+                )
+                for e in entries
+            ),
+        )
+        conn.executemany("INSERT INTO lookup VALUES (?, ?, ?, ?)", _lookup_rows(entries))
+        conn.executemany("INSERT INTO bag VALUES (?, ?, ?, ?)", _bag_rows(entries))
+        if stamp is not None:
+            conn.execute("INSERT INTO meta VALUES ('fingerprint', ?)", (stamp,))
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def open_catalogue(store: Store) -> sqlite3.Connection:
+    """The catalogue, the wiki scanned again only when its stamp says it changed."""
+    conn = _connect(store)
+    if not _unchanged(str(store.wiki), _saved_stamp(conn)):
+        _rebuild(conn, store)
+    return conn
+
+
+def catalogue(store: Store) -> list[Entry]:
+    """Every wiki note with its aliases and facts, as the catalogue holds them."""
+    conn = open_catalogue(store)
+    try:
+        return sorted(_known(conn).values())
+    finally:
+        conn.close()
 
 
 def _counts(key: str, words: set[str], transcript: str) -> int:
@@ -191,62 +395,41 @@ def _counts(key: str, words: set[str], transcript: str) -> int:
     return len(parts) if f" {key} " in transcript else 0
 
 
-def _index(entries: list[Entry]) -> dict[str, list[tuple[int, str, str]]]:
-    """``(kind, key, path)`` by the key's first two words (a key written in the transcript has
-    them next to each other); kind 0 a name or alias, 1 a heading or a tag carried by at most
-    ``SHARED_MAX`` notes."""
-    index: dict[str, list[tuple[int, str, str]]] = {}
-    shared = Counter(k for e in entries for k in e.extra)
-    for entry in entries:
-        for kind, keys in ((0, entry.keys), (1, entry.extra)):
-            for key in keys:
-                if key and (kind == 0 or shared[key] <= SHARED_MAX):
-                    lead = " ".join(key.split(" ", 2)[:2])
-                    index.setdefault(lead, []).append((kind, key, entry.path))
-    return index
+_IN = "IN (SELECT value FROM json_each(?))"
 
 
-def _by_rarity(entries: list[Entry], maybe: list[tuple[str, tuple[str, ...]]]) -> list[str]:
-    """The ``maybe`` notes, those whose name words are rarest in the vault first."""
-    wanted = {w for _, parts in maybe for w in parts}
-    frequency = Counter(w for e in entries if e.keys for w in set(e.keys[0].split()) if w in wanted)
-    rarity = [
-        (sum(math.log(1 + len(entries) / frequency[w]) for w in parts), p) for p, parts in maybe
+def _bag(conn: sqlite3.Connection, words: set[str], taken: set[str]) -> list[str]:
+    """Notes not ``taken`` with every word of their (several-word) name in the transcript,
+    those whose words are rarest in the vault first."""
+    said = json.dumps(list(words))
+    rows = conn.execute(f"SELECT parts, rarity, path FROM bag WHERE word {_IN}", (said,))
+    found = [
+        (-rarity, path)
+        for parts, rarity, path in rows
+        if path not in taken and words.issuperset(parts.split())
     ]
-    return [p for _, p in sorted(rarity, key=lambda n: (-n[0], n[1]))[:BAG_MAX]]
+    return [path for _, path in sorted(found)[:BAG_MAX]]
 
 
-def _bag(entries: list[Entry], words: set[str], taken: set[str]) -> list[str]:
-    """Notes not ``taken`` with every word of their (several-word) name in the transcript."""
-    maybe = [
-        (e.path, tuple(parts))
-        for e in entries
-        if e.path not in taken
-        and e.keys
-        and len(parts := e.keys[0].split()) > 1
-        and words.issuperset(parts)
-    ]
-    return _by_rarity(entries, maybe) if maybe else []
-
-
-def _named(entries: list[Entry], transcript: str) -> list[str]:
+def _named(conn: sqlite3.Connection, transcript: str) -> list[str]:
     """Notes whose name or an alias is written in the transcript (longest names first), then
     those with every word of their name in it (rarest words first, at most ``BAG_MAX``),
     then those with a heading or tag of theirs written there (longest first)."""
     said = transcript.split()
     words = set(said)
     leads = words.union(map(" ".join, pairwise(said)))
-    index = _index(entries)
     best: dict[tuple[int, str], int] = {}
-    for word in leads & index.keys():
-        for kind, key, path in index[word]:
-            length = _counts(key, words, transcript)
-            if length > best.get((kind, path), 0):
-                best[(kind, path)] = length
+    rows = conn.execute(
+        f"SELECT kind, key, path FROM lookup WHERE lead {_IN}", (json.dumps(list(leads)),)
+    )
+    for kind, key, path in rows:
+        length = _counts(key, words, transcript)
+        if length > best.get((kind, path), 0):
+            best[(kind, path)] = length
     ranked = sorted(best.items(), key=lambda n: (n[0][0], -n[1], n[0][1]))
     phrase = [path for (kind, path), _ in ranked if kind == 0]
     heading = [path for (kind, path), _ in ranked if kind == 1]
-    return [*phrase, *_bag(entries, words, set(phrase)), *heading]
+    return [*phrase, *_bag(conn, words, set(phrase)), *heading]
 
 
 def _is_own(path: str, own: str | None) -> bool:
@@ -263,23 +446,40 @@ def _link_names(paths: Iterable[str]) -> Mapping[str, str]:
     return {p: _stem(p) if counts[_stem(p).casefold()] == 1 else p[:-3] for p in listed}
 
 
+def _offers(conn: sqlite3.Connection, named: list[str]) -> Iterator[tuple[str, str, str]]:
+    """``(path, link, aliases)`` of the ``named`` notes in their order, then of every note,
+    newest first."""
+    rows = conn.execute(
+        f"SELECT path, link, aliases FROM notes WHERE path {_IN}", (json.dumps(named),)
+    )
+    by_path = {row[0]: row for row in rows}
+    yield from (by_path[p] for p in named if p in by_path)
+    yield from conn.execute(
+        "SELECT path, link, aliases FROM notes ORDER BY mtime_ns DESC, path DESC"
+    )
+
+
 def select(store: Store, transcript: str, exclude_session: str, budget: int) -> list[Candidate]:
     """The notes to offer, most related first, within ``budget`` tokens of prompt lines."""
     own = exclude_session or None
-    entries = [e for e in catalogue(store) if not _is_own(e.path, own)]
-    by_path = {e.path: e for e in entries}
-    named = _named(entries, f" {_key(transcript)} ")
-    newest = [e.path for e in sorted(entries, key=lambda e: (e.mtime_ns, e.path), reverse=True)]
-    links = _link_names(by_path)
-    chosen: list[Candidate] = []
-    spent = 0
-    for path in dict.fromkeys([*named, *newest]):
-        candidate = Candidate(path, links[path], by_path[path].aliases)
-        cost = len(candidate.line()) // CHARS_PER_TOKEN + 1
-        if spent + cost > budget:
-            if spent + 8 > budget:
-                break
-            continue
-        chosen.append(candidate)
-        spent += cost
-    return chosen
+    conn = open_catalogue(store)
+    try:
+        named = _named(conn, f" {_key(transcript)} ")
+        chosen: list[Candidate] = []
+        seen: set[str] = set()
+        spent = 0
+        for path, link, aliases in _offers(conn, named):
+            if path in seen or _is_own(path, own):
+                continue
+            seen.add(path)
+            candidate = Candidate(path, link, tuple(json.loads(aliases)) if aliases != "[]" else ())
+            cost = len(candidate.line()) // CHARS_PER_TOKEN + 1
+            if spent + cost > budget:
+                if spent + 8 > budget:
+                    break
+                continue
+            chosen.append(candidate)
+            spent += cost
+        return chosen
+    finally:
+        conn.close()
