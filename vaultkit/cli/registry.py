@@ -214,12 +214,12 @@ def short_help(text: str, limit: int) -> str:
     joined = " ".join(words)
     if len(joined) <= limit:
         return joined
-    kept: list[str] = []
+    kept, length = 0, -1
     for word in words:  # the most words that leave room for the "..."
-        if len(" ".join([*kept, word])) + 3 > limit:
+        if length + 1 + len(word) + 3 > limit:
             break
-        kept.append(word)
-    return " ".join(kept) + "..."
+        kept, length = kept + 1, length + 1 + len(word)
+    return " ".join(words[:kept]) + "..."
 
 
 def _short_first(names: tuple[str, ...]) -> list[str]:
