@@ -6,10 +6,14 @@ image embeds, Markdown links, links to aliases, a few ghosts), code fences and i
 contain fake links, ``%%comments%%``, duplicate file names in different folders, and a few
 attachments. The ``real`` profile adds what real vaults are full of: HTML blocks and comments,
 callouts, GFM tables, nested and ordered lists, footnotes, math and a ``Templates/`` folder of
-template placeholders. The same ``(notes, seed, profile)`` always writes the same bytes (the
-``plain`` profile the same bytes as generator version 2).
+template placeholders. The ``big`` profile is the ``real`` one with the size of a big real vault
+(issue 23: 16,500 notes in 200 MB, about 12 KB a note): most notes grow to 1-40 KB of journal
+entries, pasted articles and tables, a long tail to hundreds of KB and a few of 1-3 MB. The same
+``(notes, seed, profile)`` always writes the same bytes (the ``plain`` profile the same bytes as
+generator version 2).
 
-Usage: ``python -m benchmarks.generate --notes 10000 [--seed 7] [--profile real] [--out DIR]``.
+Usage: ``python -m benchmarks.generate --notes 10000 [--seed 7] [--profile real] [--out DIR]``;
+the issue-23 vault: ``--notes 16500 --profile big``.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from pathlib import Path
 
 DEFAULT_SEED = 7
 GENERATOR_VERSION = 3  # part of the cached vault's name: a changed generator writes anew
-PROFILES = ("plain", "real")  # plain: as version 2; real: plus the traits of real vaults
+PROFILES = ("plain", "real", "big")  # plain: as v2; real: real vaults' traits; big: their sizes
 COMPLETE_MARK = ".generated"  # a dot-file: never part of the vault, written last
 _WORD_TEXT = (
     "graph cache parser index vault link note token session memory agent summary rule lint "
@@ -41,6 +45,10 @@ UNICODE_WORDS = ("café", "naïve", "Größe", "日本語", "résumé", "Ångstr
 FOLDERS_PER_LEVEL = 6
 ATTACHMENTS = 40
 TEMPLATES = 5  # notes in the real profile's Templates/ folder
+# The big profile's note sizes: (share of notes, fewest bytes, most bytes); the rest stay 1-3 KB.
+BIG_SIZES = ((0.0006, 1_000_000, 3_000_000), (0.015, 50_000, 400_000), (0.18, 8_000, 40_000))
+BIG_SMALL = (1_000, 8_000)
+BIG_LINK_EVERY = 6  # a link on one filler line in this many
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,6 +303,47 @@ def note_text(
     return "\n".join(lines) + "\n"
 
 
+def _big_size(rng: random.Random) -> int:
+    roll = rng.random()
+    for share, low, high in BIG_SIZES:
+        if roll < share:
+            return rng.randint(low, high)
+        roll -= share
+    return rng.randint(*BIG_SMALL)
+
+
+def _words(rng: random.Random, low: int, high: int) -> str:
+    return " ".join(rng.choices(WORDS, k=rng.randint(low, high)))
+
+
+def _filler(rng: random.Random, plan: Sequence[PlannedNote], kind: int, index: int) -> str:
+    """One block of a big note: a journal entry, a pasted article's paragraph or a table."""
+    link = _link(rng, plan, len(plan) // 20 + 1) if rng.randrange(BIG_LINK_EVERY) == 0 else ""
+    if kind == 0:
+        day = f"20{10 + index // 365 % 15}-{1 + index // 31 % 12:02}-{1 + index % 28:02}"
+        return f"### {day}\n\n- {_words(rng, 6, 18)} {link}\n- {_words(rng, 4, 12)}\n\n"
+    if kind == 1:
+        return f"{_words(rng, 40, 120).capitalize()}. {link}\n\n"
+    cells = " | ".join(_words(rng, 1, 3) for _ in range(3))
+    return f"| {cells} | {link.replace('|', chr(92) + '|')} |\n"
+
+
+def big_note_text(rng: random.Random, plan: Sequence[PlannedNote], number: int) -> str:
+    """A ``real`` note grown to the ``big`` profile's size with one kind of filler."""
+    text = note_text(rng, plan, number, "real")
+    goal = _big_size(rng)
+    if len(text) >= goal:
+        return text
+    kind = rng.randrange(3)
+    chunks = [text, "\n## Log\n\n" if kind != 2 else "\n| A | B | C | Link |\n|---|---|---|---|\n"]
+    size, index = sum(len(chunk) for chunk in chunks), 0
+    while size < goal:
+        chunks.append(_filler(rng, plan, kind, index))
+        size += len(chunks[-1])
+        index += 1
+    return "".join(chunks)
+
+
 def _png(rng: random.Random) -> bytes:
     return b"\x89PNG\r\n\x1a\n" + rng.randbytes(200)
 
@@ -314,11 +363,15 @@ def write_vault(target: Path, notes: int, seed: int = DEFAULT_SEED, profile: str
         if parent not in made:
             file.parent.mkdir(parents=True, exist_ok=True)
             made.add(parent)
-        file.write_text(note_text(rng, plan, number, profile), encoding="utf-8")
+        if profile == "big":
+            text = big_note_text(rng, plan, number)
+        else:
+            text = note_text(rng, plan, number, profile)
+        file.write_text(text, encoding="utf-8")
     (target / "attachments").mkdir(exist_ok=True)
     for index in range(ATTACHMENTS):
         (target / "attachments" / f"image {index}.png").write_bytes(_png(rng))
-    if profile == "real":
+    if profile in ("real", "big"):
         (target / "Templates").mkdir(exist_ok=True)
         for index in range(TEMPLATES):
             (target / "Templates" / f"Template {index}.md").write_text(_template(rng, index))

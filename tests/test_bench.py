@@ -155,6 +155,17 @@ def test_real_profile_has_the_traits_of_real_vaults(tmp_path: Path) -> None:
     assert any(item.link.target for item in load_vault(root, cache=False).links)
 
 
+def test_big_profile_has_a_long_tail_of_big_notes(tmp_path: Path) -> None:
+    root = generate.write_vault(tmp_path / "b", 300, seed=5, profile="big")
+    again = generate.write_vault(tmp_path / "b2", 300, seed=5, profile="big")
+    assert _digest(root) == _digest(again)
+    sizes = sorted(p.stat().st_size for p in root.rglob("*.md"))
+    assert sizes[len(sizes) // 2] < 7_000 < sum(sizes) // len(sizes)  # a mean above the median
+    assert sizes[-1] > 50_000  # at least one pasted article or long journal
+    vault = load_vault(root, cache=False)
+    assert len(vault.links) > 300 * 5 and not any(f.code == "VK202" for f in vault.findings)
+
+
 def test_plain_profile_writes_what_version_2_wrote(tmp_path: Path) -> None:
     root = generate.write_vault(tmp_path / "p", 40, seed=3)
     (root / generate.COMPLETE_MARK).unlink()  # its text now names the profile

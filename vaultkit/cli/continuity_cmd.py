@@ -14,7 +14,7 @@ import typer
 
 from vaultkit.base.config import Config, load_config
 from vaultkit.base.store import Store, find_store
-from vaultkit.cli.app import app
+from vaultkit.cli.app import command, group
 from vaultkit.cli.common import check_transcript
 from vaultkit.continuity import activity, baton, loop, resume, shellinit
 from vaultkit.continuity.handoff import save_handoff
@@ -65,14 +65,13 @@ def _session(store: Store, session: str, transcript: Path | None) -> tuple[str, 
     return session, transcript
 
 
-@app.command("baton")
+@command("baton")
 def baton_cmd(
     project: ProjectOpt = None,
     session: SessionOpt = "",
     transcript: TranscriptOpt = None,
     show: Annotated[bool, typer.Option("--list", help="List waiting batons instead.")] = False,
 ) -> None:
-    """Leave a baton: the in-flight memo (stdin) the next session of this project inherits."""
     store = _store(project)
     config = _config(store)
     if show:
@@ -117,13 +116,12 @@ def _rel(store: Store, path: Path) -> str:
         return str(path)
 
 
-@app.command("save")
+@command("save")
 def save_cmd(
     project: ProjectOpt = None,
     session: SessionOpt = "",
     title: Annotated[str, typer.Option("--title", help="Title (default: the # heading).")] = "",
 ) -> None:
-    """Save a handoff written by the agent (stdin, resume contract) as auto_saved: false."""
     store = _store(project)
     text = _stdin_text("handoff", "vaultkit save")
     sid, _ = _session(store, session, None)
@@ -136,29 +134,24 @@ def save_cmd(
         )
 
 
-@app.command("resume")
+@command("resume")
 def resume_cmd(
     project: ProjectOpt = None,
     budget: Annotated[int, typer.Option("--budget", help="Characters at most.")] = 9_000,
 ) -> None:
-    """Restore context handoff-first: path A (fresh handoff), B (stale) or C (no handoff)."""
     store = _store(project)
     chosen = resume.build(store, _config(store))
     typer.echo(resume.render(chosen, store, max(400, budget)))
 
 
-@app.command("shell-init")
+@command("shell-init")
 def shell_init_cmd(
     shell: Annotated[str, typer.Argument(help="bash, zsh or pwsh.")],
 ) -> None:
-    """Print the shell hook that feeds the activity log (add it to your shell profile)."""
     typer.echo(shellinit.snippet(shell.strip().lower()), nl=False)
 
 
-transcript_app = typer.Typer(
-    help="Readable Markdown renderings of transcripts.", no_args_is_help=True
-)
-app.add_typer(transcript_app, name="transcript")
+transcript_app = group("transcript", no_args_is_help=True)
 
 
 @transcript_app.command("export")
@@ -201,7 +194,7 @@ def transcript_export_cmd(
     typer.echo(f"wrote {output} ({count} turns)")
 
 
-@app.command(
+@command(
     "loop",
     context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
 )
@@ -218,7 +211,6 @@ def loop_cmd(
         float, typer.Option("--since", help="With --wait-only: the agent's start (epoch s).")
     ] = 0.0,
 ) -> None:
-    """Run the agent again after it exits: vaultkit loop [--delay 5] -- claude [args…]."""
     store = find_store(Path.cwd())
     if wait_only:
         start = since or time.time() - 60

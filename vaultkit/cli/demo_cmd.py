@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from vaultkit.cli.app import app
+from vaultkit.cli.app import command
 from vaultkit.cli.demo_run import Demo, run
 from vaultkit.cli.options import FormatOpt, OutputFormat
 from vaultkit.errors import VaultkitError
@@ -20,11 +20,8 @@ KeepOpt = Annotated[
 ]
 
 
-@app.command()
+@command("demo")
 def demo(keep: KeepOpt = False, fmt: FormatOpt = OutputFormat.text) -> None:
-    """Run one recorded Claude Code session through the real hooks, distilled offline, in a
-    temporary project: print its wiki note, its INDEX.md line and what the next session would be
-    given. Nothing is written outside the temporary folder, which is removed unless --keep."""
     root = Path(tempfile.mkdtemp(prefix="vaultkit-demo-"))
     try:
         shown = run(root)

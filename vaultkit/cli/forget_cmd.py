@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from vaultkit.base.store import Store, find_store
-from vaultkit.cli.app import app
+from vaultkit.cli.app import command
 from vaultkit.cli.common import unwritable
 from vaultkit.errors import VaultkitError
 from vaultkit.session.forget.remove import LOCK_WAIT, Plan, apply_forget, plan_forget
@@ -56,7 +56,7 @@ def _again(session_id: str | None, before: str | None) -> str:
     return f"vaultkit forget {what} --yes"
 
 
-@app.command()
+@command("forget")
 def forget(
     session_id: Annotated[
         str | None, typer.Argument(help="A session id, or its first 8 or more characters.")
@@ -75,11 +75,7 @@ def forget(
         ),
     ] = LOCK_WAIT,
 ) -> None:
-    """Remove sessions everywhere in the store: raw copy, summary (archive too), wiki note,
-    readable transcript, INDEX.md line, queue, caches and search indexes, and their lines in
-    the logs (the activity log's prompt text included).
-
-    \b
+    """\b
     Examples:
       vaultkit forget 4f6a2c1e            # show what would be deleted
       vaultkit forget 4f6a2c1e --yes

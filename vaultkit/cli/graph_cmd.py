@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from vaultkit.cli.app import app
+from vaultkit.cli.app import command
 from vaultkit.cli.graph_run import GraphArgs, run
 from vaultkit.cli.links_run import LinksArgs
 from vaultkit.cli.links_run import run as run_links
@@ -33,15 +33,13 @@ class TextFormat(StrEnum):
 TextFormatOpt = Annotated[TextFormat, typer_option(TEXT_FORMAT)]
 
 
-@app.command()
+@command("graph")
 def graph(
     vault: VaultArg = None,
     fmt: Annotated[GraphFormat, typer_option(GRAPH_FORMAT)] = GraphFormat.json,
     output: Annotated[Path | None, typer_option(GRAPH_OUTPUT)] = None,
 ) -> None:
-    """Export the vault's link graph (notes, attachments, ghosts; one edge per link).
-
-    \b
+    """\b
     Examples:
       vaultkit graph examples/sessions/wiki --format dot -o vault.dot
       vaultkit graph --format graphml -o wiki.graphml   # this project's sessions/wiki
@@ -49,7 +47,7 @@ def graph(
     run(GraphArgs(vault, fmt.value, output))
 
 
-@app.command()
+@command("links")
 def links(
     note: Annotated[str, typer.Argument(help="Note path or bare name, as in [[name]].")],
     vault: VaultArg = None,
@@ -57,9 +55,7 @@ def links(
     outgoing: Annotated[bool, typer_option(OUTGOING)] = False,
     fmt: TextFormatOpt = TextFormat.text,
 ) -> None:
-    """Show a note's outgoing links (with where each resolves) and its backlinks.
-
-    \b
+    """\b
     Examples:
       vaultkit links "Transaction fingerprint" examples/sessions/wiki
       vaultkit links "concepts/Idempotent imports.md" examples/sessions/wiki --incoming
@@ -71,14 +67,12 @@ def links(
     run_links(LinksArgs(note, vault, incoming=incoming, outgoing=outgoing, fmt=fmt.value))
 
 
-@app.command()
+@command("stats")
 def stats(
     vault: VaultArg = None,
     fmt: TextFormatOpt = TextFormat.text,
 ) -> None:
-    """Count notes, attachments, links by kind, ghosts, orphans, dead ends, degraded notes, tags.
-
-    \b
+    """\b
     Examples:
       vaultkit stats examples/sessions/wiki
       vaultkit stats --format json        # this project's sessions/wiki

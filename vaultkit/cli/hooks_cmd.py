@@ -12,16 +12,11 @@ import typer
 from vaultkit.agents import agent_install, detect, known
 from vaultkit.agents.detect import Choice
 from vaultkit.agents.install import Change, Options, Scope, ScopeStatus
-from vaultkit.cli.app import app
+from vaultkit.cli.app import group
 from vaultkit.cli.common import project_dir
 from vaultkit.cli.options import FormatOpt, OutputFormat, ProjectOpt
 
-hooks_app = typer.Typer(
-    help="Install, remove or inspect vaultkit's hooks for each agent: SessionStart and"
-    " SessionEnd in Claude Code, Codex CLI and Gemini CLI.",
-    no_args_is_help=True,
-)
-app.add_typer(hooks_app, name="hooks")
+hooks_app = group("hooks", no_args_is_help=True)
 
 ScopeOpt = Annotated[
     Scope, typer.Option("--scope", help="Which file: user, project, or local (Claude Code only).")

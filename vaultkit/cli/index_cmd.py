@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from vaultkit.cli.app import app
+from vaultkit.cli.app import command
 from vaultkit.cli.common import display_root, resolve_vault
 from vaultkit.cli.options import VaultArg
 from vaultkit.lint.output import escape_text
@@ -32,7 +32,7 @@ def _report(outcome: IndexOutcome, shown: str) -> None:
     print(f"{shown}: {state} ({outcome.listed} notes listed; {found})", file=sys.stderr)
 
 
-@app.command()
+@command("index")
 def index(
     vault: VaultArg = None,
     check: Annotated[
@@ -44,9 +44,7 @@ def index(
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
 ) -> None:
-    """Regenerate INDEX.md from the notes: newest first, `- [[note]] — description`.
-
-    Text outside the generated region (between the vaultkit:index marker comments) is kept;
+    """Text outside the generated region (between the vaultkit:index marker comments) is kept;
     hand-written list lines whose link became a ghost are pruned and logged. An index in the
     old unmarked format is adopted once. Writes only when the content changes.
 

@@ -17,7 +17,7 @@ import typer
 from vaultkit.agents import known, readers
 from vaultkit.base.log import append_log
 from vaultkit.base.store import Store, find_store
-from vaultkit.cli.app import app
+from vaultkit.cli.app import command
 from vaultkit.cli.common import check_transcript, unwritable
 from vaultkit.errors import VaultkitError
 from vaultkit.session.queue import jobs
@@ -96,7 +96,7 @@ def _print(result: Result, fmt: IngestFormat) -> None:
     typer.echo(f"quality  {quality}")
 
 
-@app.command()
+@command("ingest")
 def ingest(
     transcript: Annotated[
         Path, typer.Argument(help="A Claude Code, Codex or Gemini CLI transcript (.jsonl).")
@@ -125,9 +125,7 @@ def ingest(
     ] = 1.0,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")] = False,
 ) -> None:
-    """Copy, distil and index one transcript now, in the foreground (old sessions, debugging).
-
-    \b
+    """\b
     Examples:
       vaultkit ingest ~/.claude/projects/-home-me-proj/4f6a2c1e-….jsonl
       vaultkit ingest ~/.codex/sessions/2026/12/01/rollout-2026-12-01T07-30-38-01a2….jsonl

@@ -8,22 +8,16 @@ from typing import Annotated
 
 import typer
 
-from vaultkit.cli.app import app
+from vaultkit.cli.app import command
 from vaultkit.cli.lint_run import LintArgs, run
+from vaultkit.cli.options import typer_option
+from vaultkit.cli.spec import LINT_OPT
 
 
 class LintFormat(StrEnum):
     text = "text"
     json = "json"
     github = "github"
-
-
-CodesOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        metavar="CODES", help="Codes or prefixes (repeat or comma-separate), e.g. VK1 or VK101."
-    ),
-]
 
 
 PathsArg = Annotated[
@@ -34,69 +28,30 @@ PathsArg = Annotated[
         show_default=False,
     ),
 ]
-FilesFromOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--files-from",
-        metavar="FILE",
-        help="Read more note paths from FILE, one a line ('-': standard input).",
-    ),
-]
 
 
-@app.command()
+def _opt(field: str) -> typer.models.OptionInfo:
+    """The typer option of the LintArgs field ``field`` (declared in cli/spec.py)."""
+    return typer_option(LINT_OPT[field])
+
+
+@command("lint")
 def lint(
     paths: PathsArg = None,
-    fmt: Annotated[LintFormat, typer.Option("--format", "-f", help="Output format.")] = (
-        LintFormat.text
-    ),
-    select: CodesOpt = None,
-    ignore: CodesOpt = None,
-    strict: Annotated[bool, typer.Option("--strict", help="Warnings fail the run too.")] = False,
-    fix: Annotated[
-        bool,
-        typer.Option("--fix", help="Apply the safe fixes (INDEX.md); each is listed on stderr."),
-    ] = False,
-    dry_run: Annotated[
-        bool, typer.Option("--diff", "--dry-run", help="Print the fixes as a diff; write nothing.")
-    ] = (False),
-    unsafe_fixes: Annotated[
-        bool,
-        typer.Option(
-            "--unsafe-fixes",
-            help="Also the fixes that guess a meaning: an alias-only link [[UID]] becomes "
-            "[[Note|UID]] (review with --diff first).",
-        ),
-    ] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress, no summary.")] = False,
-    no_cache: Annotated[
-        bool,
-        typer.Option(
-            "--no-cache",
-            help="Read and lint every note afresh; neither read nor write .vaultkit/ caches.",
-        ),
-    ] = False,
-    files_from: FilesFromOpt = None,
-    baseline: Annotated[
-        str | None,
-        typer.Option(
-            "--baseline",
-            metavar="FILE",
-            help="Report only findings not recorded in FILE; a missing FILE records today's. "
-            "Fixed findings drop out of it.",
-        ),
-    ] = None,
-    staged: Annotated[
-        bool,
-        typer.Option(
-            "--staged",
-            help="Also the notes git has staged, deleted and renamed ones included (pre-commit).",
-        ),
-    ] = False,
+    fmt: Annotated[LintFormat, _opt("fmt")] = LintFormat.text,
+    select: Annotated[list[str] | None, _opt("select")] = None,
+    ignore: Annotated[list[str] | None, _opt("ignore")] = None,
+    strict: Annotated[bool, _opt("strict")] = False,
+    fix: Annotated[bool, _opt("fix")] = False,
+    dry_run: Annotated[bool, _opt("dry_run")] = False,
+    unsafe_fixes: Annotated[bool, _opt("unsafe_fixes")] = False,
+    quiet: Annotated[bool, _opt("quiet")] = False,
+    no_cache: Annotated[bool, _opt("no_cache")] = False,
+    files_from: Annotated[str | None, _opt("files_from")] = None,
+    baseline: Annotated[str | None, _opt("baseline")] = None,
+    staged: Annotated[bool, _opt("staged")] = False,
 ) -> None:
-    """Check links, frontmatter, orphans, degraded notes and INDEX.md.
-
-    Prints `path:line:col: CODE message` per finding (a summary goes to stderr). Exit 0 when
+    """Prints `path:line:col: CODE message` per finding (a summary goes to stderr). Exit 0 when
     clean, 1 on error findings (any finding with --strict), 2 on a usage or tool error.
     Rules and the JSON schema: docs/lint.md. Vaults of 200+ notes keep caches in .vaultkit/
     (parsed notes, findings), so an unchanged vault costs about one directory scan.

@@ -5,7 +5,7 @@
 ``-f value``, flags, one path: a vault folder or a note). Anything else (two paths, ``-`` as
 a value), or anything that would be an error, is left to typer (returns None), so help, usage
 errors and their exit codes stay typer's own; both end in :func:`run`.
-``OPTIONS`` lists every option the typer command has; a test compares the two.
+``OPTIONS`` comes from the same declarations as the typer command's options (cli/spec.py).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from vaultkit.cli import quickwords
 from vaultkit.cli.common import display_root, resolve_vault
 from vaultkit.cli.progress import progress_for
+from vaultkit.cli.spec import LINT, spellings, valued
 
 if TYPE_CHECKING:  # the lint engine is imported when the command runs
     from collections.abc import Callable
@@ -50,24 +51,8 @@ class LintArgs:
 
 
 # Option spelling -> the LintArgs field it sets; VALUED take a value, the rest are flags.
-OPTIONS: dict[str, str] = {
-    "--format": "fmt",
-    "-f": "fmt",
-    "--select": "select",
-    "--ignore": "ignore",
-    "--strict": "strict",
-    "--fix": "fix",
-    "--dry-run": "dry_run",
-    "--diff": "dry_run",
-    "--unsafe-fixes": "unsafe_fixes",
-    "--quiet": "quiet",
-    "-q": "quiet",
-    "--no-cache": "no_cache",
-    "--files-from": "files_from",
-    "--staged": "staged",
-    "--baseline": "baseline",
-}
-VALUED = frozenset({"fmt", "select", "ignore", "files_from", "baseline"})
+OPTIONS = spellings(*LINT)
+VALUED = frozenset(valued(*LINT))
 
 
 def read_quick(argv: list[str]) -> LintArgs | None:

@@ -7,10 +7,10 @@ from typing import Annotated
 
 import typer
 
-from vaultkit.cli.app import app
+from vaultkit.cli.app import command
 
 
-@app.command()
+@command("mcp")
 def mcp(
     project: Annotated[
         Path | None,
@@ -20,12 +20,7 @@ def mcp(
         bool, typer.Option("--allow-write", help="Also offer save_handoff (writes a summary).")
     ] = False,
 ) -> None:
-    """Run the MCP server on stdio: search, read_note, links, related, recent_sessions,
-    latest_handoff, vault_health, restore and memory_cost (read-only; search with all_projects
-    covers every store); save_handoff, write_note, edit_note and move_note only with
-    --allow-write.
-
-    \b
+    """\b
     Register it for Claude Code:
       claude mcp add vaultkit -- vaultkit mcp
     """

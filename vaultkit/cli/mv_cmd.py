@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from vaultkit.cli.app import app
+from vaultkit.cli.app import command
 from vaultkit.cli.common import resolve_vault
 from vaultkit.curate.apply import move
 
@@ -41,7 +41,7 @@ def _report(outcome: MoveOutcome) -> None:
         print(outcome.recovery, file=sys.stderr)
 
 
-@app.command()
+@command("mv")
 def mv(
     old: Annotated[str, typer.Argument(help="The note, attachment or folder to move.")],
     new: Annotated[str, typer.Argument(help="Its new path (an existing folder: move into it).")],
@@ -55,9 +55,7 @@ def mv(
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as JSON.")] = False,
 ) -> None:
-    """Move a note, an attachment or a folder and rewrite every link that named it.
-
-    Like Obsidian's "Automatically update internal links": wikilinks, embeds, Markdown links
+    """Like Obsidian's "Automatically update internal links": wikilinks, embeds, Markdown links
     and frontmatter links keep their #heading, #^block and display text, and new link text
     follows the vault's "New link format" (.obsidian/app.json: shortest, relative or
     absolute), with a path only where the short name would be ambiguous. Links to other files

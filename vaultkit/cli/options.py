@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -28,6 +28,9 @@ ProjectOpt = Annotated[
 FormatOpt = Annotated[OutputFormat, typer.Option("--format", help="text or json.")]
 
 
-def typer_option(opt: Opt) -> typer.models.OptionInfo:
-    """The typer option ``opt`` declares (spellings and help from the one spec)."""
-    return typer.Option(*opt.names, help=opt.help)  # type: ignore[no-any-return]
+def typer_option(opt: Opt, **settings: Any) -> typer.models.OptionInfo:
+    """The typer option ``opt`` declares (spellings and help from the one spec), with typer's
+    own ``settings`` (``min=``, ``show_default=``) added."""
+    return typer.Option(  # type: ignore[no-any-return]
+        *opt.names, help=opt.help, metavar=opt.metavar, **settings
+    )

@@ -5,14 +5,16 @@ from __future__ import annotations
 import json
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from vaultkit import api
-from vaultkit.cli.app import app
+from vaultkit.cli.app import command
 from vaultkit.cli.common import resolve_vault
+from vaultkit.cli.options import typer_option
 from vaultkit.cli.search_run import SearchArgs, run
+from vaultkit.cli.spec import LIMIT, SEARCH_OPT, TEXT_FORMAT
 
 
 class Kind(StrEnum):
@@ -27,11 +29,16 @@ class Format(StrEnum):
     json = "json"
 
 
-FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="Output format.")]
-LimitOpt = Annotated[int, typer.Option("--limit", "-n", min=1, help="Show at most N results.")]
+FormatOpt = Annotated[Format, typer_option(TEXT_FORMAT)]
+LimitOpt = Annotated[int, typer_option(LIMIT, min=1)]
 
 
-@app.command()
+def _opt(field: str, **settings: Any) -> typer.models.OptionInfo:
+    """The typer option of the SearchArgs field ``field`` (declared in cli/spec.py)."""
+    return typer_option(SEARCH_OPT[field], **settings)
+
+
+@command("search")
 def search(
     query: Annotated[str, typer.Argument(help='Words, "a phrase", prefix*, a OR b, -excluded.')],
     folder: Annotated[
@@ -40,52 +47,18 @@ def search(
             help="A store or vault folder (default: this project's sessions/).", show_default=False
         ),
     ] = None,
-    kind: Annotated[
-        list[Kind] | None,
-        typer.Option("--type", "-t", help="Only wiki, summary, transcript or note (repeatable)."),
-    ] = None,
-    since: Annotated[
-        str | None, typer.Option(help="Only documents dated on or after DATE (YYYY-MM-DD).")
-    ] = None,
-    tag: Annotated[
-        list[str] | None,
-        typer.Option(help="Only notes with this tag (or a child tag); repeatable."),
-    ] = None,
-    agent: Annotated[
-        str | None, typer.Option(help="Only notes written for this agent (frontmatter agent:).")
-    ] = None,
-    author: Annotated[
-        str | None,
-        typer.Option(
-            help="Only notes written by this person (frontmatter author:, their git user.name"
-            " when the note was written; case ignored)."
-        ),
-    ] = None,
+    kind: Annotated[list[Kind] | None, _opt("kind")] = None,
+    since: Annotated[str | None, _opt("since")] = None,
+    tag: Annotated[list[str] | None, _opt("tag")] = None,
+    agent: Annotated[str | None, _opt("agent")] = None,
+    author: Annotated[str | None, _opt("author")] = None,
     limit: LimitOpt = 10,
     fmt: FormatOpt = Format.text,
-    refresh: Annotated[
-        bool | None,
-        typer.Option(
-            "--refresh/--no-refresh",
-            help="Re-read changed files first, or trust the index (default: re-read unless"
-            " the index holds over 20,000 documents).",
-            show_default=False,
-        ),
-    ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
-    all_projects: Annotated[
-        bool,
-        typer.Option(
-            "--all-projects",
-            help="Search every store this user has: the projects vaultkit has worked in"
-            " (recorded in the data folder's projects.txt) and the data folder's own stores."
-            " Each hit is shown with its store.",
-        ),
-    ] = False,
+    refresh: Annotated[bool | None, _opt("refresh", show_default=False)] = None,
+    quiet: Annotated[bool, _opt("quiet")] = False,
+    all_projects: Annotated[bool, _opt("all_projects")] = False,
 ) -> None:
-    """Search the memory: wiki notes, summaries (archived too) and readable transcripts.
-
-    Ask in keywords or as a question: common words (how, do, 어떻게, 如何...) are left out,
+    """Ask in keywords or as a question: common words (how, do, 어떻게, 如何...) are left out,
     English words match in any form (callouts finds callout). Notes holding every word come
     first, ranked by BM25 with titles, headings, aliases and tags above body text; then notes
     holding most of the words ("complete": false in JSON). Chinese, Japanese and Korean are
@@ -120,7 +93,7 @@ def search(
         raise typer.Exit(code)
 
 
-@app.command()
+@command("related")
 def related(
     note: Annotated[
         str, typer.Argument(help="A note: its vault path, or its name as in [[name]].")
@@ -134,9 +107,7 @@ def related(
     limit: LimitOpt = 10,
     fmt: FormatOpt = Format.text,
 ) -> None:
-    """Show the notes nearest to NOTE in the link graph, ranked, with why.
-
-    Near means a link either way, shared tags, links to the same notes, or being linked together
+    """Near means a link either way, shared tags, links to the same notes, or being linked together
     from one note; rare shared things count more than common ones, and INDEX.md counts for nothing.
 
     \b

@@ -4,8 +4,8 @@
 :func:`read_quick` reads the plain forms (``--opt value``, ``--opt=value``, ``-t value``, flags,
 the query then one folder). Anything else, or anything typer would reject (a bad ``--type``,
 ``--limit 0``, a missing query), is left to typer (returns None), so help, usage errors and
-their exit codes stay typer's own. ``OPTIONS`` lists every option the typer command has; a test
-compares the two.
+their exit codes stay typer's own. ``OPTIONS`` comes from the same declarations as the typer
+command's options (cli/spec.py).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from pathlib import Path
 from vaultkit.base.isodate import since_date
 from vaultkit.cli import quickwords
 from vaultkit.cli.progress import progress_for
+from vaultkit.cli.spec import SEARCH, spellings, valued
 from vaultkit.errors import VaultkitError
 
 KINDS = ("wiki", "summary", "transcript", "note")
@@ -43,24 +44,8 @@ class SearchArgs:
 
 
 # Option spelling -> the SearchArgs field it sets; VALUED take a value, the rest are flags.
-OPTIONS: dict[str, str] = {
-    "--type": "kind",
-    "-t": "kind",
-    "--since": "since",
-    "--tag": "tag",
-    "--agent": "agent",
-    "--author": "author",
-    "--limit": "limit",
-    "-n": "limit",
-    "--format": "fmt",
-    "-f": "fmt",
-    "--refresh": "refresh",
-    "--no-refresh": "refresh",
-    "--quiet": "quiet",
-    "-q": "quiet",
-    "--all-projects": "all_projects",
-}
-VALUED = frozenset({"kind", "since", "tag", "agent", "author", "limit", "fmt"})
+OPTIONS = spellings(*SEARCH)
+VALUED = frozenset(valued(*SEARCH))
 REPEATABLE = frozenset({"kind", "tag"})
 
 

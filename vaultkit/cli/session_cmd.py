@@ -31,7 +31,7 @@ from vaultkit.base.store import (
     find_store,
     is_project_store,
 )
-from vaultkit.cli.app import app
+from vaultkit.cli.app import command
 from vaultkit.cli.common import project_dir
 from vaultkit.cli.options import FormatOpt, OutputFormat, ProjectOpt
 from vaultkit.continuity import startup, summaries
@@ -71,14 +71,13 @@ SourceOpt = Annotated[Source, typer.Option("--source", help="The SessionStart so
 SessionOpt = Annotated[str, typer.Option("--session", help="Session id (for --source compact).")]
 
 
-@app.command()
+@command("restore")
 def restore(
     source: SourceOpt = Source.startup,
     project: ProjectOpt = None,
     session: SessionOpt = "",
     fmt: FormatOpt = OutputFormat.text,
 ) -> None:
-    """Print exactly what the SessionStart hook would inject now (without starting a backfill)."""
     payload: dict[str, object] = {
         "source": source.value,
         "cwd": str(project_dir(project)),
@@ -115,10 +114,8 @@ def _choice_lines(store: Store, folder: Path) -> list[str]:
     return lines + [f"vaultkit: passed over: {name}: {why}" for name, why in [*passed, *future]]
 
 
-@app.command()
+@command("doctor")
 def doctor(project: ProjectOpt = None, fmt: FormatOpt = OutputFormat.text) -> None:
-    """Check the hooks, the claude CLI, the store (where it is, what git may track), the queue
-    and recent worker results. Exit 1 when a check failed (warnings alone exit 0)."""
     folder = project_dir(project)
     store = find_store(folder)
     config, config_check = _check_config(store)

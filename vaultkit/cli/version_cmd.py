@@ -5,10 +5,9 @@ from __future__ import annotations
 import typer
 
 from vaultkit import __version__
-from vaultkit.cli.app import app
+from vaultkit.cli.app import command
 
 
-@app.command()
+@command("version")
 def version() -> None:
-    """Print vaultkit's version."""
     typer.echo(__version__)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from vaultkit.cli.app import app
+from vaultkit.cli.app import command
 from vaultkit.cli.common import display_root, resolve_vault
 from vaultkit.cli.options import VaultArg
 from vaultkit.vault.watch import watch as run_watch
@@ -36,7 +36,7 @@ def _stop_on_signals(stop: threading.Event) -> None:
     signal.signal(signal.SIGINT, handler)
 
 
-@app.command()
+@command("watch")
 def watch(
     vault: VaultArg = None,
     debounce: Annotated[
@@ -44,9 +44,7 @@ def watch(
     ] = 0.5,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print errors only.")] = False,
 ) -> None:
-    """Watch a vault and regenerate INDEX.md (and the note cache) after every edit.
-
-    Changes in dot-folders (.obsidian/, .vaultkit/) are ignored; a burst of changes is
+    """Changes in dot-folders (.obsidian/, .vaultkit/) are ignored; a burst of changes is
     debounced into one update. Stop with Ctrl-C (exit 0).
 
     \b

@@ -11,7 +11,9 @@ phrase, whose matching costs more than its ranking, counted in the ranking pass 
 
 These are the documents holding every content word of the query. When they cannot fill the
 limit, the documents holding some of the words follow (:mod:`vaultkit.search.loose`), marked
-as partial (``Hit.complete`` False).
+as partial (``Hit.complete`` False). For a query of several content words whose matches were
+all ranked (not a common one), the two are blended instead (:mod:`vaultkit.search.blend`): a
+note whose title names the question may come before a long note that holds every word.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from vaultkit.errors import VaultkitError
+from vaultkit.search.blend import blend
 from vaultkit.search.loose import rank_loose
 from vaultkit.search.query import HINT, Query
 
@@ -223,16 +226,22 @@ def _count(conn: sqlite3.Connection, match: str, where: tuple[str, list[object]]
     return int(conn.execute(sql, [match, *where[1], most]).fetchone()[0])
 
 
-def _ranked(conn: sqlite3.Connection, query: Query, filters: Filters, common: int) -> Ranked:
+def _ranked(
+    conn: sqlite3.Connection, query: Query, filters: Filters, common: int
+) -> tuple[Ranked, bool]:
+    """The best complete matches, and whether they were ranked over their titles and
+    headings first (a common query: see the module docstring)."""
     where, match, limit = _where(filters), query.match(), filters.limit
     if query.has_phrase():  # matching costs most: count while ranking, in one pass
         bounded = _bounded(conn, match, where, limit, common)
         if bounded is not None:
-            return bounded
+            return bounded, False
     elif _count(conn, match, where, common + 1) <= common:
-        return _all_ranked(conn, match, where, limit)
+        return _all_ranked(conn, match, where, limit), False
     heads = _by_heads(conn, query, where, limit)
-    return heads if heads is not None else _all_ranked(conn, match, where, limit)
+    if heads is not None:
+        return heads, True
+    return _all_ranked(conn, match, where, limit), False
 
 
 def search(
@@ -241,24 +250,39 @@ def search(
     """The best ``filters.limit`` hits, best first (see the module docstring for ``common``):
     the documents holding every content word, then those holding the most of them."""
     try:
-        ranked = _ranked(conn, query, filters, common)
-        partial: Ranked = []
-        if len(ranked) < filters.limit:
-            where = _where(filters)
-            skip = {fid for fid, _ in ranked}
-            sqls = (_ranking_sql(where[0]), _heads_sql(where[0]))
-            loose = rank_loose(conn, query, sqls, where[1], skip)
-            partial = loose.ranked[: filters.limit - len(ranked)]
+        rows = _ordered(conn, query, filters, common)
     except sqlite3.OperationalError as exc:  # a query FTS5 still cannot take
         raise VaultkitError(f"search query {query.text!r}: {exc}", hint=HINT) from exc
     needles = query.needles()
-    complete = sorted(_rows(conn, ranked), key=lambda r: r[:2])
-    rows = [(row, True) for row in complete] + [(row, False) for row in _rows(conn, partial)]
     hits = []
     for (score, path, kind, title, date, author, body_line, body), whole in rows:
         line, snippet = locate(body, body_line, title, needles)
         hits.append(Hit(path, line, kind, title, date, -score, snippet, author, whole))
     return hits
+
+
+def _ordered(
+    conn: sqlite3.Connection, query: Query, filters: Filters, common: int
+) -> list[tuple[Row, bool]]:
+    """The rows of the hits, best first, each with whether it holds every content word: the
+    complete matches blended with the partial ones when the query has several content words
+    and its matches were all ranked (not a common query, whose partial matches are too many)
+    (:mod:`vaultkit.search.blend`), else the complete matches first (by BM25), then the
+    partial ones (by coverage)."""
+    ranked, common_query = _ranked(conn, query, filters, common)
+    several = len(query.units()) > 1 and not common_query
+    if len(ranked) >= filters.limit and not several:
+        return [(row, True) for row in sorted(_rows(conn, ranked), key=lambda r: r[:2])]
+    where = _where(filters)
+    sqls = (_ranking_sql(where[0]), _heads_sql(where[0]))
+    if several:
+        loose = rank_loose(conn, query, sqls, where[1], set())
+        order = blend(conn, query, ranked, loose, filters.limit)
+        return [(row, whole) for fid, score, whole in order for row in _rows(conn, [(fid, -score)])]
+    loose = rank_loose(conn, query, sqls, where[1], {fid for fid, _ in ranked})
+    partial = loose.ranked[: filters.limit - len(ranked)]
+    complete = sorted(_rows(conn, ranked), key=lambda r: r[:2])
+    return [(row, True) for row in complete] + [(row, False) for row in _rows(conn, partial)]
 
 
 # score, path, kind, title, date, author, body line, body

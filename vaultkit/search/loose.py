@@ -5,16 +5,17 @@ it holds. The candidates are the best BM25 matches of any content word (:meth:`Q
 each is then scored by its coverage: the content words it holds, each weighted by how rare it is
 (the inverse document frequency BM25 uses) and counted twice when it stands in the title, a
 heading or an alias; a body match counts a little less in a long note and more in a short one
-(BM25's length normalisation, mildly). Coverage ranks first, BM25 breaks ties; documents
-holding every word were ranked before this (:func:`vaultkit.search.find.search`) and are
-left out here.
+(BM25's length normalisation, mildly). Coverage ranks first, BM25 breaks ties. The
+documents holding every word are left out here when they were ranked before this; for a query
+of several words whose matches were all ranked they are candidates too, and
+:mod:`vaultkit.search.blend` orders the two together.
 """
 
 from __future__ import annotations
 
 import math
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from vaultkit.search.query import Query, Unit
 
@@ -31,6 +32,7 @@ class Loose:
 
     ranked: list[tuple[int, float]]
     unmatched: tuple[str, ...]
+    cover: dict[int, float] = field(default_factory=dict)  # file id -> its coverage
 
 
 def _ids(rows: list[int]) -> str:
@@ -56,7 +58,8 @@ def _lengths(conn: sqlite3.Connection, ids: str) -> dict[int, float]:
     return {int(fid): (K1 + 1) / (1 + K1 * (1 - B + B * int(size) / average)) for fid, size in rows}
 
 
-def _coverage(conn: sqlite3.Connection, units: tuple[Unit, ...], ids: str) -> dict[int, float]:
+def coverage(conn: sqlite3.Connection, units: tuple[Unit, ...], ids: str) -> dict[int, float]:
+    """The coverage of each of the files ``ids`` (a comma-separated list) that holds a unit."""
     total = max(1, int(conn.execute("SELECT count(*) FROM files").fetchone()[0]))
     length = _lengths(conn, ids)
     cover: dict[int, float] = {}
@@ -105,6 +108,6 @@ def rank_loose(
     found = [(int(i), float(s)) for i, s in rows if int(i) not in skip]
     if not found:
         return Loose([], tuple(u.word for u in units))
-    cover = _coverage(conn, units, _ids([i for i, _ in found]))
+    cover = coverage(conn, units, _ids([i for i, _ in found]))
     found.sort(key=lambda row: (-round(cover.get(row[0], 0.0), 6), row[1], row[0]))
-    return Loose(found, ())
+    return Loose(found, (), cover)

@@ -169,27 +169,21 @@ def _aliases_of(index: FileIndex) -> dict[str, list[str]]:
     return found
 
 
-def moved_file_index(index: FileIndex, moves: Mapping[str, str]) -> FileIndex:
-    """``index`` after the files in ``moves`` (old path -> new path) moved, each note keeping
-    its aliases: what :func:`build_file_index` over the moved paths returns, updated in place
-    of rebuilt (a move touches a few name groups of a big vault)."""
-    keys = dict(index._keys)
-    targets = set(moves.values())
-    plain = (
+def _plain_move(index: FileIndex, moves: Mapping[str, str]) -> bool:
+    """True when every moved path is in ``index`` and the moves land on distinct vault paths
+    that are free (or themselves moved away): the case :func:`moved_file_index` updates."""
+    keys, targets = index._keys, set(moves.values())
+    return (
         all(old in keys for old in moves)
         and len(targets) == len(moves)
         and all(_is_vault_path(new) and (new in moves or new not in keys) for new in targets)
     )
-    if not plain:
-        renamed = {moves.get(n, n): a for n, a in _aliases_of(index).items()}
-        return build_file_index((moves.get(p, p) for p in index.paths), renamed)
-    gone = {old: keys.pop(old) for old in moves}
-    come = {new: match_key(new) for new in targets}
-    keys.update(come)
-    folders = dict(index._folders)
-    for old in moves:
-        del folders[old]
-    folders.update((path, _folder(key)) for path, key in come.items())
+
+
+def _moved_groups(
+    index: FileIndex, gone: Mapping[str, str], come: Mapping[str, str]
+) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+    """The by-name and by-path groups of ``index`` with ``gone`` taken out and ``come`` put in."""
     by_name, by_path = dict(index._by_name), dict(index._by_path)
     _regroup(
         by_name,
@@ -197,6 +191,23 @@ def moved_file_index(index: FileIndex, moves: Mapping[str, str]) -> FileIndex:
         {p: k.rpartition(_SEP)[2] for p, k in come.items()},
     )
     _regroup(by_path, gone, come)
+    return by_name, by_path
+
+
+def moved_file_index(index: FileIndex, moves: Mapping[str, str]) -> FileIndex:
+    """``index`` after the files in ``moves`` (old path -> new path) moved, each note keeping
+    its aliases: what :func:`build_file_index` over the moved paths returns, updated in place
+    of rebuilt (a move touches a few name groups of a big vault)."""
+    if not _plain_move(index, moves):
+        renamed = {moves.get(n, n): a for n, a in _aliases_of(index).items()}
+        return build_file_index((moves.get(p, p) for p in index.paths), renamed)
+    keys = dict(index._keys)
+    gone = {old: keys.pop(old) for old in moves}
+    come = {new: match_key(new) for new in set(moves.values())}
+    keys.update(come)
+    folders = {p: f for p, f in index._folders.items() if p not in moves}
+    folders.update((path, _folder(key)) for path, key in come.items())
+    by_name, by_path = _moved_groups(index, gone, come)
     written = frozenset(
         (moves.get(note, note), alias)
         for note, alias in index._written

@@ -222,7 +222,7 @@ def _prefilter_words() -> tuple[str, ...]:
     words = {t.lower() for _, triggers, _ in TOKENS for t in triggers}
     words.update(COMMAND_TRIGGERS, FLAG_TRIGGERS, CONTEXT_TRIGGERS, ASSIGN_TRIGGERS, SAID_TRIGGERS)
     words.add("private key")
-    return tuple(sorted(words, key=len, reverse=True))
+    return tuple(sorted(words, key=lambda w: (-len(w), w)))  # longest first, stable order
 
 
 PREFILTER_WORDS = _prefilter_words()

@@ -1,0 +1,102 @@
+"""Rank the notes holding every content word of a query together with those holding some.
+
+A question ("How can I see how many words are in my note?") names words that a long catch-all
+note holds every one of, while the note that answers it holds a few, in its title (*Word
+count*). Ranking the complete matches first puts the catch-all note on top. For a query of
+several content words the two lists are therefore blended into one (also when no note holds
+every word), each candidate scored by three parts, each scaled to at most 1:
+
+- its coverage (:mod:`vaultkit.search.loose`: the content words it holds, weighted by rarity,
+  more in a title, heading or alias), over the best coverage among the candidates;
+- its BM25 score, over the best (so how often and where the words stand still counts);
+- the share of the query's content words its title or aliases name (a word counts when its
+  stem is the stem of a title word, so *headings* names *Heading* but not *Headless*; a CJK
+  word when the title holds it), weighted ``TITLE``: a title that names the query is the
+  strongest sign a note is about it.
+
+A note holding every word keeps ``Hit.complete``; only the order is blended. These weights
+were set on ``benchmarks/recall_queries.py`` and checked on ``benchmarks/recall_heldout.py``
+(see benchmarks/README.md); nothing here knows a query.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from functools import lru_cache
+
+from vaultkit.search.grams import is_cjk
+from vaultkit.search.loose import Loose, coverage
+from vaultkit.search.query import Query, Unit
+from vaultkit.search.words import stem_prefix
+
+BM25 = 1.5  # the weight of the BM25 part against coverage (1)
+TITLE = 2.0  # the weight of the share of the query the title and aliases name
+_TOKEN = re.compile(r"\w+")
+
+Ranked = list[tuple[int, float]]  # file id, score
+
+
+def _ids(ids: list[int]) -> str:
+    return ", ".join(str(int(i)) for i in ids)  # file ids: integers, written as literals
+
+
+def _names(conn: sqlite3.Connection, ids: list[int]) -> dict[int, str]:
+    """Each file's title and aliases (and tags), lower-cased."""
+    # the heads table: a row without the body (a docs row would read the whole note)
+    sql = f"SELECT rowid, title, aliases FROM heads WHERE rowid IN ({_ids(ids)})"
+    return {int(i): f"{title}\n{aliases}".lower() for i, title, aliases in conn.execute(sql)}
+
+
+@lru_cache(maxsize=8192)
+def _stem(token: str) -> str:
+    return stem_prefix(token)
+
+
+def _wanted(units: tuple[Unit, ...]) -> list[tuple[str, bool, float]]:
+    """Each unit as (what a title must hold, whether as a substring rather than a stem,
+    weight)."""
+    wanted: list[tuple[str, bool, float]] = []
+    for unit in units:
+        word = unit.word.lower()
+        loose = any(is_cjk(c) for c in word) or not word.isalnum()
+        wanted.append((word if loose else stem_prefix(word), loose, unit.weight))
+    return wanted
+
+
+def title_share(
+    conn: sqlite3.Connection, units: tuple[Unit, ...], ids: list[int]
+) -> dict[int, float]:
+    """The share of the query's content words (by weight) each file's title or aliases name."""
+    wanted = _wanted(units)
+    total = sum(weight for _, _, weight in wanted) or 1.0
+    share: dict[int, float] = {}
+    for fid, names in _names(conn, ids).items():
+        stems = {_stem(token) for token in _TOKEN.findall(names)}
+        held = (w for key, loose, w in wanted if (key in names if loose else key in stems))
+        share[fid] = sum(held) / total
+    return share
+
+
+def blend(
+    conn: sqlite3.Connection, query: Query, complete: Ranked, loose: Loose, limit: int
+) -> list[tuple[int, float, bool]]:
+    """The best ``limit`` of the complete matches and the partial ones, best first: (file id,
+    blended score, complete)."""
+    bm25 = dict(complete) | dict(loose.ranked)  # lower is better
+    ids = list(bm25)
+    cover = dict(loose.cover)
+    units = query.units()
+    missing = [fid for fid in ids if fid not in cover]
+    if missing:
+        cover.update(coverage(conn, units, _ids(missing)))
+    top = max(cover.values(), default=0.0) or 1.0
+    best = min(bm25.values(), default=0.0) or -1.0
+    share = title_share(conn, units, ids)
+    score = {
+        fid: cover.get(fid, 0.0) / top + BM25 * bm25[fid] / best + TITLE * share.get(fid, 0.0)
+        for fid in ids
+    }
+    whole = {fid for fid, _ in complete}
+    order = sorted(ids, key=lambda fid: (-round(score[fid], 9), fid))[:limit]
+    return [(fid, score[fid], fid in whole) for fid in order]
