@@ -10,6 +10,7 @@ typer's own. ``OPTIONS`` lists every option the typer command has; a test compar
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,18 +48,31 @@ def read_quick(argv: list[str]) -> GraphArgs | None:
     return GraphArgs(vault, values.get("fmt", "json"), None if output is None else Path(output))
 
 
+BATCH = 4096  # JSON pieces encoded and written at a time
+
+
+def _stream(parts: list[str], write: Callable[[str], object]) -> None:
+    """Write ``",\n".join(parts)`` through ``write`` a batch at a time (never the whole)."""
+    for start in range(0, len(parts), BATCH):
+        lead = ",\n" if start else ""
+        write(lead + ",\n".join(parts[start : start + BATCH]))
+
+
 def run(args: GraphArgs) -> int:
-    """Export the vault's link graph to stdout or, atomically, to ``args.output``."""
-    from vaultkit.base.fsio import atomic_write_text
-    from vaultkit.vault.graph import export_vault
+    """Export the vault's link graph to stdout or, atomically, to ``args.output``; JSON (no
+    networkx) is streamed in pieces, so a big vault's document is never held whole."""
+    from vaultkit.base.fsio import atomic_file
+    from vaultkit.vault.graph import export_vault, vault_json_parts
     from vaultkit.vault.load import load_vault
 
-    text = export_vault(load_vault(resolve_vault(args.vault)), args.fmt)  # JSON: no networkx
+    vault = load_vault(resolve_vault(args.vault))
+    parts = vault_json_parts(vault) if args.fmt == "json" else [export_vault(vault, args.fmt)]
     if args.output is None:
-        sys.stdout.write(text)
+        _stream(parts, sys.stdout.write)
         return 0
     try:
-        atomic_write_text(args.output, text)
+        with atomic_file(args.output) as handle:
+            _stream(parts, lambda text: handle.write(text.encode("utf-8")))
     except OSError as exc:
         raise VaultkitError(
             f"{args.output}: cannot write: {exc.strerror}", hint="choose a writable path with -o"

@@ -390,6 +390,13 @@ def vault_json(vault: Vault) -> str:
     """``to_json(build_graph(vault))``, byte for byte, without importing networkx or building the
     graph: the nodes and edges of the field table, each written as one string, then joined in
     one copy (a fresh process pays for every large string it allocates)."""
+    return ",\n".join(vault_json_parts(vault))
+
+
+def vault_json_parts(vault: Vault) -> list[str]:
+    """The pieces whose ``",\n".join`` is :func:`vault_json`: a writer can stream them instead
+    of holding the whole document (and its encoded bytes) at once, which on a big vault is
+    several hundred megabytes."""
     texts = _Strings()
     nodes = file_nodes(vault)
     groups = _json_edges(vault, nodes, texts)  # adds the ghost and bare nodes to ``nodes``
@@ -398,7 +405,7 @@ def vault_json(vault: Vault) -> str:
     items = [*_block("nodes", objects), *_block("edges", edges)]
     items[0] = '{\n  "directed": true,\n  "multigraph": true,\n  "graph": {},\n' + items[0]
     items[-1] += "\n}\n"
-    return ",\n".join(items)
+    return items
 
 
 def export_vault(vault: Vault, fmt: str) -> str:
