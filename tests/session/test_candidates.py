@@ -141,7 +141,7 @@ def test_an_unchanged_wiki_is_not_scanned_and_any_change_is_seen(tmp_path: Path)
     note = "concepts/billing/Idempotency keys.md"
     select(store, "x", "", 1500)
     with sqlite3.connect(store.state / CATALOGUE) as db:  # what a scan would put right
-        db.execute("UPDATE notes SET aliases = '[\"stale\"]' WHERE path = ?", (note,))
+        db.execute("UPDATE notes SET aliases = 'stale' WHERE path = ?", (note,))
     found = {c.path: c for c in select(store, "x", "", 1500)}
     assert found[note].aliases == ("stale",)  # the folders and notes did not change: not scanned
     (store.wiki / note).write_text("---\naliases: [replay guard]\n---\n# I\n", "utf-8")
