@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from vaultkit.session.notes.naming import (
     STEM_MAX_BYTES,
+    is_note_name,
     note_stem,
     parse_name,
     safe_title,
@@ -114,3 +115,30 @@ def test_any_title_gives_a_safe_bounded_parsable_name(title: str) -> None:
     assert not stem.endswith((".", " "))
     parsed = parse_name(stem + ".md")
     assert parsed is not None and parsed.session == "3f2a9c1e"
+
+
+_NAME_PARTS = st.sampled_from(
+    [
+        "2026-12-02_1405_ab12cd34_Title.md",
+        "2024-02-29_2359_x_Leap.md",
+        "2023-02-29_1000_x_No.md",
+        "0000-01-01_0000_x_Zero.md",
+        "2026-13-01_1000_x_Month.md",
+        "2026-04-31_1000_x_Day.md",
+        "2026-01-01_2460_x_Time.md",
+        "2026_12_02__14.05_제목_요약.md",
+        "2026_12_02__14.05_제목_위키.md",
+        unicodedata.normalize("NFD", "2026_12_02__14.05_제목_요약.md"),
+        "notes.md",
+        "2026-12-02.md",
+        "2026-12-02_1405__Empty id.md",
+        "2026-12-02_1405_" + "a" * 41 + "_Long.md",
+    ]
+)
+
+
+@settings(max_examples=300)
+@given(_NAME_PARTS, st.text(max_size=3))
+def test_is_note_name_agrees_with_parse_name(name: str, tail: str) -> None:
+    for candidate in (name, tail + name, name.replace(".md", tail + ".md")):
+        assert is_note_name(candidate) == (parse_name(candidate) is not None), candidate

@@ -42,7 +42,7 @@ from typing import NamedTuple
 
 from vaultkit.base.leanmeta import read_meta
 from vaultkit.base.store import Store
-from vaultkit.session.notes.naming import names_session, parse_name
+from vaultkit.session.notes.naming import is_note_name, names_session, parse_name
 from vaultkit.vault.load import list_vault_files
 
 BAG_MAX = 30  # notes with every word of their name in the transcript, but not as a phrase
@@ -203,7 +203,7 @@ def _watch(wiki: str, paths: Iterable[str]) -> list[list[int]] | None:
 
 
 def _is_session_note(path: str) -> bool:
-    return "/" not in path and path[:1].isdigit() and parse_name(path) is not None
+    return "/" not in path and path[:1].isdigit() and is_note_name(path)
 
 
 # Separators in the catalogue's text columns: whitespace to ``str.split``, so never in an alias

@@ -131,6 +131,24 @@ def note_stem(when: datetime, session_id: str, title: str, *, long: bool = False
     return prefix + safe_title(title, max_bytes=room)
 
 
+_DAYS = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+def is_note_name(name: str) -> bool:
+    """``parse_name(name) is not None``, without building the value (for scans of many names)."""
+    match = re.match(_NEW_NAME % LONG_ID_MAX, name) or re.match(_SEED_NAME, name)
+    if match is None:
+        match = re.match(_NEW_NAME % LONG_ID_MAX, unicodedata.normalize("NFC", name))
+        match = match or re.match(_SEED_NAME, unicodedata.normalize("NFC", name))
+    if match is None:
+        return False
+    year, month, day, hour, minute = (int(g) for g in match.groups()[:5])
+    if not (year >= 1 and 1 <= month <= 12 and hour < 24 and minute < 60):
+        return False
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    return 1 <= day <= (_DAYS[month - 1] if month != 2 or leap else 28)
+
+
 def parse_name(name: str) -> NoteName | None:
     """Read a note file name written by vaultkit or by the seed; None for anything else."""
     name = unicodedata.normalize("NFC", name)
