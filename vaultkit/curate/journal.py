@@ -240,5 +240,16 @@ def settle(
     return found
 
 
+@contextmanager
+def writing(root: Path, state_dir: Path) -> Iterator[None]:
+    """Hold the write lock, a move a kill interrupted settled first under the same hold (a
+    second ``flock`` of the same file from this process would wait for the first)."""
+    with locked(state_dir):
+        found = recover(root, state_dir)
+        if found is not None:
+            _stderr(found.line())
+        yield
+
+
 def _stderr(line: str) -> None:
     print(f"vaultkit: {line}", file=sys.stderr)

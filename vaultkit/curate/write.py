@@ -35,19 +35,31 @@ def content_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def ghosts(vault: Vault, path: str, text: str) -> list[Json]:
-    """The links of ``text`` (the note at ``path``) that name nothing, each with the closest
-    existing note names."""
+def landed(vault: Vault, path: str, text: str) -> Vault:
+    """``vault`` with the note at ``path`` holding ``text`` (added or replaced): its notes, its
+    file index (the note's aliases included) and the note's links resolved in it."""
     note = parse_note(path, text.encode("utf-8"))
-    aliases = {n.path: n.aliases for n in vault.notes if n.aliases}
-    index = build_file_index([*vault.index.paths, path], aliases)
+    notes = tuple(sorted([*(n for n in vault.notes if n.path != path), note], key=lambda n: n.path))
+    paths = list(vault.index.paths)
+    if path not in paths:
+        paths.append(path)
+    index = build_file_index(paths, {n.path: n.aliases for n in notes if n.aliases})
+    return Vault(
+        vault.root, notes, vault.attachments, index, resolve_all(index, [note]), note.findings
+    )
+
+
+def ghosts(vault: Vault, candidate: Vault, path: str) -> list[Json]:
+    """The links of the note at ``path`` in ``candidate`` (:func:`landed`) that name nothing,
+    each with the closest names of ``vault``'s notes."""
+    note = next(n for n in candidate.notes if n.path == path)
     names = sorted({n.name for n in vault.notes})
     keys = {match_key(n): n for n in names}
     found: list[Json] = []
     for link in note.links:
         if link.is_self or is_placeholder(link.target):
             continue
-        if resolve_target(index, path, link.target).path is not None:
+        if resolve_target(candidate.index, path, link.target).path is not None:
             continue
         close = difflib.get_close_matches(match_key(link.target), list(keys), n=3, cutoff=0.5)
         found.append(
@@ -56,19 +68,10 @@ def ghosts(vault: Vault, path: str, text: str) -> list[Json]:
     return found
 
 
-def lint_errors(vault: Vault, path: str, text: str) -> list[Finding]:
+def lint_errors(candidate: Vault, path: str) -> list[Finding]:
     """The linter's error findings (parse errors, VK101/VK102/VK107 ghosts) on the note at
-    ``path`` as it would be with ``text``, in ``vault`` as it is otherwise."""
-    note = parse_note(path, text.encode("utf-8"))
-    notes = tuple(sorted([*(n for n in vault.notes if n.path != path), note], key=lambda n: n.path))
-    paths = list(vault.index.paths)
-    if path not in paths:
-        paths.append(path)
-    index = build_file_index(paths, {n.path: n.aliases for n in notes if n.aliases})
-    candidate = Vault(
-        vault.root, notes, vault.attachments, index, resolve_all(index, [note]), note.findings
-    )
-    found = [*note.findings, *link_rules(LintContext(candidate, Config()))]
+    ``path`` in ``candidate`` (:func:`landed`)."""
+    found = [*candidate.findings, *link_rules(LintContext(candidate, Config()))]
     return sorted(
         {f for f in found if f.path == path and f.severity == "error"}, key=Finding.sort_key
     )
@@ -86,8 +89,9 @@ def _note_path(root: Path, given: str) -> str:
 def _land(root: Path, state: Path, vault: Vault, path: str, text: str) -> Json:
     """Write ``text`` to ``path`` unless the linter finds an error in it (then the ghost links,
     with the closest note names, and the other errors come back instead)."""
-    errors = lint_errors(vault, path, text)
-    missing = ghosts(vault, path, text) if errors else []
+    candidate = landed(vault, path, text)
+    errors = lint_errors(candidate, path)
+    missing = ghosts(vault, candidate, path) if errors else []
     broken = [f.render() for f in errors if f.code not in GHOST_CODES]
     if not missing:  # a ghost only the linter knows of (its own rules) still holds it back
         broken += [f.render() for f in errors if f.code in GHOST_CODES]
@@ -103,8 +107,7 @@ def _land(root: Path, state: Path, vault: Vault, path: str, text: str) -> Json:
 
 def write_note(root: Path, state: Path, given: str, text: str) -> Json:
     """Create a new note (never overwriting one)."""
-    jr.settle(root, state)
-    with jr.locked(state):
+    with jr.writing(root, state):
         return _write_note(root, state, given, text)
 
 
@@ -191,8 +194,7 @@ def edit_note(
     root: Path, state: Path, given: str, expected: str, heading: str, body: str, append: bool
 ) -> Json:
     """Replace or append one section of a note, if it is still the text whose hash was read."""
-    jr.settle(root, state)
-    with jr.locked(state):
+    with jr.writing(root, state):
         return _edit_note(root, state, given, expected, heading, body, append)
 
 
