@@ -26,7 +26,7 @@ import sqlite3
 from functools import lru_cache
 
 from vaultkit.search.grams import is_cjk
-from vaultkit.search.loose import Loose, coverage
+from vaultkit.search.loose import Loose, coverage, id_list
 from vaultkit.search.query import Query, Unit
 from vaultkit.search.words import stem_prefix
 
@@ -37,14 +37,10 @@ _TOKEN = re.compile(r"\w+")
 Ranked = list[tuple[int, float]]  # file id, score
 
 
-def _ids(ids: list[int]) -> str:
-    return ", ".join(str(int(i)) for i in ids)  # file ids: integers, written as literals
-
-
 def _names(conn: sqlite3.Connection, ids: list[int]) -> dict[int, str]:
     """Each file's title and aliases (and tags), lower-cased."""
     # the heads table: a row without the body (a docs row would read the whole note)
-    sql = f"SELECT rowid, title, aliases FROM heads WHERE rowid IN ({_ids(ids)})"
+    sql = f"SELECT rowid, title, aliases FROM heads WHERE rowid IN ({id_list(ids)})"
     return {int(i): f"{title}\n{aliases}".lower() for i, title, aliases in conn.execute(sql)}
 
 
@@ -89,7 +85,7 @@ def blend(
     units = query.units()
     missing = [fid for fid in ids if fid not in cover]
     if missing:
-        cover.update(coverage(conn, units, _ids(missing)))
+        cover.update(coverage(conn, units, id_list(missing)))
     top = max(cover.values(), default=0.0) or 1.0
     best = min(bm25.values(), default=0.0) or -1.0
     share = title_share(conn, units, ids)

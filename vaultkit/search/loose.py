@@ -35,7 +35,8 @@ class Loose:
     cover: dict[int, float] = field(default_factory=dict)  # file id -> its coverage
 
 
-def _ids(rows: list[int]) -> str:
+def id_list(rows: list[int]) -> str:
+    """File ids as a comma-separated SQL list (integers, written as literals)."""
     return ", ".join(str(int(i)) for i in rows)  # file ids: integers, written as literals
 
 
@@ -108,6 +109,6 @@ def rank_loose(
     found = [(int(i), float(s)) for i, s in rows if int(i) not in skip]
     if not found:
         return Loose([], tuple(u.word for u in units))
-    cover = coverage(conn, units, _ids([i for i, _ in found]))
+    cover = coverage(conn, units, id_list([i for i, _ in found]))
     found.sort(key=lambda row: (-round(cover.get(row[0], 0.0), 6), row[1], row[0]))
     return Loose(found, (), cover)
