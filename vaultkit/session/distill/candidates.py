@@ -127,8 +127,8 @@ def _scan(wiki: Path) -> list[tuple[str, int, int]]:
 
 
 def _names(raw: object) -> list[str]:
-    names = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
-    kept = [" ".join(str(n).split()) for n in names if isinstance(n, str | int | float)]
+    """A property's values as names: white space folded, repeats and link syntax left out."""
+    kept = [" ".join(n.split()) for n in _names_raw(raw)]
     return [a for a in dict.fromkeys(kept) if a and not any(c in a for c in "[]|#^")]
 
 
@@ -149,6 +149,7 @@ def _read_facts(path: Path) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 def _names_raw(raw: object) -> list[str]:
+    """A property's value (one or a list) as strings; other kinds of value left out."""
     items = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
     return [str(t) for t in items if isinstance(t, str | int | float)]
 
