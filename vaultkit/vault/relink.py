@@ -21,8 +21,8 @@ from vaultkit.vault.resolve import (
     Memo,
     Resolution,
     ResolvedLink,
-    _make_resolved,
     joined,
+    make_resolved,
     match_key,
 )
 
@@ -214,7 +214,7 @@ def relink(
         else:
             resolutions, computed = _note_links(note, previous, change, resolver)
             fields = zip(repeat(note.path), note.links, resolutions)
-            links.extend(map(_make_resolved, fields))
+            links.extend(map(make_resolved, fields))
             fresh = tuple(map(resolution_row, resolutions)) if computed else None
         if fresh is not None and fresh != previous:
             rows[note.path] = marshal.dumps(fresh)

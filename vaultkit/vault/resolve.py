@@ -256,7 +256,7 @@ class ResolvedLink(NamedTuple):
     resolution: Resolution
 
 
-_make_resolved = partial(tuple.__new__, ResolvedLink)  # ResolvedLink(*fields) at C speed
+make_resolved = partial(tuple.__new__, ResolvedLink)  # ResolvedLink(*fields) at C speed
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,7 +275,7 @@ class LazyLinks(Sequence[ResolvedLink]):
     def __iter__(self) -> Iterator[ResolvedLink]:
         resolutions = map(self.table.__getitem__, self.picks)
         fields = zip(repeat(self.source), self.links, resolutions)
-        return map(_make_resolved, fields)
+        return map(make_resolved, fields)
 
     def ends(self) -> Iterator[tuple[str, Resolution | None]]:
         """Each link's source and resolution, without making the links."""
