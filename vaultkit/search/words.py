@@ -119,12 +119,48 @@ def _hiragana(char: str) -> bool:
     return "\u3040" <= char <= "\u309f"
 
 
+def katakana(char: str) -> bool:
+    """True for a Katakana character (the prolonged sound mark ``ー`` included)."""
+    return (
+        "\u30a0" <= char <= "\u30ff"
+        or "\u31f0" <= char <= "\u31ff"
+        or ("\uff66" <= char <= "\uff9f")
+    )
+
+
+def _script(char: str) -> str:
+    return "hiragana" if _hiragana(char) else "katakana" if katakana(char) else "han"
+
+
+def _japanese_words(piece: str) -> list[str]:
+    """A piece of a Japanese run cut where the script changes, its Hiragana left out: the
+    content of a Japanese sentence is written in Han and Katakana, and what Hiragana holds
+    between them is grammar (particles, endings, auxiliaries: ``覚えていないときに`` ->
+    ``覚``), whose bigrams would match every note."""
+    words: list[str] = []
+    for char in piece:
+        if words and _script(words[-1][-1]) == _script(char):
+            words[-1] += char
+        else:
+            words.append(char)
+    return [w for w in words if not _hiragana(w[0])]
+
+
 def cjk_pieces(run: str) -> list[str]:
     """The content pieces of one run of CJK characters: a Hangul word as it is (its ending is
     cut by :func:`korean_stem` later), a Chinese or Japanese run with its stop strings and
-    particles cut out (a run of nothing else gives no piece)."""
+    particles cut out (a run of nothing else gives no piece), a Japanese one also cut where
+    its script changes (:func:`_japanese_words`)."""
     if all(_hangul(c) for c in run):
         return [] if run in KOREAN else [run]
+    pieces = _cut(run)
+    if any(_hiragana(c) or katakana(c) for c in run) and not all(_hiragana(c) for c in run):
+        return [w for p in pieces for w in _japanese_words(p)]
+    return [p for p in pieces if len(p) >= 3 or (p and not all(_hiragana(c) for c in p))]
+
+
+def _cut(run: str) -> list[str]:
+    """A Chinese or Japanese run cut at its stop strings and particles."""
     pieces: list[str] = []
     current = ""
     i = 0
@@ -140,4 +176,4 @@ def cjk_pieces(run: str) -> list[str]:
             current += run[i]
             i += 1
     pieces.append(current)
-    return [p for p in pieces if len(p) >= 3 or (p and not all(_hiragana(c) for c in p))]
+    return pieces
