@@ -12,6 +12,7 @@ from vaultkit.search.index import opened
 from vaultkit.search.loose import rarities
 from vaultkit.search.query import parse_query
 from vaultkit.search.recall import search_folder
+from vaultkit.search.sections import sections
 
 CATCH_ALL = (
     "# Command line\n\n"
@@ -75,3 +76,23 @@ def test_a_title_naming_a_word_most_notes_hold_earns_less(tmp_path: Path) -> Non
     assert named["Slides.md"] == 1 / 3  # slides: held by one note of six
     assert 0 < named["Daily note.md"] < 1 / 3 / 5  # note: held by every one
     assert _hits(tmp_path, "How can I present my note as slides?")[0][0] == "Slides.md"
+
+
+def test_a_note_holding_the_words_in_one_section_beats_one_holding_them_apart(
+    tmp_path: Path,
+) -> None:
+    parts = ("Save it.", "The layout.", "Split panes.", "Open one.", "Come back later.")
+    manual = "".join(f"## Part {i}\n\n{text}\n\n" for i, text in enumerate(parts))
+    _note(tmp_path, "Manual.md", "# Manual\n\n" + manual)
+    _note(tmp_path, "Spaces.md", "# Spaces\n\nSave the layout of your panes.\n")
+    for i in range(5):
+        _note(tmp_path, f"other{i}.md", f"# Other {i}\n\nSomething else.\n")
+    hits = _hits(tmp_path, "How do I save the layout of my panes to open later?")
+    assert [path for path, _ in hits[:2]] == ["Spaces.md", "Manual.md"]
+
+
+def test_sections_are_cut_at_headings_outside_code() -> None:
+    body = "intro\n# One\ntext\n```\n# not a heading\n```\n## Two\nmore\n"
+    starts, heads = sections(body)
+    assert [body[s : s + 5] for s in starts] == ["intro", "# One", "## Tw"]
+    assert [body[s:h] for s, h in zip(starts, heads, strict=True)] == ["", "# One", "## Two"]

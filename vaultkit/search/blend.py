@@ -11,10 +11,14 @@ every word), each candidate scored by three parts, each scaled to at most 1:
 - its BM25 score, over the best (so how often and where the words stand still counts);
 - the share of the query's content words its title or aliases name (a word counts when its
   stem is the stem of a title word, so *headings* names *Heading* but not *Headless*; a CJK
-  word when the title holds it), weighted ``TITLE``: a title that names the query is the
-  strongest sign a note is about it.
+  word when the title holds it; a word most notes hold counts less), weighted ``TITLE``: a
+  title that names the query is the strongest sign a note is about it.
 
-A note holding every word keeps ``Hit.complete``; only the order is blended. These weights
+The best ``RERANKED`` candidates by these are ranked again with their coverage replaced by the
+most of the query one of their sections holds (:mod:`vaultkit.search.sections`): the note
+that answers a question holds its words together, under one heading, where a long note
+that mentions them in passing holds them apart. A note holding every word keeps
+``Hit.complete``; only the order is blended. These weights
 were set on ``benchmarks/recall_queries.py`` and checked on ``benchmarks/recall_heldout.py``
 (see benchmarks/README.md); nothing here knows a query.
 """
@@ -28,10 +32,13 @@ from functools import lru_cache
 from vaultkit.search.grams import is_cjk
 from vaultkit.search.loose import Loose, coverage, documents, id_list, idf, rarities
 from vaultkit.search.query import Query, Unit
+from vaultkit.search.sections import best_sections
 from vaultkit.search.words import stem_prefix
 
 BM25 = 1.5  # the weight of the BM25 part against coverage (1)
 TITLE = 2.0  # the weight of the share of the query the title and aliases name
+SECTION = 1.0  # the weight of the most of the query one section holds (in place of coverage)
+RERANKED = 30  # the best candidates (by coverage) whose sections are read
 COMMON = 2  # a word held by more than one note in this many counts less in a title
 _TOKEN = re.compile(r"\w+")
 
@@ -97,10 +104,12 @@ def blend(
     top = max(cover.values(), default=0.0) or 1.0
     best = min(bm25.values(), default=0.0) or -1.0
     share = title_share(conn, units, ids, rarity)
-    score = {
-        fid: cover.get(fid, 0.0) / top + BM25 * bm25[fid] / best + TITLE * share.get(fid, 0.0)
-        for fid in ids
-    }
+    rest = {fid: BM25 * bm25[fid] / best + TITLE * share.get(fid, 0.0) for fid in ids}
+    first = {fid: cover.get(fid, 0.0) / top + rest[fid] for fid in ids}
+    order = sorted(ids, key=lambda fid: (-round(first[fid], 9), fid))[: max(limit, RERANKED)]
+    held = best_sections(conn, units, order, rarity)
+    most = max(held.values(), default=0.0) or 1.0
+    score = {fid: SECTION * held.get(fid, 0.0) / most + rest[fid] for fid in order}
     whole = {fid for fid, _ in complete}
-    order = sorted(ids, key=lambda fid: (-round(score[fid], 9), fid))[:limit]
+    order = sorted(order, key=lambda fid: (-round(score[fid], 9), fid))[:limit]
     return [(fid, score[fid], fid in whole) for fid in order]
