@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from vaultkit.lint.codes import finding
 from vaultkit.lint.context import LintContext
 from vaultkit.vault.model import NOTE_SUFFIX, Finding, Link, Note
-from vaultkit.vault.resolve import FileIndex, ResolvedLink, resolve_target
+from vaultkit.vault.resolve import FileIndex, ResolvedLink, resolve_target, screened
 
 # Formats Obsidian opens itself; a ghost with one of these suffixes is a missing attachment.
 _IMAGES = ("avif", "bmp", "gif", "jpeg", "jpg", "png", "svg", "webp")
@@ -150,11 +150,18 @@ def _heading_key(text: str) -> str:
     return "".join(ch for ch in folded if ch.isalnum())
 
 
-def _anchor_missing(note: Note, subpath: str) -> bool:
+def _anchor_missing(note: Note, subpath: str, keys: dict[str, frozenset[str]]) -> bool:
+    """True when ``subpath`` names no block or heading of ``note``; ``keys`` holds each note's
+    heading keys once made (a note linked to by heading a thousand times is folded once)."""
     if subpath.startswith("^"):
         return subpath[1:] not in note.block_ids
     wanted = _heading_key(subpath.rpartition("#")[2])
-    return wanted != "" and all(_heading_key(h.text) != wanted for h in note.headings)
+    if wanted == "":
+        return False
+    found = keys.get(note.path)
+    if found is None:
+        found = keys[note.path] = frozenset(_heading_key(h.text) for h in note.headings)
+    return wanted not in found
 
 
 def _broken_anchor(item: ResolvedLink, target: Note) -> Finding:
@@ -164,15 +171,30 @@ def _broken_anchor(item: ResolvedLink, target: Note) -> Finding:
 
 
 def link_rules(ctx: LintContext) -> Iterator[Finding]:
-    """VK101-VK105 over every resolved link of the vault."""
-    for item in ctx.vault.links:
-        path = item.resolution.path
-        if path is None:
-            if not is_placeholder(item.link.target):
-                yield _ghost(item, ctx)
-            continue
-        if item.resolution.ambiguous:
-            yield _ambiguous(item)
-        target = ctx.vault.note(path)
-        if item.link.subpath and target is not None and _anchor_missing(target, item.link.subpath):
-            yield _broken_anchor(item, target)
+    """VK101-VK105 over every resolved link of the vault (a packed note's links judged once
+    per distinct target and subpath, see ``resolve.screened``)."""
+
+    keys: dict[str, frozenset[str]] = {}
+
+    def quiet(item: ResolvedLink) -> bool:
+        return next(_link_findings(item, ctx, keys), None) is None
+
+    for item in screened(ctx.vault.links, quiet):
+        yield from _link_findings(item, ctx, keys)
+
+
+def _link_findings(
+    item: ResolvedLink, ctx: LintContext, keys: dict[str, frozenset[str]]
+) -> Iterator[Finding]:
+    """One link's VK101-VK105 findings (``keys``: see :func:`_anchor_missing`): whether there
+    are any depends on its source, target, subpath and resolution alone."""
+    path = item.resolution.path
+    if path is None:
+        if not is_placeholder(item.link.target):
+            yield _ghost(item, ctx)
+        return
+    if item.resolution.ambiguous:
+        yield _ambiguous(item)
+    target, subpath = ctx.vault.note(path), item.link.subpath
+    if subpath and target is not None and _anchor_missing(target, subpath, keys):
+        yield _broken_anchor(item, target)
