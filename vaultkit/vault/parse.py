@@ -16,8 +16,10 @@ from vaultkit.vault.fastparse import (
     ROW_META,
     Piece,
     Segment,
+    Windows,
     body_plan,
     expanded,
+    let_go,
     simple_yaml,
     windows,
 )
@@ -563,7 +565,7 @@ def _walk_plan(body: _Body, lines: Sequence[str], plan: Sequence[Segment]) -> No
 
 
 def _walk_windows(
-    body: _Body, lines: list[str], bounds: Sequence[int], front: list[Link]
+    body: _Body, lines: list[str], windowed: Windows, front: list[Link]
 ) -> PackedLinks:
     """Plan and walk a very long body one window at a time (see ``fastparse.windows``); a
     walked window's lines are let go (each window starts afresh: none is read again) and its
@@ -571,13 +573,13 @@ def _walk_windows(
     once. Returns the links of ``front`` (the frontmatter's) and the body, in order."""
     packer = LinkPacker()
     in_order = _pack(packer, front)
-    for low, high in itertools.pairwise(bounds):
-        plan = body_plan(lines, low, high)
+    for low, high in itertools.pairwise(windowed.bounds):
+        plan = body_plan(lines, low, high, windowed.kinds)
         if plan is None:  # windows() found no reference definition in the whole body
             raise AssertionError("a window of a body without references planned none")
         _walk_plan(body, lines, plan)
         del plan
-        lines[low:high] = itertools.repeat("", high - low)
+        let_go(lines, windowed.kinds, low, high)
         in_order = _pack(packer, body.links) and in_order
         body.links.clear()
     packed = packer.packed()
@@ -616,18 +618,18 @@ def _parse(path: str, data: bytes, mode: str = "auto") -> Note | None:
     del decoded, text  # a huge note: hold its lines, not its text as well
     front = _parse_frontmatter(path, lines, fast=mode != "slow")
     body = _Body(path, _Locator(lines))
-    bounds = windows(lines, front.lines) if mode == "auto" else None
-    plan = None if mode == "slow" or bounds else body_plan(lines, front.lines)
+    windowed = windows(lines, front.lines) if mode == "auto" else None
+    plan = None if mode == "slow" or windowed else body_plan(lines, front.lines)
     links: Sequence[Link] = ()
-    if bounds:
-        links = _walk_windows(body, lines, bounds, front.links)
+    if windowed:
+        links = _walk_windows(body, lines, windowed, front.links)
     elif plan is None or (len(plan) == 1 and plan[0][2] is None):
         if mode == "fast":
             return None
         body.walk(_markdown_it().parse(_body_source(lines, front.lines), {}))
     else:
         _walk_plan(body, lines, plan)
-    if not bounds:
+    if not windowed:
         links = tuple(_ordered([*front.links, *body.links] if front.links else body.links))
     findings = sorted([*read_findings, *front.findings, *body.findings], key=Finding.sort_key)
     return Note(
