@@ -29,7 +29,7 @@ from vaultkit.vault.fastparse import (
     simple_yaml,
 )
 from vaultkit.vault.fastparse.tokens import BULK_GAP, EMPTY_WIKILINK
-from vaultkit.vault.parse import _parse_frontmatter, parse_note, parse_note_with
+from vaultkit.vault.parse import _SIMPLE_BODY, _parse_frontmatter, parse_note, parse_note_with
 from vaultkit.vault.wikilink import get_parser
 from vaultkit.vault.wikisyntax import SIMPLE_WIKILINK
 from vaultkit.vault.yamlfront import _Loader
@@ -800,6 +800,20 @@ def _bulk_statement(content: str) -> bool:
 )
 def test_is_bulk_reads_content_as_its_statement_does(content: str) -> None:
     assert is_bulk(content) == _bulk_statement(content), repr(content)
+
+
+_LINKISH = ["!", "!!", "[[", "]]", "[", "]", "a", "#h", "|", "\n"]
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(_LINKISH)).map("".join))
+def test_the_bulk_walk_finds_the_simple_wikilinks_of_the_pattern(text: str) -> None:
+    """``parse._SIMPLE_BODY`` (no "!"), an embed's "!" read before it, finds SIMPLE_WIKILINK's."""
+    found = []
+    for match in _SIMPLE_BODY.finditer(text):
+        at = match.start() - (match.start() > 0 and text[match.start() - 1] == "!")
+        found.append((at, text[at : match.end()]))
+    assert found == [(m.start(), m.group()) for m in SIMPLE_WIKILINK.finditer(text)]
 
 
 def test_is_bulk_is_linear_on_long_content_it_declines() -> None:

@@ -57,7 +57,10 @@ _BREAKS = frozenset({"softbreak", "hardbreak"})
 _SAMPLE = 8192  # how much of a file the binary test looks at
 _NOT_CONTROL = bytes(b for b in range(256) if (b >= 0x20 and b != 0x7F) or b in b"\t\n\r\f\x1b")
 
-_SIMPLE_ALL = SIMPLE_WIKILINK.finditer
+# SIMPLE_WIKILINK less its leading "(!?)": the same matches, an embed's one character later (its
+# "!" just before it), found several times faster (the search skips to each "[[").
+_SIMPLE_BODY = re.compile(SIMPLE_WIKILINK.pattern.removeprefix("(!?)"))
+_SIMPLE_ALL = _SIMPLE_BODY.finditer
 _LinkFields = tuple["LinkKind", str, str, str | None, bool]  # a Link but its line and column
 
 
@@ -399,19 +402,25 @@ class _Body:
             # trailing spaces (the same columns as _Locator.locate gives)
             col = 1 if raws[line] == text else line_offset(text, line) + 1
             for match in finditer(text):
-                known = made.get(match.group())
+                at = match.start()
+                if at and text[at - 1] == "!":
+                    at -= 1
+                    written = text[at : match.end()]
+                else:
+                    written = match.group()
+                known = made.get(written)
                 if known is None:
-                    known = made[match.group()] = self.bulk_link(match)
+                    known = made[written] = self.bulk_link(written)
                 kind, target, subpath, shown, embed = known
-                at = col + match.start()
-                append(_new_link((kind, target, subpath, shown, line + 1, at, embed)))
+                append(_new_link((kind, target, subpath, shown, line + 1, col + at, embed)))
 
-    def bulk_link(self, match: re.Match[str]) -> _LinkFields:
-        """A simple wikilink's fields (as :meth:`wikilink` makes them), its strings shared."""
-        parts = split_wikilink(match.group(2))
+    def bulk_link(self, written: str) -> _LinkFields:
+        """A simple wikilink's fields (as :meth:`wikilink` makes them), its strings shared:
+        ``written`` is one whole match of SIMPLE_WIKILINK."""
+        embed = written.startswith("!")
+        parts = split_wikilink(written[2 + embed : -2])
         if parts is None:
-            raise AssertionError(f"a bulk paragraph's wikilink names nothing: {match.group()}")
-        embed = bool(match.group(1))
+            raise AssertionError(f"a bulk paragraph's wikilink names nothing: {written}")
         shown = None if parts.display is None else self.share(parts.display)
         kind: LinkKind = "embed" if embed else "wikilink"
         return kind, self.share(parts.target), self.share(parts.subpath), shown, embed
