@@ -194,22 +194,22 @@ def link_rules(ctx: LintContext) -> Iterator[Finding]:
     keys = _Keys({}, {})
 
     def quiet(item: ResolvedLink) -> bool:
-        return next(_link_findings(item, ctx, keys), None) is None
+        return not _link_findings(item, ctx, keys)
 
     for item in screened(ctx.vault.links, quiet):
-        yield from _link_findings(item, ctx, keys)
+        found = _link_findings(item, ctx, keys)
+        if found:
+            yield from found
 
 
-def _link_findings(item: ResolvedLink, ctx: LintContext, keys: _Keys) -> Iterator[Finding]:
-    """One link's VK101-VK105 findings (``keys``: see :func:`_anchor_missing`): whether there
-    are any depends on its source, target, subpath and resolution alone."""
+def _link_findings(item: ResolvedLink, ctx: LintContext, keys: _Keys) -> tuple[Finding, ...]:
+    """One link's VK101-VK105 findings (``keys``: see :class:`_Keys`): whether there are any
+    depends on its source, target, subpath and resolution alone."""
     path = item.resolution.path
     if path is None:
-        if not is_placeholder(item.link.target):
-            yield _ghost(item, ctx)
-        return
-    if item.resolution.ambiguous:
-        yield _ambiguous(item)
+        return () if is_placeholder(item.link.target) else (_ghost(item, ctx),)
+    found = (_ambiguous(item),) if item.resolution.ambiguous else ()
     target, subpath = ctx.vault.note(path), item.link.subpath
     if subpath and target is not None and _anchor_missing(target, subpath, keys):
-        yield _broken_anchor(item, target)
+        return (*found, _broken_anchor(item, target))
+    return found
