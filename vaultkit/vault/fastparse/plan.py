@@ -106,7 +106,7 @@ def cuts(lines: Sequence[str], kinds: Sequence[int | None], start: int, line_max
         if blank_before and index > start and kind in (TEXT, HEADING) and starts_paragraph(line):
             found.append(index)
         blank_before = False
-        if _runs_on(line):
+        if (COMMENT in line or MATH in line or "<" in line) and _runs_on(line):  # (cheap first)
             break
         opening = _fence_opening(line) if "`" in line or "~" in line else None
         if opening is not None:
