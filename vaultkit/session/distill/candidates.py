@@ -178,7 +178,7 @@ CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS notes(path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER,
     aliases TEXT, facts TEXT, link TEXT, folder TEXT, stem TEXT, inode INTEGER);
 CREATE INDEX IF NOT EXISTS notes_newest ON notes(mtime_ns DESC, path DESC);
-CREATE INDEX IF NOT EXISTS notes_folder ON notes(folder);
+CREATE INDEX IF NOT EXISTS notes_folder ON notes(folder, path, size, mtime_ns, inode);
 CREATE INDEX IF NOT EXISTS notes_stem ON notes(stem);
 CREATE TABLE IF NOT EXISTS lookup(lead TEXT, kind INTEGER, key TEXT, path TEXT);
 CREATE INDEX IF NOT EXISTS lookup_lead ON lookup(lead);
@@ -461,11 +461,11 @@ def _saved(wiki: str, stamp: str | None) -> _Saved | None:
         return None
 
 
-def _list_folder(wiki: str, folder: str) -> list[Found] | None:
+def _list_folder(wiki: str, folder: str) -> list[tuple[str, int, int, int]] | None:
     """The notes right in ``folder`` (a wiki path), as the full scan lists them; None when a
     link is met or the folder cannot be read."""
     prefix = folder + "/" if folder else ""
-    found = []
+    found = []  # plain tuples: one for each of a folder's thousands of session notes
     try:
         fd = os.open(os.path.join(wiki, folder) if folder else wiki, os.O_RDONLY | os.O_DIRECTORY)
     except OSError:
@@ -481,7 +481,7 @@ def _list_folder(wiki: str, folder: str) -> list[Found] | None:
                 rel = prefix + name
                 if name[-3:].lower() == ".md" and rel != "INDEX.md" and entry.is_file():
                     info = entry.stat()
-                    found.append(Found(rel, info.st_size, info.st_mtime_ns, info.st_ino))
+                    found.append((rel, info.st_size, info.st_mtime_ns, info.st_ino))
     except OSError:
         return None
     finally:
@@ -531,24 +531,20 @@ def _diff(conn: sqlite3.Connection, wiki: str, now: _Folders, saved: _Saved) -> 
         f"SELECT path, size, mtime_ns, inode FROM notes WHERE folder {_IN}", (folders,)
     )
     known = {row[0]: row for row in rows}
-    listed: list[Found] = []
+    listed: list[tuple[str, int, int, int]] = []
     for folder in sorted(relist):
         found = _list_folder(wiki, folder)
         if found is None:
             return None
         listed.extend(found)
-    kept = {f.path for f in listed}
-    fresh = [f for f in listed if known.get(f.path) != f] + edited
+    kept = {row[0] for row in listed}
+    fresh = [Found(*row) for row in listed if known.get(row[0]) != row]
     gone = [p for p in known if p not in kept] + [f.path for f in fresh if f.path in known]
-    gone.extend(f.path for f in edited)
     seen = {p: [f.size, f.mtime_ns] for p, f in watched.items()}
-    news = {f.path for f in fresh}
-    seen.update(
-        (f.path, [f.size, f.mtime_ns])
-        for f in listed
-        if (f.path in saved.seen if f.path not in news else not _is_session_note(f.path))
-    )
-    return _Diff(gone, fresh, seen)
+    seen.update((p, [size, mtime]) for p, size, mtime, _ in listed if p in saved.seen)
+    seen.update((f.path, [f.size, f.mtime_ns]) for f in fresh if not _is_session_note(f.path))
+    gone.extend(f.path for f in edited)
+    return _Diff(gone, fresh + edited, seen)
 
 
 def _rows_of(conn: sqlite3.Connection, paths: list[str]) -> list[Entry]:
