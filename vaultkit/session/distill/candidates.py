@@ -211,7 +211,7 @@ def _folders(wiki: str) -> list[str] | None:
                         found.append(entry.path)
         except OSError:
             return None
-    return found
+    return sorted(found)  # the wiki first: a prefix of every other
 
 
 def _mtimes(folders: Iterable[str]) -> list[int] | None:
@@ -461,11 +461,15 @@ def _saved(wiki: str, stamp: str | None) -> _Saved | None:
         return None
 
 
-def _list_folder(wiki: str, folder: str) -> list[tuple[str, int, int, int]] | None:
-    """The notes right in ``folder`` (a wiki path), as the full scan lists them; None when a
-    link is met or the folder cannot be read."""
+_Listed = tuple[list[tuple[str, int, int, int]], list[str]]
+
+
+def _list_folder(wiki: str, folder: str) -> _Listed | None:
+    """The notes right in ``folder`` (a wiki path), as the full scan lists them, and its
+    sub-folders; None when a link is met or the folder cannot be read."""
     prefix = folder + "/" if folder else ""
     found = []  # plain tuples: one for each of a folder's thousands of session notes
+    below = []
     try:
         fd = os.open(os.path.join(wiki, folder) if folder else wiki, os.O_RDONLY | os.O_DIRECTORY)
     except OSError:
@@ -482,11 +486,49 @@ def _list_folder(wiki: str, folder: str) -> list[tuple[str, int, int, int]] | No
                 if name[-3:].lower() == ".md" and rel != "INDEX.md" and entry.is_file():
                     info = entry.stat()
                     found.append((rel, info.st_size, info.st_mtime_ns, info.st_ino))
+                elif entry.is_dir():
+                    below.append(rel)
     except OSError:
         return None
     finally:
         os.close(fd)
-    return found
+    return found, below
+
+
+def _folders_now(wiki: str, saved: _Saved) -> dict[str, int] | None:
+    """The mtime of each folder the stamp knew and that is still there (a folder added
+    changes its parent's, so the listing of the parent finds it); None when the wiki is a
+    link or is gone."""
+    if os.path.islink(wiki):
+        return None
+    current = {}
+    for folder in saved.folders:
+        with contextlib.suppress(OSError):
+            current[folder] = os.stat(os.path.join(wiki, folder) if folder else wiki).st_mtime_ns
+    return current if "" in current else None
+
+
+def _listing(
+    wiki: str, current: dict[str, int], relist: set[str]
+) -> list[tuple[str, int, int, int]] | None:
+    """The notes of the folders ``relist``; a new sub-folder found there has its mtime taken
+    (into ``current``) before it is listed too (into ``relist``)."""
+    queue = sorted(relist)
+    listed = []
+    while queue:
+        got = _list_folder(wiki, queue.pop())
+        if got is None:
+            return None
+        listed.extend(got[0])
+        for folder in got[1]:
+            if folder not in current:
+                try:
+                    current[folder] = os.stat(os.path.join(wiki, folder)).st_mtime_ns
+                except OSError:
+                    return None
+                relist.add(folder)
+                queue.append(folder)
+    return listed
 
 
 class _Diff(NamedTuple):
@@ -518,28 +560,26 @@ def _edited(
     return {p: found for p, found in now.items() if p.rpartition("/")[0] not in relist}
 
 
-def _diff(conn: sqlite3.Connection, wiki: str, now: _Folders, saved: _Saved) -> _Diff | None:
+def _diff(
+    conn: sqlite3.Connection, wiki: str, current: dict[str, int], saved: _Saved
+) -> _Diff | None:
     """The notes changed since ``saved``: only the folders whose mtime changed are listed again
     (a note added, removed or renamed changes its folder's); a watched note elsewhere is
     stat-ed. None when a folder cannot be listed as the full scan would."""
-    current = {_relative(wiki, f): m for f, m in zip(now.paths, now.mtimes, strict=True)}
     relist = {f for f, m in current.items() if saved.folders.get(f) != m}
     watched = _edited(wiki, saved, current, relist)
     edited = [f for p, f in watched.items() if [f.size, f.mtime_ns] != saved.seen[p]]
+    listed = _listing(wiki, current, relist)
+    if listed is None:
+        return None
     folders = json.dumps(sorted(relist | (saved.folders.keys() - current.keys())))
     rows = conn.execute(
         f"SELECT path, size, mtime_ns, inode FROM notes WHERE folder {_IN}", (folders,)
     )
-    known = {row[0]: row for row in rows}
-    listed: list[tuple[str, int, int, int]] = []
-    for folder in sorted(relist):
-        found = _list_folder(wiki, folder)
-        if found is None:
-            return None
-        listed.extend(found)
-    kept = {row[0] for row in listed}
-    fresh = [Found(*row) for row in listed if known.get(row[0]) != row]
-    gone = [p for p in known if p not in kept] + [f.path for f in fresh if f.path in known]
+    now = set(listed)
+    was = set(rows)  # a row not listed as it is: a note removed or changed
+    fresh = [Found(*row) for row in now.difference(was)]
+    gone = [row[0] for row in was.difference(now)]
     seen = {p: [f.size, f.mtime_ns] for p, f in watched.items()}
     seen.update((p, [size, mtime]) for p, size, mtime, _ in listed if p in saved.seen)
     seen.update((f.path, [f.size, f.mtime_ns]) for f in fresh if not _is_session_note(f.path))
@@ -656,10 +696,10 @@ def _update_held(conn: sqlite3.Connection, store: Store) -> bool:
     if _unchanged(wiki, stamp):
         return True  # another selection brought it up to date
     saved = _saved(wiki, stamp)
-    now = _look(wiki)
-    if now is None or saved is None:
+    current = _folders_now(wiki, saved) if saved is not None else None
+    if current is None or saved is None:
         return False
-    diff = _diff(conn, wiki, now, saved)
+    diff = _diff(conn, wiki, current, saved)
     if diff is None or len(diff.gone) + len(diff.fresh) > CHANGES_MAX:
         return False
     _apply(conn, store, diff)
@@ -668,7 +708,13 @@ def _update_held(conn: sqlite3.Connection, store: Store) -> bool:
     read = [f.path for f in diff.fresh if f.path in diff.seen]
     conn.execute("DELETE FROM meta WHERE k = 'fingerprint'")
     if _watch(wiki, read) == [diff.seen[p] for p in read]:  # else one changed as it was read
-        fields = {"folders": now.paths, "mtimes": now.mtimes, "notes": notes, "seen": seen}
+        folders = sorted((os.path.join(wiki, f) if f else wiki, m) for f, m in current.items())
+        fields = {
+            "folders": [f for f, _ in folders],
+            "mtimes": [m for _, m in folders],
+            "notes": notes,
+            "seen": seen,
+        }
         conn.execute(_INSERT["meta"], ("fingerprint", json.dumps(fields)))
     return True
 
