@@ -781,11 +781,12 @@ def _bag(conn: sqlite3.Connection, words: set[str], taken: set[str]) -> list[str
         if path not in taken and words.issuperset(parts.split())
     ]
     needed = json.dumps(list({w for parts, _ in found for w in parts}))
-    frequency = dict(conn.execute(f"SELECT word, n FROM df WHERE word {_IN}", (needed,)))
     notes = _count(conn) if found else 0
-    ranked = sorted(
-        (-sum(math.log(1 + notes / frequency[w]) for w in parts), path) for parts, path in found
-    )
+    weight = {
+        word: math.log(1 + notes / n)
+        for word, n in conn.execute(f"SELECT word, n FROM df WHERE word {_IN}", (needed,))
+    }
+    ranked = sorted((-sum(weight[w] for w in parts), path) for parts, path in found)
     return [path for _, path in ranked[:BAG_MAX]]
 
 
