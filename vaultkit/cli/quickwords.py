@@ -9,8 +9,8 @@ refused with ``None``, and the command line goes to typer, whose help and usage 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Collection, Mapping
 
