@@ -293,7 +293,7 @@ def wanted(path: Path, notes: int, choice: bool | None) -> bool:
     return strategy.choose(notes, cache=choice, cache_exists=path.is_file()).cache
 
 
-def _decode(blob: bytes) -> Note | None:
+def decode_record(blob: bytes) -> Note | None:
     """The note of a stored record; None when the bytes are damaged (the file is parsed again).
     Only what bad bytes raise is caught: marshal's ValueError/EOFError/TypeError and the
     ValueError/TypeError of unpacking a record of the wrong shape."""
@@ -303,7 +303,9 @@ def _decode(blob: bytes) -> Note | None:
         return None
 
 
-def _fresh(root: str, path: str, row: Row) -> bool:
+def row_is_fresh(root: str, path: str, row: Row) -> bool:
+    """Whether the file at ``path`` still has the stat ``row`` was written for (never when
+    the row is racy)."""
     if row.racy:
         return False
     try:
@@ -408,7 +410,8 @@ def _reusable(
     jobs: list[Job] = []
     for path in paths:
         row = rows.get(path)
-        note = _decode(row.record) if row is not None and _fresh(base, path, row) else None
+        fresh = row is not None and row_is_fresh(base, path, row)
+        note = decode_record(row.record) if row is not None and fresh else None
         if note is not None:
             found[path] = note
         else:
@@ -420,11 +423,11 @@ def _settled(base: str, parsed: Parsed, old: Row | None) -> tuple[Parsed, bytes,
     """A read's note and record: parsed now, or the cached record when the digest matched; a
     damaged cached record means the file is parsed here after all."""
     record = parsed.record if parsed.record is not None else old.record if old else b""
-    note = parsed.note if parsed.note is not None else _decode(record)  # no round trip
+    note = parsed.note if parsed.note is not None else decode_record(record)  # no round trip
     if note is None:
         parsed = read_one(base, (parsed.path, None))
         record = parsed.record or b""
-        note = _decode(record)
+        note = decode_record(record)
     return parsed, record, note
 
 
