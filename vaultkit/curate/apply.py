@@ -7,6 +7,7 @@ import contextlib
 import json
 import posixpath
 import sqlite3
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,10 +27,11 @@ from vaultkit.curate.plan import (
 from vaultkit.errors import VaultkitError
 from vaultkit.search.corpus import vault_corpus
 from vaultkit.search.index import update_index
+from vaultkit.vault import scoped
 from vaultkit.vault.index import INDEX_NAME
 from vaultkit.vault.indexer import regenerate_index, unified_diff
 from vaultkit.vault.load import load_vault, through_link
-from vaultkit.vault.resolve import by_source
+from vaultkit.vault.resolve import FileIndex, ResolvedLink, by_source
 from vaultkit.vault.value import Vault
 
 
@@ -112,12 +114,12 @@ def vault_path(root: Path, given: str) -> str:
     return norm
 
 
-def _destination(root: Path, vault: Vault, old: str, new: str) -> str:
+def _destination(root: Path, index: FileIndex, old: str, new: str) -> str:
     """Where ``old`` goes: into ``new`` when that is a folder, else ``new`` (``.md`` added to
     a note's new name without it, as Obsidian's rename does)."""
     if (root / new).is_dir() and not (root / old).is_dir():
         return f"{new}/{posixpath.basename(old)}"
-    if old in vault.index.notes and not new.lower().endswith(".md"):
+    if old in index.notes and not new.lower().endswith(".md"):
         return new + ".md"
     return new
 
@@ -129,6 +131,34 @@ def _refuse_links(root: Path, old: str, new: str) -> None:
                 f"{path}: a symbolic link is on the way; mv never writes through a link",
                 hint="move the file the link points to, or the link itself by hand",
             )
+
+
+LinksFor = Callable[[Iterable[str], Collection[str]], Sequence[ResolvedLink]]
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """What a move reads of a vault: its file index, and ``links_for(paths, sources)``: the
+    resolved links of at least the notes in ``sources`` and of every note with a link that
+    resolves to one of ``paths`` or has one's name (:func:`vaultkit.curate.plan.plan_links`
+    reads no other)."""
+
+    index: FileIndex
+    links_for: LinksFor
+
+    @classmethod
+    def of(cls, vault: Vault) -> Facts:
+        """Every link of a loaded vault."""
+        return cls(vault.index, lambda _paths, _sources: vault.links)
+
+
+def vault_facts(root: Path, state: Path) -> Facts:
+    """The facts through the warm note cache, decoding only the notes a move may change
+    (:mod:`vaultkit.vault.scoped`); without a usable cache, the whole vault loaded."""
+    found = scoped.warm(root, state_dir=state)
+    if found is not None:
+        return Facts(found.index, found.links_naming)
+    return Facts.of(load_vault(root, state_dir=state))
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,22 +181,23 @@ def _blocked_error(blocked: list[Blocked]) -> VaultkitError:
     )
 
 
-def prepare(root: Path, vault: Vault, old_given: str, new_given: str) -> Prepared:
-    """Check, plan and prove a move of ``old_given`` to ``new_given`` in ``vault``."""
+def prepare(root: Path, facts: Facts, old_given: str, new_given: str) -> Prepared:
+    """Check, plan and prove a move of ``old_given`` to ``new_given`` in the vault at ``root``."""
     if Path(old_given).exists() and not (root / old_given).exists():  # paths from here
         old_given, new_given = str(Path(old_given).absolute()), str(Path(new_given).absolute())
     old = vault_path(root, old_given)
-    new = _destination(root, vault, old, vault_path(root, new_given))
+    new = _destination(root, facts.index, old, vault_path(root, new_given))
     _refuse_links(root, old, new)
-    moves = moved_files(vault, old, new)
-    refuse_clashes(vault.index.paths, moves)
+    moves = moved_files(facts.index, old, new)
+    refuse_clashes(facts.index.paths, moves)
     fmt = link_format(root)
-    plan = plan_links(vault, moves, fmt)
+    links = facts.links_for([*moves, *moves.values()], moves.keys())
+    plan = plan_links(facts.index, links, moves, fmt)
     blocked = list(plan.blocked)
     per_note: dict[str, list[Rewrite]] = {}
     for rw in plan.rewrites:
         per_note.setdefault(rw.source, []).append(rw)
-    links = by_source(vault.links)
+    by_note = by_source(links)
     writes: list[jr.Write] = []
     diffs: list[str] = []
     for source, rewrites in sorted(per_note.items()):
@@ -182,7 +213,7 @@ def prepare(root: Path, vault: Vault, old_given: str, new_given: str) -> Prepare
         new_text, failed = rewrite_text(text, rewrites)
         blocked.extend(failed)
         if not failed:
-            blocked.extend(check_note(links.get(source, ()), moves, plan.index, source, new_text))
+            blocked.extend(check_note(by_note.get(source, ()), moves, plan.index, source, new_text))
         writes.append(jr.Write(here, jr.digest(text), new_text))
         diffs.append(unified_diff(text, new_text, here))
     if blocked:
@@ -230,8 +261,7 @@ def _move(
 ) -> MoveOutcome:
     recovered = () if found is None else found.journal.rename
     recovery = "" if found is None else found.line()
-    vault = load_vault(root, state_dir=state)
-    prep = prepare(root, vault, old, new)
+    prep = prepare(root, vault_facts(root, state), old, new)
     changed = tuple(w.path for w in prep.writes)
     outcome = MoveOutcome(
         tuple(sorted(prep.moves.items())),
