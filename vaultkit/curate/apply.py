@@ -28,9 +28,12 @@ from vaultkit.errors import VaultkitError
 from vaultkit.search.corpus import vault_corpus
 from vaultkit.search.index import update_index
 from vaultkit.vault import scoped
+from vaultkit.vault.cache import cache_path, remember_written
 from vaultkit.vault.index import INDEX_NAME
 from vaultkit.vault.indexer import regenerate_index, unified_diff
 from vaultkit.vault.load import load_vault, through_link
+from vaultkit.vault.model import Note
+from vaultkit.vault.parse import parse_note
 from vaultkit.vault.resolve import FileIndex, ResolvedLink, by_source
 from vaultkit.vault.value import Vault
 
@@ -167,6 +170,7 @@ class Prepared:
     rename: tuple[str, str]
     rewrites: tuple[Rewrite, ...]
     writes: tuple[jr.Write, ...]
+    parsed: tuple[Note, ...]  # each write's text as the loader parses it, at its new path
     diff: str
     newly: tuple[tuple[str, int, int, str], ...]
     fmt: LinkFormat
@@ -199,6 +203,7 @@ def prepare(root: Path, facts: Facts, old_given: str, new_given: str) -> Prepare
         per_note.setdefault(rw.source, []).append(rw)
     by_note = by_source(links)
     writes: list[jr.Write] = []
+    parsed: list[Note] = []
     diffs: list[str] = []
     for source, rewrites in sorted(per_note.items()):
         here = moves.get(source, source)
@@ -212,9 +217,11 @@ def prepare(root: Path, facts: Facts, old_given: str, new_given: str) -> Prepare
             raise VaultkitError(f"{source}: cannot be read ({exc}); nothing was changed") from exc
         new_text, failed = rewrite_text(text, rewrites)
         blocked.extend(failed)
+        after = parse_note(here, new_text.encode("utf-8"))
         if not failed:
-            blocked.extend(check_note(by_note.get(source, ()), moves, plan.index, source, new_text))
+            blocked.extend(check_note(by_note.get(source, ()), moves, plan.index, source, after))
         writes.append(jr.Write(here, jr.digest(text), new_text))
+        parsed.append(after)
         diffs.append(unified_diff(text, new_text, here))
     if blocked:
         raise _blocked_error(blocked)
@@ -224,10 +231,22 @@ def prepare(root: Path, facts: Facts, old_given: str, new_given: str) -> Prepare
         (old, new),
         plan.rewrites,
         tuple(writes),
+        tuple(parsed),
         moved + "\n" + "".join(diffs),
         plan.newly_resolved,
         fmt,
     )
+
+
+def _remember(root: Path, state: Path, prep: Prepared, skipped: frozenset[str]) -> None:
+    """Give the note cache the notes just written, so the next load reads and hashes them
+    instead of parsing them again."""
+    written = [
+        (note, write.text.encode("utf-8"))
+        for write, note in zip(prep.writes, prep.parsed, strict=True)
+        if write.path not in skipped
+    ]
+    remember_written(cache_path(root, state), root, written)
 
 
 def follow(root: Path, state_dir: Path) -> bool:
@@ -280,6 +299,7 @@ def _move(
     path = jr.begin(state, journal)
     skipped = jr.play(root, journal)
     jr.finish(path)
+    _remember(root, state, prep, frozenset(skipped))
     updated = follow(root, state)
     return MoveOutcome(
         outcome.moves,

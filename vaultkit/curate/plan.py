@@ -10,8 +10,7 @@ from typing import Literal
 
 from vaultkit.curate.spans import encode_dest, find_span, line_starts, offset_of
 from vaultkit.errors import VaultkitError
-from vaultkit.vault.model import NOTE_SUFFIX, Link
-from vaultkit.vault.parse import parse_note
+from vaultkit.vault.model import NOTE_SUFFIX, Link, Note
 from vaultkit.vault.resolve import (
     FileIndex,
     ResolvedLink,
@@ -213,17 +212,16 @@ def check_note(
     moves: Mapping[str, str],
     index: FileIndex,
     source: str,
-    text: str,
+    after: Note,
 ) -> list[Blocked]:
-    """Parse the rewritten ``text`` of ``source`` at its new path and return every link whose
-    target is not the one it had before the move (``before``: the note's resolved links; the
-    differential check, per note)."""
+    """Return every link of ``after`` (the rewritten note ``source``, parsed at its new path)
+    whose target is not the one it had before the move (``before``: the note's resolved links;
+    the differential check, per note)."""
     here = moves.get(source, source)
-    after = parse_note(here, text.encode("utf-8")).links
-    if len(after) != len(before):
+    if len(after.links) != len(before):
         return [Blocked(source, 1, 1, "", "rewriting changed how many links the note has")]
     wrong: list[Blocked] = []
-    for old, link in zip(before, after, strict=True):
+    for old, link in zip(before, after.links, strict=True):
         was = old.resolution.path
         if was is None or old.link.is_self:
             continue

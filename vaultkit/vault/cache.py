@@ -47,7 +47,14 @@ from vaultkit.base.sqlitedb import (
 from vaultkit.base.store import state_dir_for_vault
 from vaultkit.vault import strategy
 from vaultkit.vault.model import Finding, Note
-from vaultkit.vault.records import Job, Parsed, note_from_record, read_one
+from vaultkit.vault.records import (
+    Job,
+    Parsed,
+    digest_of,
+    note_from_record,
+    note_record,
+    read_one,
+)
 from vaultkit.vault.relink import Affected, LinkState, affected, link_state, relink
 from vaultkit.vault.resolve import FileIndex, ResolvedLink, build_file_index, resolve_all
 
@@ -463,6 +470,30 @@ def _load_cached(
     store.save(changed, [p for p in rows if p not in listed or p in failed])
     notes = [found[p] for p in paths if p in found]
     return Loaded(notes, unreadable, reused, len(jobs), digests)
+
+
+def remember_written(path: Path, root: Path, written: Iterable[tuple[Note, bytes]]) -> None:
+    """Store a row for each note a caller has just written (``note`` the parse of ``data``,
+    the bytes it wrote at ``note.path``) in the existing cache file at ``path``. Each row is
+    racy, so the next load hashes the file before it reuses the record: a later edit, even
+    one that kept the stat, is parsed. Never creates the cache, never raises."""
+    if not path.is_file():
+        return
+    rows: list[tuple[str, Row]] = []
+    for note, data in written:
+        try:
+            info = os.stat(os.path.join(root, note.path))
+        except OSError:
+            continue
+        stat = (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
+        record = marshal.dumps(note_record(note))
+        rows.append((note.path, Row(*stat, digest_of(data), 1, record)))
+    store = NoteCache.open(path)
+    if store is not None:
+        try:
+            store.save(rows, ())
+        finally:
+            store.close()
 
 
 def stored_rows(
