@@ -88,6 +88,21 @@ def test_the_filter_passes_every_record_with_a_link_naming_the_file(
     assert scoped.record_filter([f"folder/{name}", "Plain.md"])(record)
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.lists(st.sampled_from(["Plan", "x.md", "Kick", "K\u212aick", "Caf\u00e9"]))),
+    st.lists(st.sampled_from(NAMES), min_size=1, max_size=3),
+)
+def test_the_one_pass_finds_what_the_filter_of_each_record_finds(
+    targets: list[list[str]], names: list[str]
+) -> None:
+    records = [_record(t) for t in targets]
+    may_name = scoped.record_filter(names)
+    assert scoped.records_naming(records, names) == {
+        n for n, record in enumerate(records) if may_name(record)
+    }
+
+
 def test_the_filter_leaves_out_records_naming_other_files() -> None:
     record = _record(["Plan", "Other", "img.png"])
     assert not scoped.record_filter(["Moving target.md"])(record)

@@ -17,8 +17,10 @@ probe, or contain one of those three. A non-ASCII probe reads every record's tar
 from __future__ import annotations
 
 import marshal
+from bisect import bisect_right
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from pathlib import Path
 
 from vaultkit.base.gcpause import gc_paused
@@ -81,6 +83,33 @@ def _targets_name(record: bytes, probes: Collection[str], memo: dict[str, bool])
     return False
 
 
+def _hits(joined: bytes, needle: bytes, ends: Sequence[int], found: set[int]) -> None:
+    """Add to ``found`` the number of each record of ``joined`` that holds ``needle``."""
+    at = joined.find(needle)
+    while at != -1:
+        n = bisect_right(ends, at)
+        found.add(n)
+        at = joined.find(needle, ends[n])
+
+
+def records_naming(records: Sequence[bytes], paths: Iterable[str]) -> set[int]:
+    """The numbers of the ``records`` that :func:`record_filter` passes, found in one pass
+    over them all (joined by NUL, which no file name holds) for ASCII names."""
+    probes = frozenset(probe(p) for p in paths)
+    if not all(p.isascii() and "\0" not in p for p in probes):
+        may_name = record_filter(paths)
+        return {n for n, record in enumerate(records) if may_name(record)}
+    joined = b"\0".join(records)
+    ends = list(accumulate(len(r) + 1 for r in records))  # where each record's NUL ends
+    found: set[int] = set()
+    lower = joined.lower()
+    for p in probes:
+        _hits(lower, p.encode("ascii"), ends, found)
+    for c in _TO_ASCII_BYTES:
+        _hits(joined, c, ends, found)
+    return found
+
+
 def record_filter(paths: Iterable[str]) -> Callable[[bytes], bool]:
     """A test of cached records: True for every record that may hold a link naming one of
     the files at ``paths`` (by bytes for ASCII names, else by each link's target)."""
@@ -109,12 +138,13 @@ class Warm:
         """Every resolved link, in note then link order, of the notes in ``sources``, of the
         notes changed since the cache and of every note whose record may name one of ``paths``
         (every link that resolves to one of them, or has one's name, is among them)."""
-        may_name = record_filter(paths)
+        names, records = list(self.records), list(self.records.values())
+        hits = records_naming(records, paths)
         notes = list(self.changed)
         with gc_paused():
-            for path, record in self.records.items():
-                if path in sources or may_name(record):
-                    note = decode_record(record)
+            for n, path in enumerate(names):
+                if n in hits or path in sources:
+                    note = decode_record(records[n])
                     note = note if note is not None else _parsed(str(self.root), path, None)[1]
                     notes += [note] if note is not None else []
             return resolve_all(self.index, sorted(notes, key=lambda n: n.path))
