@@ -103,6 +103,13 @@ def test_the_one_pass_finds_what_the_filter_of_each_record_finds(
     }
 
 
+def test_a_folder_of_many_names_reads_every_record() -> None:
+    records = [_record(["Plan"]), _record([])]
+    names = [f"f/Name {n}.md" for n in range(scoped.PROBES_MAX + 1)]
+    assert scoped.records_naming(records, names) == {0, 1}
+    assert scoped.records_naming(records, names[:2]) == set()
+
+
 def test_the_filter_leaves_out_records_naming_other_files() -> None:
     record = _record(["Plan", "Other", "img.png"])
     assert not scoped.record_filter(["Moving target.md"])(record)

@@ -32,6 +32,7 @@ from vaultkit.vault.resolve import FileIndex, ResolvedLink, build_file_index, ma
 
 TO_ASCII = ("\u037e", "\u1fef", "\u212a")  # every non-ASCII character whose NFC holds ASCII
 _TO_ASCII_BYTES = tuple(c.encode("utf-8") for c in TO_ASCII)
+PROBES_MAX = 64  # more names than this: every record is decoded (a pass costs ~1 ms per MB)
 STALE_MAX = 1000  # more notes changed since the cache: the full load (which saves them) instead
 
 
@@ -96,6 +97,8 @@ def records_naming(records: Sequence[bytes], paths: Iterable[str]) -> set[int]:
     """The numbers of the ``records`` that :func:`record_filter` passes, found in one pass
     over them all (joined by NUL, which no file name holds) for ASCII names."""
     probes = frozenset(probe(p) for p in paths)
+    if len(probes) > PROBES_MAX:
+        return set(range(len(records)))  # a big folder moved: one pass a name costs more
     if not all(p.isascii() and "\0" not in p for p in probes):
         may_name = record_filter(paths)
         return {n for n, record in enumerate(records) if may_name(record)}
