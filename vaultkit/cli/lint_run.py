@@ -2,9 +2,10 @@
 (cli/lint_cmd.py) and the quick path (cli/quick.py) both call :func:`run`.
 
 :func:`read_quick` reads the plain forms of the command line (``--opt value``, ``--opt=value``,
-``-f value``, flags, one path: a vault folder or a note). Anything else (two paths, ``-`` as
-a value), or anything that would be an error, is left to typer (returns None), so help, usage
-errors and their exit codes stay typer's own; both end in :func:`run`.
+``-f value``, flags, any number of paths: a vault folder and/or notes; ``-`` as the value of
+``--files-from``). Anything else, or anything that would be a usage error, is left to typer
+(returns None), so help, usage errors and their exit codes stay typer's own; both end in
+:func:`run`.
 ``OPTIONS`` comes from the same declarations as the typer command's options (cli/spec.py).
 """
 
@@ -57,7 +58,7 @@ VALUED = frozenset(valued(*LINT))
 
 def read_quick(argv: list[str]) -> LintArgs | None:
     """The options of ``vaultkit lint ARGV…`` when every word is a plain, valid form; else None."""
-    words = quickwords.split(argv, OPTIONS, VALUED, most=1)
+    words = quickwords.split(argv, OPTIONS, VALUED, most=len(argv))
     if words is None:
         return None
     fmt = "text"
@@ -80,9 +81,8 @@ def read_quick(argv: list[str]) -> LintArgs | None:
         else:
             codes[field].append(value)
     flags = {field for field, _ in words.flags}
-    vault = Path(words.positional[0]) if words.positional else None
     return LintArgs(
-        paths=() if vault is None else (vault,),
+        paths=tuple(map(Path, words.positional)),
         files_from=files_from,
         fmt=fmt,
         select=tuple(codes["select"]),
