@@ -13,14 +13,16 @@ only those notes are read again. Without a cache the vault is loaded.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 from vaultkit.lint.cache.run import lint_cache_path
 from vaultkit.lint.cache.state import LintStore
 from vaultkit.lint.compact import dependency_keys, name_key
 from vaultkit.lint.context import LintTarget
+from vaultkit.lint.links import link_name
 from vaultkit.vault.load import load_vault
-from vaultkit.vault.model import Link
+from vaultkit.vault.model import Finding, Link
 from vaultkit.vault.parse import parse_note
 from vaultkit.vault.resolve import match_key
 
@@ -44,26 +46,58 @@ def names_one(link: Link, keys: set[str]) -> bool:
     return bool(target) and "n:" + match_key(target).rpartition("/")[2] in keys
 
 
-def _from_cache(target: LintTarget, keys: set[str]) -> set[Position] | None:
+GHOST_CODES = frozenset({"VK101", "VK102", "VK103", "VK107"})  # a link that matches no file
 
+
+def _first_owners(store: LintStore, links: Iterable[Link]) -> dict[str, str]:
+    """Alias key -> the first note (by path) with that alias, for the targets of ``links``:
+    the owner a ghost's dependency keys name (``Resolution.alias_of[:1]``)."""
+    keys = {match_key(link.target.strip()) for link in links if link.target.strip()}
+    owners: dict[str, str] = {}
+    for row in store.aliases(keys):
+        if row.key not in owners or row.path < owners[row.key]:
+            owners[row.key] = row.path
+    return owners
+
+
+def _from_cache(
+    target: LintTarget, keys: set[str], findings: Sequence[Finding] | None
+) -> set[Position] | None:
+    """The links naming ``keys``, from the notes the lint cache says hold such a link (only
+    those with a link finding, when the run's ``findings`` are given: no other is reported)."""
     path = lint_cache_path(target.root, target.state_dir)
     store = LintStore.open(path) if path.is_file() else None
     if store is None:
         return None
+    ghosts = {(f.path, f.line, f.col) for f in findings or () if f.code in GHOST_CODES}
     try:
         candidates = store.paths_with(keys)
+        if findings is not None:
+            candidates &= {f.path for f in findings if f.code < "VK2"}
+        parsed = {source: _links(target.root, source) for source in sorted(candidates)}
+        owners = _first_owners(store, (link for links in parsed.values() for link in links))
     finally:
         store.close()
     found: set[Position] = set()
-    for source in candidates:
-        try:
-            data = (target.root / source).read_bytes()
-        except OSError:
-            continue
-        for link in parse_note(source, data).links:
-            if names_one(link, keys):
-                found.add((source, link.line, link.col))
+    for source, links in parsed.items():
+        for link in links:
+            at = (source, link.line, link.col)
+            owner = owners.get(match_key(link.target.strip())) if at in ghosts else None
+            if names_one(link, keys) or (owner is not None and _owner_key(owner) in keys):
+                found.add(at)
     return found
+
+
+def _links(root: Path, source: str) -> tuple[Link, ...]:
+    try:
+        data = (root / source).read_bytes()
+    except OSError:
+        return ()
+    return tuple(parse_note(source, data).links)
+
+
+def _owner_key(owner: str) -> str:
+    return "n:" + name_key(link_name(owner).strip())
 
 
 def _from_vault(target: LintTarget, keys: set[str]) -> set[Position]:
@@ -76,11 +110,19 @@ def _from_vault(target: LintTarget, keys: set[str]) -> set[Position]:
     return found
 
 
-def reached_links(target: LintTarget, paths: Iterable[str], *, cache: bool = True) -> set[Position]:
+def reached_links(
+    target: LintTarget,
+    paths: Iterable[str],
+    *,
+    cache: bool = True,
+    findings: Sequence[Finding] | None = None,
+) -> set[Position]:
     """Where in ``target``'s vault a link names any of ``paths`` (vault paths, existing or not).
-    ``cache``: use the lint cache when there is one (current right after a cached lint run)."""
+    ``cache``: use the lint cache when there is one (current right after a cached lint run).
+    ``findings``: the run's findings (every code): only the links with one are wanted, and
+    through the cache they are needed (which links are ghosts that an alias can name)."""
     keys = path_keys(paths)
     if not keys:
         return set()
-    found = _from_cache(target, keys) if cache else None
+    found = _from_cache(target, keys, findings) if cache else None
     return found if found is not None else _from_vault(target, keys)
