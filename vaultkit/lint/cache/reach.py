@@ -5,25 +5,29 @@ a.md, and a path that no longer exists (a deletion, a rename's old name) brings 
 that named it: those are the links the change can turn into ghosts, send to another file of the
 same name, or leave pointing at a heading that moved. Other findings of those notes stay out:
 a commit is held up by what it can break, not by old findings nearby. A link names a path when
-its target's last segment is the path's file name (letter case and ``.md`` aside), or it was
-resolved by one of the path's aliases. The lint cache's dependency keys
+its target's last segment is the path's file name (letter case and ``.md`` aside), or it is a
+ghost whose text is an alias of a note of that name (the first such note by path, the owner
+its dependency keys name). The lint cache's dependency keys
 (:mod:`vaultkit.lint.compact`) find the notes holding such links when the vault has a cache;
-only those notes are read again. Without a cache the vault is loaded.
+only those notes are read again (their links from the note cache when its record is of the
+bytes on disk). Without a cache the vault is loaded.
 """
 
 from __future__ import annotations
 
+import contextlib
+import marshal
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 
 from vaultkit.lint.cache.run import lint_cache_path
 from vaultkit.lint.cache.state import LintStore
 from vaultkit.lint.compact import dependency_keys, name_key
 from vaultkit.lint.context import LintTarget
 from vaultkit.lint.links import link_name
+from vaultkit.vault import cache as notecache
 from vaultkit.vault.load import load_vault
 from vaultkit.vault.model import Finding, Link
-from vaultkit.vault.parse import parse_note
+from vaultkit.vault.records import digest_of, note_from_record, parse_note
 from vaultkit.vault.resolve import match_key
 
 Position = tuple[str, int, int]  # (note path, line, col) of a link
@@ -74,7 +78,7 @@ def _from_cache(
         candidates = store.paths_with(keys)
         if findings is not None:
             candidates &= {f.path for f in findings if f.code < "VK2"}
-        parsed = {source: _links(target.root, source) for source in sorted(candidates)}
+        parsed = _parsed(target, sorted(candidates))
         owners = _first_owners(store, (link for links in parsed.values() for link in links))
     finally:
         store.close()
@@ -88,12 +92,25 @@ def _from_cache(
     return found
 
 
-def _links(root: Path, source: str) -> tuple[Link, ...]:
-    try:
-        data = (root / source).read_bytes()
-    except OSError:
-        return ()
-    return tuple(parse_note(source, data).links)
+def _parsed(target: LintTarget, sources: Sequence[str]) -> dict[str, tuple[Link, ...]]:
+    """The links of each of ``sources``: from the note cache's record when it is of the bytes
+    on disk now (same digest), else parsed."""
+    rows = notecache.stored_rows(
+        notecache.cache_path(target.root, target.state_dir), sources, records=True
+    )
+    found: dict[str, tuple[Link, ...]] = {}
+    for source in sources:
+        try:
+            data = (target.root / source).read_bytes()
+        except OSError:
+            found[source] = ()
+            continue
+        row, note = rows.get(source), None
+        if row is not None and row.record and row.digest == digest_of(data):
+            with contextlib.suppress(ValueError, EOFError, TypeError):  # damaged: parse it
+                note = note_from_record(marshal.loads(row.record))
+        found[source] = tuple((note or parse_note(source, data)).links)
+    return found
 
 
 def _owner_key(owner: str) -> str:
