@@ -12,6 +12,7 @@ import os
 import re
 import time
 
+from vaultkit.agents.known import DEFAULT
 from vaultkit.agents.payload import payload_cwd
 from vaultkit.base import pulled
 from vaultkit.base.config import Config, store_config
@@ -64,7 +65,7 @@ def compose(
     env: Mapping[str, str],
     *,
     spawn: Spawner | None,
-    agent: str = "claude",
+    agent: str = DEFAULT,
 ) -> str:
     """The injection text for ``agent``'s payload; ``spawn=None`` means look only (no backfill).
     Nothing here depends on the agent but backfill's search: the store is the project's."""
