@@ -43,7 +43,8 @@ def lint_named(
     walked = walk_vault(target.root)
     result = all_findings(target, walked, progress, cache, notice)
     every = result.findings
-    links = reached_links(target, only | gone, cache=cache is not False, findings=every)
+    use = cache is not False
+    links = reached_links(target, only | gone, cache=use, findings=every, stats=walked.stats)
     wanted = reported(only, links)
     some = [f for f in result.findings if wanted(f)]
     notes = [path for path, stat in walked.stats.items() if stat is not None]

@@ -15,18 +15,18 @@ bytes on disk). Without a cache the vault is loaded.
 
 from __future__ import annotations
 
-import contextlib
 import marshal
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from vaultkit.lint.cache.run import lint_cache_path
 from vaultkit.lint.cache.state import LintStore
+from vaultkit.lint.cache.walk import Stat
 from vaultkit.lint.compact import dependency_keys, name_key
 from vaultkit.lint.context import LintTarget
 from vaultkit.lint.links import link_name
 from vaultkit.vault import cache as notecache
 from vaultkit.vault.load import load_vault
-from vaultkit.vault.model import Finding, Link
+from vaultkit.vault.model import Finding, Link, Note
 from vaultkit.vault.records import digest_of, note_from_record, parse_note
 from vaultkit.vault.resolve import match_key
 
@@ -65,7 +65,10 @@ def _first_owners(store: LintStore, links: Iterable[Link]) -> dict[str, str]:
 
 
 def _from_cache(
-    target: LintTarget, keys: set[str], findings: Sequence[Finding] | None
+    target: LintTarget,
+    keys: set[str],
+    findings: Sequence[Finding] | None,
+    stats: Mapping[str, Stat | None],
 ) -> set[Position] | None:
     """The links naming ``keys``, from the notes the lint cache says hold such a link (only
     those with a link finding, when the run's ``findings`` are given: no other is reported)."""
@@ -78,7 +81,7 @@ def _from_cache(
         candidates = store.paths_with(keys)
         if findings is not None:
             candidates &= {f.path for f in findings if f.code < "VK2"}
-        parsed = _parsed(target, sorted(candidates))
+        parsed = _parsed(target, sorted(candidates), stats)
         owners = _first_owners(store, (link for links in parsed.values() for link in links))
     finally:
         store.close()
@@ -92,24 +95,39 @@ def _from_cache(
     return found
 
 
-def _parsed(target: LintTarget, sources: Sequence[str]) -> dict[str, tuple[Link, ...]]:
-    """The links of each of ``sources``: from the note cache's record when it is of the bytes
-    on disk now (same digest), else parsed."""
+def _decoded(row: notecache.Row | None) -> Note | None:
+    if row is None or not row.record:
+        return None
+    try:
+        return note_from_record(marshal.loads(row.record))
+    except (ValueError, EOFError, TypeError):  # damaged bytes: read the file
+        return None
+
+
+def _parsed(
+    target: LintTarget, sources: Sequence[str], stats: Mapping[str, Stat | None]
+) -> dict[str, tuple[Link, ...]]:
+    """The links of each of ``sources``: from the note cache's record when it is current (the
+    note cache's own rule: the stat the walk saw, not racy; else the same digest as the bytes
+    on disk now), else parsed."""
     rows = notecache.stored_rows(
         notecache.cache_path(target.root, target.state_dir), sources, records=True
     )
     found: dict[str, tuple[Link, ...]] = {}
     for source in sources:
-        try:
-            data = (target.root / source).read_bytes()
-        except OSError:
-            found[source] = ()
-            continue
-        row, note = rows.get(source), None
-        if row is not None and row.record and row.digest == digest_of(data):
-            with contextlib.suppress(ValueError, EOFError, TypeError):  # damaged: parse it
-                note = note_from_record(marshal.loads(row.record))
-        found[source] = tuple((note or parse_note(source, data)).links)
+        row = rows.get(source)
+        fresh = row is not None and not row.racy and row.file_stat() == stats.get(source)
+        note = _decoded(row) if fresh else None
+        if note is None:
+            try:
+                data = (target.root / source).read_bytes()
+            except OSError:
+                found[source] = ()
+                continue
+            if row is not None and row.digest == digest_of(data):
+                note = _decoded(row)
+            note = note or parse_note(source, data)
+        found[source] = tuple(note.links)
     return found
 
 
@@ -133,13 +151,16 @@ def reached_links(
     *,
     cache: bool = True,
     findings: Sequence[Finding] | None = None,
+    stats: Mapping[str, Stat | None] | None = None,
 ) -> set[Position]:
     """Where in ``target``'s vault a link names any of ``paths`` (vault paths, existing or not).
     ``cache``: use the lint cache when there is one (current right after a cached lint run).
     ``findings``: the run's findings (every code): only the links with one are wanted, and
-    through the cache they are needed (which links are ghosts that an alias can name)."""
+    through the cache they are needed (which links are ghosts that an alias can name).
+    ``stats``: each note's stat from this run's walk (a current note cache row is then taken
+    without reading the file)."""
     keys = path_keys(paths)
     if not keys:
         return set()
-    found = _from_cache(target, keys, findings) if cache else None
+    found = _from_cache(target, keys, findings, stats or {}) if cache else None
     return found if found is not None else _from_vault(target, keys)
