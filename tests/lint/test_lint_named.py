@@ -158,7 +158,7 @@ def test_named_notes_of_fixture_vaults_after_random_edits(
     _walk(root, seed=len(fixture.parent.name), steps=6, cache=cache)
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("budget", [suggest.MAX_COMPARISONS, 40], ids=["ample", "spent"])
 def test_named_notes_of_a_cached_vault_after_random_edits(
     tmp_path: Path, seed: int, budget: int, monkeypatch: pytest.MonkeyPatch
