@@ -174,6 +174,7 @@ def measure(notes: int, sessions: int, seed: int, rounds: int = 9) -> dict[str, 
             if ok:
                 places.append(found.index(path) + 1)
             old_hits += path.rsplit("/", 1)[-1] in old_list(store)
+        after_add = _each_after_a_note(store, concepts, sessions, seed)
         whole = _whole_process(store, work, rounds=7)
         changes = _after_changes(store, concepts, work, rounds)
         return {
@@ -189,11 +190,38 @@ def measure(notes: int, sessions: int, seed: int, rounds: int = 9) -> dict[str, 
             "cost_ms_max": 1000 * max(costs),
             "cpu_ms_median": 1000 * statistics.median(cpus),
             "load_average": os.getloadavg()[0],
+            **after_add,
             **whole,
             **changes,
         }
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _each_after_a_note(
+    store: Store, concepts: list[tuple[str, str]], sessions: int, seed: int
+) -> dict[str, object]:
+    """The sessions again as the worker meets them: each selection right after the previous
+    session's note was written (the catalogue updated by one note every time)."""
+    from vaultkit.session.distill.candidates import select
+
+    rng = random.Random(seed + 1)
+    cpus: list[float] = []
+    walls: list[float] = []
+    for n in range(sessions):
+        _, name = rng.choice(concepts)
+        others = [o for _, o in rng.sample(concepts, 5) if o != name]
+        transcript = session_text(rng, name, [], others)
+        _change(store, concepts, "added", 10_000 + n)
+        start, cpu = time.perf_counter(), time.process_time()
+        select(store, transcript, "", 1500)
+        walls.append(time.perf_counter() - start)
+        cpus.append(time.process_time() - cpu)
+    return {
+        "each_after_note_cpu_ms_median": 1000 * statistics.median(cpus),
+        "each_after_note_cpu_ms_p95": 1000 * sorted(cpus)[int(0.95 * (len(cpus) - 1))],
+        "each_after_note_wall_ms_median": 1000 * statistics.median(walls),
+    }
 
 
 def _ways(transcript: str, name: str, aliases: list[str]) -> list[str]:
