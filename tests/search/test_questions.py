@@ -88,7 +88,43 @@ def test_korean_endings_and_cjk_stop_strings() -> None:
     assert korean_stem("추가하나요") == "추가"
     assert korean_stem("나가") == "나가"  # one syllable would be left: kept
     assert cjk_pieces("如何给笔记添加别名") == ["给笔记添加别名"]
-    assert cjk_pieces("コールアウトを折りたたむ") == ["コールアウト", "折りたたむ"]
+    assert cjk_pieces("コールアウトを折りたたむ") == ["コールアウト", "折"]
+    # Japanese: cut where the script changes, the Hiragana between (grammar) left out
+    assert cjk_pieces("ショートカットを覚えていないときにコマンドを実行するには") == [
+        "ショートカット",
+        "覚",
+        "コマンド",
+        "実行",
+    ]
+    assert cjk_pieces("すばやく") == []  # Hiragana alone: grammar too ...
+    assert parse_query("すばやく").match()  # ... so a query of nothing else is taken as written
+    # a Han character standing alone between cuts is a function word: 在 (at), 会 (will)
+    assert cjk_pieces("在哪里可以看到当前笔记") == ["当前笔记"]
+    assert cjk_pieces("满了会怎样") == ["满"]
+    assert cjk_pieces("现在") == ["现在"]  # ... but not inside a word
+
+
+def test_the_words_of_a_question_frame_are_left_out() -> None:
+    assert parse_query("Where can I see how many headings there are").left_out() == (
+        "where",
+        "can",
+        "i",
+        "see",
+        "how",
+        "many",
+        "there",
+        "are",
+    )
+    assert [u.word for u in parse_query("Sync 저장 공간은 얼마나 되나요?").units()] == [
+        "Sync",
+        "저장",
+        "공간",
+    ]
+    assert korean_stem("저장해") == "저장"  # 해 (from 하다), 게, 면, 된 are endings too
+    assert korean_stem("빠르게") == "빠르"
+    assert korean_stem("올리면") == "올리"
+    assert korean_stem("연결된") == "연결"
+    assert korean_stem("화면") == "화면"  # one syllable would be left: a noun, kept
     assert cjk_pieces("如何") == []
 
 

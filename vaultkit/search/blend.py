@@ -26,12 +26,13 @@ import sqlite3
 from functools import lru_cache
 
 from vaultkit.search.grams import is_cjk
-from vaultkit.search.loose import Loose, coverage, id_list
+from vaultkit.search.loose import Loose, coverage, documents, id_list, idf, rarities
 from vaultkit.search.query import Query, Unit
 from vaultkit.search.words import stem_prefix
 
 BM25 = 1.5  # the weight of the BM25 part against coverage (1)
 TITLE = 2.0  # the weight of the share of the query the title and aliases name
+COMMON = 2  # a word held by more than one note in this many counts less in a title
 _TOKEN = re.compile(r"\w+")
 
 Ranked = list[tuple[int, float]]  # file id, score
@@ -49,27 +50,33 @@ def _stem(token: str) -> str:
     return stem_prefix(token)
 
 
-def _wanted(units: tuple[Unit, ...]) -> list[tuple[str, bool, float]]:
-    """Each unit as (what a title must hold, whether as a substring rather than a stem,
-    weight)."""
-    wanted: list[tuple[str, bool, float]] = []
+def _wanted(
+    units: tuple[Unit, ...], rarity: dict[str, float], common: float
+) -> list[tuple[str, bool, float, float]]:
+    """Each unit as (what a title must hold, whether as a substring rather than a stem, its
+    weight, the credit a title naming it earns: its weight, less for a word more common than
+    one note in ``COMMON`` (whose idf is ``common``))."""
+    wanted: list[tuple[str, bool, float, float]] = []
     for unit in units:
         word = unit.word.lower()
         loose = any(is_cjk(c) for c in word) or not word.isalnum()
-        wanted.append((word if loose else stem_prefix(word), loose, unit.weight))
+        credit = unit.weight * min(1.0, rarity.get(unit.docs, common) / common)
+        wanted.append((word if loose else stem_prefix(word), loose, unit.weight, credit))
     return wanted
 
 
 def title_share(
-    conn: sqlite3.Connection, units: tuple[Unit, ...], ids: list[int]
+    conn: sqlite3.Connection, units: tuple[Unit, ...], ids: list[int], rarity: dict[str, float]
 ) -> dict[int, float]:
-    """The share of the query's content words (by weight) each file's title or aliases name."""
-    wanted = _wanted(units)
-    total = sum(weight for _, _, weight in wanted) or 1.0
+    """The share of the query's content words (by weight) each file's title or aliases name;
+    a word held by more than one note in ``COMMON`` counts less (a title naming *note* in a
+    vault of notes says little)."""
+    wanted = _wanted(units, rarity, idf(documents(conn) / COMMON, documents(conn)))
+    total = sum(weight for _, _, weight, _ in wanted) or 1.0
     share: dict[int, float] = {}
     for fid, names in _names(conn, ids).items():
         stems = {_stem(token) for token in _TOKEN.findall(names)}
-        held = (w for key, loose, w in wanted if (key in names if loose else key in stems))
+        held = (c for key, loose, _, c in wanted if (key in names if loose else key in stems))
         share[fid] = sum(held) / total
     return share
 
@@ -83,12 +90,13 @@ def blend(
     ids = list(bm25)
     cover = dict(loose.cover)
     units = query.units()
+    rarity = loose.rarity or rarities(conn, units)
     missing = [fid for fid in ids if fid not in cover]
     if missing:
-        cover.update(coverage(conn, units, id_list(missing)))
+        cover.update(coverage(conn, units, id_list(missing), rarity))
     top = max(cover.values(), default=0.0) or 1.0
     best = min(bm25.values(), default=0.0) or -1.0
-    share = title_share(conn, units, ids)
+    share = title_share(conn, units, ids, rarity)
     score = {
         fid: cover.get(fid, 0.0) / top + BM25 * bm25[fid] / best + TITLE * share.get(fid, 0.0)
         for fid in ids

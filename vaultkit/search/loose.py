@@ -33,6 +33,7 @@ class Loose:
     ranked: list[tuple[int, float]]
     unmatched: tuple[str, ...]
     cover: dict[int, float] = field(default_factory=dict)  # file id -> its coverage
+    rarity: dict[str, float] = field(default_factory=dict)  # unit's docs expression -> idf
 
 
 def id_list(rows: list[int]) -> str:
@@ -59,14 +60,35 @@ def _lengths(conn: sqlite3.Connection, ids: str) -> dict[int, float]:
     return {int(fid): (K1 + 1) / (1 + K1 * (1 - B + B * int(size) / average)) for fid, size in rows}
 
 
-def coverage(conn: sqlite3.Connection, units: tuple[Unit, ...], ids: str) -> dict[int, float]:
-    """The coverage of each of the files ``ids`` (a comma-separated list) that holds a unit."""
-    total = max(1, int(conn.execute("SELECT count(*) FROM files").fetchone()[0]))
+def idf(df: float, total: int) -> float:
+    """BM25's inverse document frequency of a unit ``df`` of ``total`` documents hold."""
+    return math.log(1 + (total - df + 0.5) / (df + 0.5))
+
+
+def documents(conn: sqlite3.Connection) -> int:
+    """How many documents the index holds (at least 1)."""
+    return max(1, int(conn.execute("SELECT count(*) FROM files").fetchone()[0]))
+
+
+def rarities(conn: sqlite3.Connection, units: tuple[Unit, ...]) -> dict[str, float]:
+    """Each unit's inverse document frequency (BM25's), by its ``docs`` expression."""
+    total = documents(conn)
+    found: dict[str, float] = {}
+    for unit in units:
+        if unit.docs not in found:
+            found[unit.docs] = idf(_frequency(conn, "docs", unit.docs), total)
+    return found
+
+
+def coverage(
+    conn: sqlite3.Connection, units: tuple[Unit, ...], ids: str, rarity: dict[str, float]
+) -> dict[int, float]:
+    """The coverage of each of the files ``ids`` (a comma-separated list) that holds a unit,
+    given each unit's :func:`rarities`."""
     length = _lengths(conn, ids)
     cover: dict[int, float] = {}
     for unit in units:
-        df = _frequency(conn, "docs", unit.docs)
-        idf = math.log(1 + (total - df + 0.5) / (df + 0.5))
+        idf = rarity[unit.docs]
         for fid in _holders(conn, "docs", unit.docs, ids):
             cover[fid] = cover.get(fid, 0.0) + unit.weight * idf * length.get(fid, 1.0)
         if unit.heads:
@@ -109,6 +131,7 @@ def rank_loose(
     found = [(int(i), float(s)) for i, s in rows if int(i) not in skip]
     if not found:
         return Loose([], tuple(u.word for u in units))
-    cover = coverage(conn, units, id_list([i for i, _ in found]))
+    rarity = rarities(conn, units)
+    cover = coverage(conn, units, id_list([i for i, _ in found]), rarity)
     found.sort(key=lambda row: (-round(cover.get(row[0], 0.0), 6), row[1], row[0]))
-    return Loose(found, (), cover)
+    return Loose(found, (), cover, rarity)

@@ -30,7 +30,8 @@ ENGLISH = frozenset(
     were what whats when where whether which while who whom whose why will with within without
     would you your yours yourself
     able another anything best kind kinds one ones several something specific thing things
-    way ways"""
+    way ways
+    see many happen happens happened"""
     )
 )
 # Korean words (eojeol) that say nothing a note could be told apart by, and the particles and
@@ -41,7 +42,8 @@ KOREAN = frozenset(
     방법 방법은 방법이 방법을 있나요 있습니까 있을까요 있어요 있는 있게 수 할 하나요 해야
     하나요 해요 합니까 하려면 되나요 돼요 됩니까 인가요 입니까 가요 나요 내 제 저 나 우리
     그 이 저것 이것 그것 좀 꼭 더 또 및 등 것 거 건가요 싶어요 싶습니다 주세요 알려줘
-    알려주세요 가능한가요 가능할까요 가장 좋은 다른 지금 때 것인가요 여러"""
+    알려주세요 가능한가요 가능할까요 가장 좋은 다른 지금 때 것인가요 여러
+    몇 얼마 얼마나 볼 보려면 보는 모든 되고 되면"""
     )
 )
 KOREAN_ENDINGS = tuple(
@@ -50,7 +52,7 @@ KOREAN_ENDINGS = tuple(
             """하려면 하나요 할까요 합니까 하는 하기 하고 해야 하면 했나요 했어요 되나요 되는 되어
         되었나요 있는지 있는 인가요 에서는 에서 으로는 으로 에게 한테 까지 부터 처럼 보다
         이나 이란 이라는 라는 은 는 이 가 을 를 에 의 로 와 과 도 만 요 나 으려면 려면 려고
-        하게 해서 어서 아서 으면 들이 들을 들은 들의 들에 들 할"""
+        하게 해서 어서 아서 으면 들이 들을 들은 들의 들에 들 할 해 게 면 된"""
         ),
         key=len,
         reverse=True,
@@ -61,6 +63,7 @@ KOREAN_ENDINGS = tuple(
 CHINESE = (
     "如何 怎么样 怎么 怎样 什么 哪些 哪个 哪里 为什么 是否 能否 可以 能够 一下 一个 一篇 一种"
     " 有哪些 有没有 我们 我的 你的 自己的 自己 以便 之间 的时候 时候 吗 呢 吧 的 了 么"
+    " 多少 看到 之后 以后 然后"
 )
 JAPANESE = (
     "するにはどうすればいいですか どうすればいいですか どうすればよいですか にするには するには"
@@ -71,6 +74,10 @@ JAPANESE = (
 _STRINGS = tuple(sorted(_split(CHINESE + " " + JAPANESE), key=len, reverse=True))
 # Japanese particles: cut when they follow a word written in Han or Katakana.
 _PARTICLES = frozenset("をにはがのでともへや")
+# Han characters that, left standing alone between the cuts, are function words (the
+# counterparts of English stop words: at, will, can, let, for, and, or, again, after, see,
+# now, another, above, before, all), not part of a word; Chinese, then Japanese.
+_LONE = frozenset("在会能要把被让给和与或就都也还再很又从对向后" + "見今後別時上下前全")
 
 
 def is_stop_word(word: str) -> bool:
@@ -119,12 +126,48 @@ def _hiragana(char: str) -> bool:
     return "\u3040" <= char <= "\u309f"
 
 
+def katakana(char: str) -> bool:
+    """True for a Katakana character (the prolonged sound mark ``ー`` included)."""
+    return (
+        "\u30a0" <= char <= "\u30ff"
+        or "\u31f0" <= char <= "\u31ff"
+        or ("\uff66" <= char <= "\uff9f")
+    )
+
+
+def _script(char: str) -> str:
+    return "hiragana" if _hiragana(char) else "katakana" if katakana(char) else "han"
+
+
+def _japanese_words(piece: str) -> list[str]:
+    """A piece of a Japanese run cut where the script changes, its Hiragana left out: the
+    content of a Japanese sentence is written in Han and Katakana, and what Hiragana holds
+    between them is grammar (particles, endings, auxiliaries: ``覚えていないときに`` ->
+    ``覚``), whose bigrams would match every note."""
+    words: list[str] = []
+    for char in piece:
+        if words and _script(words[-1][-1]) == _script(char):
+            words[-1] += char
+        else:
+            words.append(char)
+    return [w for w in words if not _hiragana(w[0])]
+
+
 def cjk_pieces(run: str) -> list[str]:
     """The content pieces of one run of CJK characters: a Hangul word as it is (its ending is
     cut by :func:`korean_stem` later), a Chinese or Japanese run with its stop strings and
-    particles cut out (a run of nothing else gives no piece)."""
+    particles cut out (a run of nothing else gives no piece), a Japanese one also cut where
+    its script changes (:func:`_japanese_words`)."""
     if all(_hangul(c) for c in run):
         return [] if run in KOREAN else [run]
+    pieces = _cut(run)
+    if any(_hiragana(c) or katakana(c) for c in run):
+        pieces = [w for p in pieces for w in _japanese_words(p)]
+    return [p for p in pieces if p and not (len(p) == 1 and p in _LONE)]
+
+
+def _cut(run: str) -> list[str]:
+    """A Chinese or Japanese run cut at its stop strings and particles."""
     pieces: list[str] = []
     current = ""
     i = 0
@@ -140,4 +183,4 @@ def cjk_pieces(run: str) -> list[str]:
             current += run[i]
             i += 1
     pieces.append(current)
-    return [p for p in pieces if len(p) >= 3 or (p and not all(_hiragana(c) for c in p))]
+    return pieces
