@@ -10,7 +10,10 @@ other concepts.
 For each session: is the concept's note among the candidates offered (vaultkit's selection, and
 side by side the old list: the newest 80 names at the wiki root), at which place, and what the
 selection costs in process; then whole processes (``python -c`` running one selection) beside
-``python -c pass``. Targets: the note offered for >= 95 % of sessions, <= 100 ms a session.
+``python -c pass``. Then the cost of a selection by what changed in the wiki since the last one
+(``--rounds`` of each, in turn): nothing, one session note added (the worker's usual case), one
+concept note edited in place (a heading appended), one session note removed; in process and as
+a whole process. Targets: the note offered for >= 95 % of sessions, <= 100 ms a session.
 """
 
 from __future__ import annotations
@@ -138,7 +141,7 @@ def old_list(store: Store) -> list[str]:
     return sorted(names, reverse=True)[:80]
 
 
-def measure(notes: int, sessions: int, seed: int) -> dict[str, object]:
+def measure(notes: int, sessions: int, seed: int, rounds: int = 9) -> dict[str, object]:
     from vaultkit.base.leanmeta import read_meta
     from vaultkit.session.distill.candidates import select
 
@@ -171,7 +174,9 @@ def measure(notes: int, sessions: int, seed: int) -> dict[str, object]:
             if ok:
                 places.append(found.index(path) + 1)
             old_hits += path.rsplit("/", 1)[-1] in old_list(store)
+        after_add = _each_after_a_note(store, concepts, sessions, seed)
         whole = _whole_process(store, work, rounds=7)
+        changes = _after_changes(store, concepts, work, rounds)
         return {
             "notes": notes,
             "concepts": len(concepts),
@@ -185,10 +190,38 @@ def measure(notes: int, sessions: int, seed: int) -> dict[str, object]:
             "cost_ms_max": 1000 * max(costs),
             "cpu_ms_median": 1000 * statistics.median(cpus),
             "load_average": os.getloadavg()[0],
+            **after_add,
             **whole,
+            **changes,
         }
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _each_after_a_note(
+    store: Store, concepts: list[tuple[str, str]], sessions: int, seed: int
+) -> dict[str, object]:
+    """The sessions again as the worker meets them: each selection right after the previous
+    session's note was written (the catalogue updated by one note every time)."""
+    from vaultkit.session.distill.candidates import select
+
+    rng = random.Random(seed + 1)
+    cpus: list[float] = []
+    walls: list[float] = []
+    for n in range(sessions):
+        _, name = rng.choice(concepts)
+        others = [o for _, o in rng.sample(concepts, 5) if o != name]
+        transcript = session_text(rng, name, [], others)
+        _change(store, concepts, "added", 10_000 + n)
+        start, cpu = time.perf_counter(), time.process_time()
+        select(store, transcript, "", 1500)
+        walls.append(time.perf_counter() - start)
+        cpus.append(time.process_time() - cpu)
+    return {
+        "each_after_note_cpu_ms_median": 1000 * statistics.median(cpus),
+        "each_after_note_cpu_ms_p95": 1000 * sorted(cpus)[int(0.95 * (len(cpus) - 1))],
+        "each_after_note_wall_ms_median": 1000 * statistics.median(walls),
+    }
 
 
 def _ways(transcript: str, name: str, aliases: list[str]) -> list[str]:
@@ -230,13 +263,73 @@ def _whole_process(store: Store, work: Path, rounds: int) -> dict[str, object]:
     }
 
 
+CHANGES = ("unchanged", "added", "edited", "removed")
+
+
+def _change(store: Store, concepts: list[tuple[str, str]], case: str, n: int) -> None:
+    """Change the wiki as ``case`` says (the ``n``-th change of the run)."""
+    rng = random.Random(n)
+    if case == "added":
+        title = _title(rng, 4)
+        name = f"2027-01-{1 + n % 28:02d}_{n % 24:02d}00_{0xF0000000 + n:08x}_{title}.md"
+        body = " ".join(rng.choices(TECH + FILLER * 3, k=200))
+        text = f"---\ntype: session-wiki\n---\n# {title}\n\n{body}\n"
+        (store.wiki / name).write_text(text, encoding="utf-8")
+    elif case == "edited":
+        path = store.wiki / rng.choice(concepts)[0]
+        with path.open("a", encoding="utf-8") as handle:
+            handle.write(f"\n## {_title(rng, 2)}\n\nmore on this\n")
+    elif case == "removed":
+        roots = sorted(p for p in store.wiki.glob("2*.md"))
+        rng.choice(roots).unlink()
+
+
+def _after_changes(
+    store: Store, concepts: list[tuple[str, str]], work: Path, rounds: int
+) -> dict[str, object]:
+    """The cost of one selection after each kind of change, in process and as a process."""
+    from vaultkit.session.distill.candidates import select
+
+    transcript = session_text(random.Random(5), concepts[0][1], [], [])
+    (work / "changed.md").write_text(transcript, encoding="utf-8")
+    cpu: dict[str, list[float]] = {case: [] for case in CHANGES}
+    wall: dict[str, list[float]] = {case: [] for case in CHANGES}
+    whole: dict[str, list[float]] = {case: [] for case in ("pass", *CHANGES)}
+    argv = [sys.executable, "-c", SCRIPT, str(store.root), str(work / "changed.md")]
+    n = 0
+    for _ in range(rounds):  # the kinds in turn, so noise hits all alike
+        for case in CHANGES:
+            n += 1
+            _change(store, concepts, case, n)
+            start, began = time.perf_counter(), time.process_time()
+            select(store, transcript, "", 1500)
+            wall[case].append(time.perf_counter() - start)
+            cpu[case].append(time.process_time() - began)
+        for case in ("pass", *CHANGES):
+            n += 1
+            if case != "pass":
+                _change(store, concepts, case, n)
+            start = time.perf_counter()
+            subprocess.run(argv if case != "pass" else [sys.executable, "-c", "pass"], check=True)
+            whole[case].append(time.perf_counter() - start)
+    result: dict[str, object] = {}
+    for case in CHANGES:
+        result[f"{case}_cpu_ms_median"] = 1000 * statistics.median(cpu[case])
+        result[f"{case}_wall_ms_median"] = 1000 * statistics.median(wall[case])
+        result[f"{case}_whole_process_ms"] = 1000 * statistics.median(whole[case])
+    result["changes_python_pass_ms"] = 1000 * statistics.median(whole["pass"])
+    result["changes_load_average"] = os.getloadavg()[0]
+    return result
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--notes", type=int, default=10_000)
     parser.add_argument("--sessions", type=int, default=200)
     parser.add_argument("--seed", type=int, default=26)
+    parser.add_argument("--rounds", type=int, default=9, help="selections after each change")
     args = parser.parse_args(argv)
-    result = measure(args.notes, args.sessions, args.seed)
+    result = measure(args.notes, args.sessions, args.seed, args.rounds)
     for key, value in result.items():
         print(f"{key}: {round(value, 3) if isinstance(value, float) else value}")
     return 0

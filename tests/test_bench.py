@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks import baselines, generate
+from benchmarks.bench_onefile import ROWS
 from vaultkit.vault.load import load_vault
 
 REPO = Path(__file__).resolve().parent.parent
@@ -221,3 +222,16 @@ def test_strategy_bench_runs_each_reader_on_the_same_vault(tmp_path: Path) -> No
     assert set(result) == {"serial", "pool"}
     assert all(got["wall"] > 0 and got["cpu"] > 0 and got["in"] > 0 for got in result.values())
     assert "vs serial" in done.stdout
+
+
+@pytest.mark.slow
+def test_onefile_bench_times_each_change_and_checks_what_it_reports(tmp_path: Path) -> None:
+    out = tmp_path / "onefile.json"
+    argv = [sys.executable, "-m", "benchmarks.bench_onefile", "--notes", "60", "--runs", "1"]
+    done = subprocess.run(
+        [*argv, "--json", str(out)], cwd=REPO, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(out.read_text(encoding="utf-8"))["rows"]["vaultkit"]
+    assert set(rows) == set(ROWS)
+    assert all(row["median_ms"] > 0 and row["peak_rss_mb"] > 0 for row in rows.values())

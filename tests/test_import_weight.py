@@ -215,10 +215,12 @@ LAZY = {
     "vaultkit.vault.parallel": "the process pool and the parser in its workers",
     "vaultkit.vault.parse": "markdown-it and PyYAML only for what the fast path declines",
 }
-# ``TYPE_CHECKING = False`` (``import typing`` costs ~4 ms) outside the lean set: the typer-free
-# CLI path only. The shims outside it: frontmatter read with the reader SessionStart uses
-# (mcp.tools: the summaries; notes.quality and distill.candidates: the store's own notes).
-TYPING_TRICK = {"vaultkit.cli.quick", "vaultkit.cli.quickwords"}
+# ``TYPE_CHECKING = False`` (``import typing`` costs ~4 ms) outside the lean set: the quick
+# ``--help`` and ``--version`` only (every command's run module imports typing anyway; measured in
+# benchmarks/README.md, "What each speed trick buys"). The shims outside it: frontmatter read
+# with the reader SessionStart uses (mcp.tools: the summaries; notes.quality and
+# distill.candidates: the store's own notes).
+TYPING_TRICK = {"vaultkit.cli.quick"}
 SHIM_USERS = {
     "vaultkit.mcp.tools",
     "vaultkit.session.notes.quality",

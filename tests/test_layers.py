@@ -89,6 +89,7 @@ IO_EDGE = (
     "vaultkit.base.log",
     "vaultkit.vault.load",
     "vaultkit.vault.cache",
+    "vaultkit.vault.scoped",
 )
 UPPER = ("vaultkit.cli", "vaultkit.hooks", "vaultkit.hookentry", "vaultkit.session.worker")
 

@@ -20,6 +20,7 @@ LEAN: tuple[str, ...] = (
     "vaultkit.agents.claude.context",
     "vaultkit.agents.claude.reader",
     "vaultkit.agents.claude.scan",
+    "vaultkit.agents.claude.window",
     "vaultkit.agents.codex",
     "vaultkit.agents.codex.reader",
     "vaultkit.agents.codex.scan",

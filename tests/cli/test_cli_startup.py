@@ -215,6 +215,12 @@ LINT_FORMS = [
     ["--fix", "--dry-run", "examples/sessions/wiki"],
     ["--select", "VK999", "examples/sessions/wiki"],  # a VaultkitError: one error line, exit 2
     ["examples/no-such-vault"],
+    [  # notes named: their findings and those on links to them
+        "examples/sessions/wiki/Glossary.md",
+        "examples/sessions/wiki/2026-11-12_1020_9e3b7c55_SQLite schema migration.md",
+    ],
+    ["examples/sessions/wiki", "examples/sessions/wiki/Glossary.md", "-q"],
+    ["examples/sessions/wiki/Glossary.md", "examples/sessions/wiki/Gone.md"],  # an error
 ]
 
 
@@ -241,7 +247,7 @@ def test_quick_lint_loads_no_typer(example: Path) -> None:
         ["--help"],
         ["-h"],
         ["--bogus"],
-        ["a", "b"],
+        ["-", "b"],
         ["--format"],
         ["--format", "xml"],
         ["--format=Json"],
@@ -254,6 +260,22 @@ def test_quick_lint_loads_no_typer(example: Path) -> None:
 )
 def test_anything_but_the_plain_forms_is_left_to_typer(args: list[str]) -> None:
     assert read_quick(args) is None
+
+
+def test_a_list_on_standard_input_is_read_alike_on_both_paths(example: Path) -> None:
+    wiki = example / "examples" / "sessions" / "wiki"
+    listed = f"{wiki / 'Glossary.md'}\n{wiki / 'Gone.md'}\n"  # one note, one path gone
+    args = ["lint", "--files-from", "-", str(wiki), "--format", "json"]
+    assert read_quick(args[1:]) is not None
+    both = ([sys.executable, "-m", "vaultkit", *args], [sys.executable, "-c", TYPER, *args])
+    runs = [
+        subprocess.run(argv, input=listed, capture_output=True, text=True, env=_env(), timeout=60)
+        for argv in both
+    ]
+    quick_done, typer_done = ((r.returncode, r.stdout, r.stderr) for r in runs)
+    assert quick_done == typer_done
+    assert "Gone.md no longer exists" in runs[0].stderr
+    assert json.loads(runs[0].stdout)["vault"]
 
 
 def test_quick_reading_of_each_option() -> None:
@@ -270,6 +292,9 @@ def test_quick_reading_of_each_option() -> None:
         no_cache=True,
     )
     assert read_quick([]) == LintArgs()
+    assert read_quick(["v", "a.md", "--files-from", "-"]) == LintArgs(
+        paths=(Path("v"), Path("a.md")), files_from="-"
+    )
 
 
 def test_quick_options_are_exactly_the_typer_commands() -> None:

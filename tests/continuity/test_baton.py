@@ -25,6 +25,7 @@ from baton_support import (
     write_jsonl,
 )
 
+from vaultkit.agents.claude.window import encode_cwd
 from vaultkit.base.store import Store
 from vaultkit.continuity import baton, resume
 
@@ -244,7 +245,7 @@ def test_cli_drops_a_baton_with_the_transcripts_thinking(tmp_path: Path) -> None
 def test_cli_finds_the_transcript_from_the_session_id(tmp_path: Path) -> None:
     root, store = project(tmp_path / "p")
     config_dir = tmp_path / "claude-config"
-    folder = config_dir / "projects" / baton.encode_cwd(root)
+    folder = config_dir / "projects" / encode_cwd(root)
     write_jsonl(folder / "abc-123.jsonl", [user("q"), assistant("m", thinking("deep thought"))])
     env = {"CLAUDE_CONFIG_DIR": str(config_dir), "CLAUDE_CODE_SESSION_ID": "abc-123"}
     done = vk("baton", cwd=root, stdin="memo", env=env)

@@ -132,10 +132,10 @@ def test_the_next_mv_completes_a_move_killed_after_the_rename(tmp_path: Path) ->
     other = root / "projects" / "Other.md"
     text = planned.diff  # the plan, as a killed run would have journalled it
     assert "[[Renamed#Goals|the plan]]" in text
-    from vaultkit.curate.apply import prepare
+    from vaultkit.curate.apply import Facts, prepare
     from vaultkit.vault.load import load_vault
 
-    prep = prepare(root, load_vault(root, cache=False), "Old note.md", "Renamed.md")
+    prep = prepare(root, Facts.of(load_vault(root, cache=False)), "Old note.md", "Renamed.md")
     jr.begin(state, jr.Journal(prep.rename, prep.writes))
     os.rename(root / "Old note.md", root / "Renamed.md")  # killed here: links not yet rewritten
     (root / "Third.md").write_text("[[Renamed]]\n", encoding="utf-8")

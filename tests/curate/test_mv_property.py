@@ -4,7 +4,9 @@ named before (the moved one at its new path), and no byte outside link targets c
 
 from __future__ import annotations
 
+import os
 import re
+import time
 from pathlib import Path
 from tempfile import TemporaryDirectory
 from urllib.parse import quote
@@ -16,6 +18,7 @@ from hypothesis import strategies as st
 from vaultkit.curate.apply import move
 from vaultkit.errors import VaultkitError
 from vaultkit.vault.load import load_vault
+from vaultkit.vault.scoped import warm
 from vaultkit.vault.value import Vault
 
 FOLDERS = ("", "a", "b", "a/c")
@@ -115,18 +118,42 @@ def _mapping(old: str, new: str, files: list[str]) -> dict[str, str]:
     return {f: new + f[len(old) :] for f in files if f.startswith(old + "/")}
 
 
-@pytest.mark.slow  # about 10 s: CI runs it (.ci/run selects every mark)
+def _warm(root: Path, texts: dict[str, str], edits: dict[str, str]) -> None:
+    """Cache the vault (rows trusted by their stat), then append ``edits`` to some notes: the
+    move reads the cache, and those notes changed since it was written."""
+    past = time.time() - 3600
+    for path in texts:
+        os.utime(root / path, (past, past))
+    load_vault(root, cache=True)
+    for path, extra in edits.items():
+        texts[path] += extra
+        (root / path).write_bytes(texts[path].encode("utf-8"))
+
+
+def _edits(data: st.DataObject, texts: dict[str, str]) -> dict[str, str]:
+    notes = sorted(p for p in texts if p.endswith(".md"))
+    chosen = data.draw(st.lists(st.sampled_from(notes), max_size=3, unique=True))
+    names = sorted({p.rpartition("/")[2].removesuffix(".md") for p in texts} | {"Ghost"})
+    return {p: f"Later [[{data.draw(st.sampled_from(names))}]].\n" for p in chosen}
+
+
+@pytest.mark.slow  # about 20 s: CI runs it (.ci/run selects every mark)
+@pytest.mark.parametrize("cached", [False, True], ids=["loaded", "warm-cache"])
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(vaults())
+@given(vaults(), st.data())
 def test_every_link_keeps_its_target_and_nothing_else_changes(
-    case: tuple[dict[str, str], str, str],
+    cached: bool, case: tuple[dict[str, str], str, str], data: st.DataObject
 ) -> None:
     texts, old, new = case
+    texts = dict(texts)
     with TemporaryDirectory() as tmp:
         root = Path(tmp)
         for path, text in texts.items():
             (root / path).parent.mkdir(parents=True, exist_ok=True)
             (root / path).write_bytes(text.encode("utf-8"))
+        if cached:
+            _warm(root, texts, _edits(data, texts))
+            assert warm(root) is not None  # the scoped load is the one under test
         before = load_vault(root, cache=False)
         try:
             outcome = move(root, old, new)

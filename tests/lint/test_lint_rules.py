@@ -102,6 +102,20 @@ def test_duplicate_names_are_reported_once_per_extra_file(tmp_path: Path) -> Non
     ]
 
 
+def test_paths_differing_only_in_case_are_named_a_clone_hazard(tmp_path: Path) -> None:
+    found = lint(
+        tmp_path,
+        {"a.md": "[[x/Plan]] [[y/plan]]\n", "x/Plan.md": "[[a]]\n", "x/plan.md": "[[a]]\n"},
+    )
+    found += lint(tmp_path / "other", {"b.md": "[[c]]\n", "c.md": "[[b]]\n", "d/c.md": "[[b]]\n"})
+    [same_folder, other_folder] = [f.message for f in found if f.code == "VK303"]
+    assert "x/Plan.md differs from this path only in letter case" in same_folder
+    assert "macOS or Windows holds just one of them" in same_folder
+    assert "`vaultkit mv` rewrites the links to it" in same_folder
+    assert "letter case" not in other_folder
+    assert "`vaultkit mv` rewrites the links to it) or link by path" in other_folder
+
+
 def test_broken_heading_and_block_anchors(tmp_path: Path) -> None:
     found = lint(
         tmp_path,

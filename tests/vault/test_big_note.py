@@ -58,8 +58,12 @@ def test_a_long_note_parses_the_same_window_by_window(
         thresholds, "TABLE", replace(thresholds.TABLE, big_body_lines=100, window_lines=40)
     )
     lines = data.decode().split("\n")
-    bounds = fastparse.windows(lines, 3)
-    assert bounds is not None and len(bounds) > 10  # many windows
+    windowed = fastparse.windows(lines, 3)
+    assert windowed is not None and len(windowed.bounds) > 10  # many windows
+    for low, high in zip(windowed.bounds, windowed.bounds[1:], strict=False):
+        # the kinds a window is planned with are those of its lines, blank before them
+        assert windowed.kinds[:high] == fastparse.block_kinds(lines, low, high)
+        fastparse.let_go(lines, windowed.kinds, low, high)
     assert parse_note("Big.md", data) == whole
     assert len(whole.links) > 1000
 

@@ -156,7 +156,7 @@ def test_a_note_parsed_in_this_process_is_kept_as_parsed_and_stored_as_its_recor
     def no_decode(blob: bytes) -> None:
         raise AssertionError("a note parsed in this process was decoded back from its record")
 
-    monkeypatch.setattr(cache, "_decode", no_decode)
+    monkeypatch.setattr(cache, "decode_record", no_decode)
     _same(plain, load_vault(root, cache=True))
     monkeypatch.undo()
     rows = cache.stored_rows(cache.cache_path(root), records=True)

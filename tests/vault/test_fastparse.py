@@ -28,8 +28,10 @@ from vaultkit.vault.fastparse import (
     is_bulk,
     simple_yaml,
 )
-from vaultkit.vault.parse import _parse_frontmatter, parse_note, parse_note_with
+from vaultkit.vault.fastparse.tokens import BULK_GAP, EMPTY_WIKILINK
+from vaultkit.vault.parse import _SIMPLE_BODY, _parse_frontmatter, parse_note, parse_note_with
 from vaultkit.vault.wikilink import get_parser
+from vaultkit.vault.wikisyntax import SIMPLE_WIKILINK
 from vaultkit.vault.yamlfront import _Loader
 
 SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -778,6 +780,45 @@ def test_bulk_declines_other_inline_syntax(piece: str) -> None:
     text = f"first\n\n{content}\n"
     assert not _bulk_taken(text) or "\n" in piece
     _check("n.md", text.encode("utf-8"))
+
+
+def _bulk_statement(content: str) -> bool:
+    """is_bulk as first written: no BULK_GAP character left once the simple wikilinks are out."""
+    return (
+        "\\" not in content
+        and BULK_GAP.search(SIMPLE_WIKILINK.sub("", content)) is None
+        and EMPTY_WIKILINK.search(content) is None
+    )
+
+
+@SETTINGS
+@given(
+    st.lists(
+        st.sampled_from([*BULK_PIECES, *BULK_BREAKERS, "[[", "]]", "![[", "a", "!", "[", "]"]),
+        max_size=40,
+    ).map("".join)
+)
+def test_is_bulk_reads_content_as_its_statement_does(content: str) -> None:
+    assert is_bulk(content) == _bulk_statement(content), repr(content)
+
+
+_LINKISH = ["!", "!!", "[[", "]]", "[", "]", "a", "#h", "|", "\n"]
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(_LINKISH)).map("".join))
+def test_the_bulk_walk_finds_the_simple_wikilinks_of_the_pattern(text: str) -> None:
+    """``parse._SIMPLE_BODY`` (no "!"), an embed's "!" read before it, finds SIMPLE_WIKILINK's."""
+    found = []
+    for match in _SIMPLE_BODY.finditer(text):
+        at = match.start() - (match.start() > 0 and text[match.start() - 1] == "!")
+        found.append((at, text[at : match.end()]))
+    assert found == [(m.start(), m.group()) for m in SIMPLE_WIKILINK.finditer(text)]
+
+
+def test_is_bulk_is_linear_on_long_content_it_declines() -> None:
+    assert not is_bulk("word " * 200_000 + "[[a]] #")  # would backtrack for ever if it could
+    assert is_bulk("word [[a]] " * 100_000)
 
 
 def test_bulk_grammar_matches_and_often_takes_the_bulk_path() -> None:

@@ -220,3 +220,40 @@ def test_the_lint_cache_lints_packed_notes_as_tuple_ones(
     assert [how for how, _ in runs[packed]] == ["full", "stored", "incremental"]
     assert runs[packed] == runs[plain]
     assert any("Nowhere new" in f.message for f in runs[packed][2][1])
+
+
+def _repeating_vault(root: Path) -> Path:
+    """A note linking many times to few (target, subpath) pairs: good links, ghosts, alias-only
+    links, ambiguous ones, placeholders and broken headings and blocks, interleaved."""
+    targets = ("Plan", "Dup", "a/Plan", "Nope", "pic", "Nick", "{{date}}", "", "Idea")
+    subpaths = ("", "#Goals", "#Missing", "#^blk", "#^gone", "#Goals#Sub")
+    lines = [f"line {i} [[{targets[i % 9]}{subpaths[i % 7 % 6]}]] x" for i in range(400)]
+    files = {
+        "Big.md": "# Top\n\n" + "\n".join(lines) + "\n",
+        "Plan.md": "# Goals\n\nsee ^blk\n",
+        "a/Plan.md": "---\naliases: [Nick]\n---\n# Other\n",
+        "x/Dup.md": "text\n",
+        "y/Dup.md": "# Goals\n",
+        "Idea.md": "## Goals\n",
+        "pic.png": "",
+    }
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    return root
+
+
+def test_a_packed_note_linking_to_few_names_gets_every_link_finding(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _repeating_vault(tmp_path / "vault")
+    expected = collect(LintContext(load_vault(root, cache=False), Config(), None))
+    _packing_everything(monkeypatch)
+    vault = load_vault(root, cache=False)
+    part = next(p for p in vault.links.parts if not isinstance(p, tuple))  # type: ignore[attr-defined]
+    assert len(part.table) < len(part) > 300  # screened: resolutions shared by name
+    got = collect(LintContext(vault, Config(), None))
+    assert got == expected
+    codes = {f.code for f in got if f.path == "Big.md"}
+    assert {"VK101", "VK103", "VK104", "VK105"} <= codes, codes
+    assert len([f for f in got if f.path == "Big.md"]) > 100

@@ -13,8 +13,9 @@ def gc_paused() -> Iterator[None]:
 
     Building a large vault makes millions of small tuples, dicts and slotted values; each
     generation threshold crossed starts a collection that walks all of them, though none is in a
-    cycle and reference counting frees them as usual. A warm 10k load went from 4.4 s to 2.2 s,
-    and a third of ``build_graph``'s time at 10k was such collections.
+    cycle and reference counting frees them as usual. A warm 10k load went from 4.4 s to 2.2 s
+    (a warm ``vaultkit stats`` of 10k notes, whole process: 23 % of its CPU, benchmarks/README.md
+    "What each speed trick buys").
     """
     was_enabled = gc.isenabled()
     gc.disable()

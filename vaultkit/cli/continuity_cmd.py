@@ -12,6 +12,7 @@ from typing import Annotated
 
 import typer
 
+from vaultkit.agents.claude.window import session_transcript
 from vaultkit.base.config import Config, load_config
 from vaultkit.base.store import Store, find_store
 from vaultkit.cli.app import command, group
@@ -59,7 +60,7 @@ def _session(store: Store, session: str, transcript: Path | None) -> tuple[str, 
     """The session id and transcript from options, the environment or the newest transcript."""
     session = session.strip() or os.environ.get("CLAUDE_CODE_SESSION_ID", "").strip()
     if transcript is None:
-        transcript = baton.find_transcript(store.project, session, os.environ)
+        transcript = session_transcript(store.project, session, os.environ)
     if not session and transcript is not None:
         session = transcript.stem
     return session, transcript

@@ -2,9 +2,10 @@
 (cli/lint_cmd.py) and the quick path (cli/quick.py) both call :func:`run`.
 
 :func:`read_quick` reads the plain forms of the command line (``--opt value``, ``--opt=value``,
-``-f value``, flags, one path: a vault folder or a note). Anything else (two paths, ``-`` as
-a value), or anything that would be an error, is left to typer (returns None), so help, usage
-errors and their exit codes stay typer's own; both end in :func:`run`.
+``-f value``, flags, any number of paths: a vault folder and/or notes; ``-`` as the value of
+``--files-from``). Anything else, or anything that would be a usage error, is left to typer
+(returns None), so help, usage errors and their exit codes stay typer's own; both end in
+:func:`run`.
 ``OPTIONS`` comes from the same declarations as the typer command's options (cli/spec.py).
 """
 
@@ -21,7 +22,7 @@ from vaultkit.cli.progress import progress_for
 from vaultkit.cli.spec import LINT, spellings, valued
 
 if TYPE_CHECKING:  # the lint engine is imported when the command runs
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     from vaultkit.lint.context import LintContext, LintTarget
     from vaultkit.lint.files import Targets
@@ -57,7 +58,7 @@ VALUED = frozenset(valued(*LINT))
 
 def read_quick(argv: list[str]) -> LintArgs | None:
     """The options of ``vaultkit lint ARGV…`` when every word is a plain, valid form; else None."""
-    words = quickwords.split(argv, OPTIONS, VALUED, most=1)
+    words = quickwords.split(argv, OPTIONS, VALUED, most=len(argv))
     if words is None:
         return None
     fmt = "text"
@@ -80,9 +81,8 @@ def read_quick(argv: list[str]) -> LintArgs | None:
         else:
             codes[field].append(value)
     flags = {field for field, _ in words.flags}
-    vault = Path(words.positional[0]) if words.positional else None
     return LintArgs(
-        paths=() if vault is None else (vault,),
+        paths=tuple(map(Path, words.positional)),
         files_from=files_from,
         fmt=fmt,
         select=tuple(codes["select"]),
@@ -209,17 +209,39 @@ def _targets(args: LintArgs) -> Targets | None:
     return found
 
 
-def _reported(scope: Targets, target: LintTarget, args: LintArgs) -> Callable[[Finding], bool]:
-    """Which findings to report: all (no notes named), else those in the named notes and those
-    on links elsewhere that name a named or gone path (:mod:`vaultkit.lint.cache.reach`)."""
+def _reported(
+    scope: Targets, target: LintTarget, args: LintArgs, found: Sequence[Finding]
+) -> Callable[[Finding], bool]:
+    """Which of the run's ``found`` findings to report: all (no notes named), else those in the
+    named notes and those on links elsewhere that name a named or gone path
+    (:mod:`vaultkit.lint.cache.reach`)."""
+    from vaultkit.lint.cache.named import reported
     from vaultkit.lint.cache.reach import reached_links
 
     only = scope.only
     if only is None:
         return lambda f: True
     named = only | scope.gone
-    links = reached_links(target, named, cache=not args.no_cache) if named else set()
-    return lambda f: f.path in only or (f.code < "VK2" and (f.path, f.line, f.col) in links)
+    links = reached_links(target, named, cache=not args.no_cache, findings=found)
+    return reported(only, links)
+
+
+def _cached(
+    target: LintTarget, scope: Targets, args: LintArgs, cache: bool | None
+) -> tuple[list[Finding], int]:
+    """The findings to report and the number of notes, through the lint cache: of the whole
+    vault, or only those of the named notes (:mod:`vaultkit.lint.cache.named`)."""
+    from vaultkit.lint.cache.named import lint_named
+    from vaultkit.lint.cache.run import lint_vault
+
+    progress, notice = progress_for(args.quiet), _notice_for(args.quiet)
+    if scope.only is None:
+        result = lint_vault(target, progress=progress, cache=cache, notice=notice)
+    else:
+        result = lint_named(
+            target, scope.only, scope.gone, progress=progress, cache=cache, notice=notice
+        )
+    return result.findings, result.notes
 
 
 def _baselined(path: Path, findings: list[Finding], whole: bool, quiet: bool) -> list[Finding]:
@@ -248,7 +270,6 @@ def _baselined(path: Path, findings: list[Finding], whole: bool, quiet: bool) ->
 
 def run(args: LintArgs) -> int:
     """Lint the vault, print the findings (summary on stderr) and return the exit code."""
-    from vaultkit.lint.cache.run import lint_vault
     from vaultkit.lint.output import summary_line
     from vaultkit.lint.runner import (
         choose,
@@ -277,14 +298,13 @@ def run(args: LintArgs) -> int:
             return fixed
         notes = len(fixed.vault.notes)
         found = finish(target, (n.path for n in fixed.vault.notes), collect(fixed))
+        if only is not None:
+            wanted = _reported(scope, target, args, found)
+            found = [f for f in found if wanted(f)]
     else:  # through the lint cache: an unchanged vault costs one stat walk
         selection = choose(target.config, select, ignore, args.strict)
-        notice = _notice_for(args.quiet)
-        result = lint_vault(target, progress=progress_for(args.quiet), cache=cache, notice=notice)
-        found, notes = result.findings, result.notes
+        found, notes = _cached(target, scope, args, cache)
     if only is not None:
-        wanted = _reported(scope, target, args)
-        found = [f for f in found if wanted(f)]
         notes = len({f.path for f in found} | {p for p in only if p.lower().endswith(".md")})
     findings = select_findings(found, selection)
     if args.baseline is not None:

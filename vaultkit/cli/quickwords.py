@@ -2,15 +2,16 @@
 
 The quick paths (``cli/*_run.py``) read only the forms typer would read the same way:
 ``--opt value``, ``--opt=value``, ``-o value`` and bare flags. Anything else (``--help``, an
-unknown option, ``--``, ``--flag=x``, a missing or dash-led value, one positional too many) is
-refused with ``None``, and the command line goes to typer, whose help and usage errors stay its own.
+unknown option, ``--``, ``--flag=x``, a missing or dash-led value other than ``-`` itself, which
+click takes as a value too, one positional too many) is refused with ``None``, and the command
+line goes to typer, whose help and usage errors stay its own.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Collection, Mapping
 
@@ -45,7 +46,7 @@ def split(
             words.flags.append((field, name))
         else:
             value = attached if eq else next(items, "")
-            if not value or value.startswith("-"):
+            if not value or (value.startswith("-") and value != "-"):
                 return None
             words.values.append((field, value))
     return words

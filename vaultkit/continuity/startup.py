@@ -12,6 +12,7 @@ import os
 import re
 import time
 
+from vaultkit.agents.known import DEFAULT
 from vaultkit.agents.payload import payload_cwd
 from vaultkit.base import pulled
 from vaultkit.base.config import Config, store_config
@@ -64,7 +65,7 @@ def compose(
     env: Mapping[str, str],
     *,
     spawn: Spawner | None,
-    agent: str = "claude",
+    agent: str = DEFAULT,
 ) -> str:
     """The injection text for ``agent``'s payload; ``spawn=None`` means look only (no backfill).
     Nothing here depends on the agent but backfill's search: the store is the project's."""
@@ -332,6 +333,21 @@ def _teammates(store: Store, choice: Choice, user: str) -> tuple[str, ...]:
     return tuple(f"{s.author} · {_stamp(s.key)} · {_title(store, s)}" for s in newer)
 
 
+def _newer_skipped(summaries: list[Summary], choice: Choice) -> str:
+    """The newest handoff that could have been chosen, when it is not the chosen one."""
+    eligible = [s for s in summaries if s is choice.chosen or s in choice.others]
+    newest = eligible[0] if eligible else None
+    return newest.name if newest is not None and newest is not choice.chosen else ""
+
+
+def _degraded(store: Store, chosen: Summary | None) -> tuple[bool, str, str]:
+    """(degraded, its reason, the raw transcript to read instead) of the chosen handoff."""
+    if chosen is None or not chosen.degraded:
+        return False, meta_str(chosen.meta, "degraded_reason") if chosen else "", ""
+    reason = meta_str(chosen.meta, "degraded_reason")
+    return True, reason, raw_path_for(store, chosen.session_id)
+
+
 def gather(
     store: Store, config: Config, cwd: str | os.PathLike[str], *, backfilled: int = 0
 ) -> inject.Material:
@@ -345,28 +361,29 @@ def gather(
     wiki_path = wiki_for(store, chosen.path) if chosen is not None else None
     wiki = _note(store, wiki_path) if wiki_path is not None else None
     lines, total = index_head(store, own=_index_here(store, chosen))
-    others = list(choice.others)
-    eligible = [s for s in summaries if s is chosen or s in others]
-    newest = eligible[0] if eligible else None
-    chosen_name = chosen.name if chosen is not None else ""
     sample = "".join(
-        (note.body[:4000] if note else "", wiki.body[:2000] if wiki else "", chosen_name)
+        (
+            note.body[:4000] if note else "",
+            wiki.body[:2000] if wiki else "",
+            chosen.name if chosen else "",
+        )
     )
+    degraded, reason, raw = _degraded(store, chosen)
     return inject.Material(
         korean=inject.has_hangul(sample),
         running=bool(jobs.live_running(store)),
         stale=is_stale(store),
         backfilled=backfilled,
         summary=note,
-        degraded=chosen is not None and chosen.degraded,
-        degraded_reason=meta_str(chosen.meta, "degraded_reason") if chosen else "",
-        raw_path=raw_path_for(store, chosen.session_id) if chosen and chosen.degraded else "",
-        newer_skipped=newest.name if newest is not None and newest is not chosen else "",
+        degraded=degraded,
+        degraded_reason=reason,
+        raw_path=raw,
+        newer_skipped=_newer_skipped(summaries, choice),
         wiki=wiki,
         index_path=_rel(store, store.at("index")),
         index_lines=lines,
         index_total=total,
-        recent=_recent_rows(store, others, config.inject.recent, user),
+        recent=_recent_rows(store, list(choice.others), config.inject.recent, user),
         passed_over=tuple(f"{safe_name(s.name)} ({why})" for s, why in choice.passed),
         summary_author="" if chosen is None or is_mine(chosen, user) else chosen.author,
         teammates=_teammates(store, choice, user),

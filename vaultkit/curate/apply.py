@@ -7,6 +7,7 @@ import contextlib
 import json
 import posixpath
 import sqlite3
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,10 +27,14 @@ from vaultkit.curate.plan import (
 from vaultkit.errors import VaultkitError
 from vaultkit.search.corpus import vault_corpus
 from vaultkit.search.index import update_index
+from vaultkit.vault import scoped
+from vaultkit.vault.cache import cache_path, remember_written
 from vaultkit.vault.index import INDEX_NAME
 from vaultkit.vault.indexer import regenerate_index, unified_diff
 from vaultkit.vault.load import load_vault, through_link
-from vaultkit.vault.resolve import by_source
+from vaultkit.vault.model import Note
+from vaultkit.vault.parse import parse_note
+from vaultkit.vault.resolve import FileIndex, ResolvedLink, by_source
 from vaultkit.vault.value import Vault
 
 
@@ -112,12 +117,12 @@ def vault_path(root: Path, given: str) -> str:
     return norm
 
 
-def _destination(root: Path, vault: Vault, old: str, new: str) -> str:
+def _destination(root: Path, index: FileIndex, old: str, new: str) -> str:
     """Where ``old`` goes: into ``new`` when that is a folder, else ``new`` (``.md`` added to
     a note's new name without it, as Obsidian's rename does)."""
     if (root / new).is_dir() and not (root / old).is_dir():
         return f"{new}/{posixpath.basename(old)}"
-    if old in vault.index.notes and not new.lower().endswith(".md"):
+    if old in index.notes and not new.lower().endswith(".md"):
         return new + ".md"
     return new
 
@@ -131,12 +136,41 @@ def _refuse_links(root: Path, old: str, new: str) -> None:
             )
 
 
+LinksFor = Callable[[Iterable[str], Collection[str]], Sequence[ResolvedLink]]
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """What a move reads of a vault: its file index, and ``links_for(paths, sources)``: the
+    resolved links of at least the notes in ``sources`` and of every note with a link that
+    resolves to one of ``paths`` or has one's name (:func:`vaultkit.curate.plan.plan_links`
+    reads no other)."""
+
+    index: FileIndex
+    links_for: LinksFor
+
+    @classmethod
+    def of(cls, vault: Vault) -> Facts:
+        """Every link of a loaded vault."""
+        return cls(vault.index, lambda _paths, _sources: vault.links)
+
+
+def vault_facts(root: Path, state: Path) -> Facts:
+    """The facts through the warm note cache, decoding only the notes a move may change
+    (:mod:`vaultkit.vault.scoped`); without a usable cache, the whole vault loaded."""
+    found = scoped.warm(root, state_dir=state)
+    if found is not None:
+        return Facts(found.index, found.links_naming)
+    return Facts.of(load_vault(root, state_dir=state))
+
+
 @dataclass(frozen=True, slots=True)
 class Prepared:
     moves: dict[str, str]
     rename: tuple[str, str]
     rewrites: tuple[Rewrite, ...]
     writes: tuple[jr.Write, ...]
+    parsed: tuple[Note, ...]  # each write's text as the loader parses it, at its new path
     diff: str
     newly: tuple[tuple[str, int, int, str], ...]
     fmt: LinkFormat
@@ -151,23 +185,25 @@ def _blocked_error(blocked: list[Blocked]) -> VaultkitError:
     )
 
 
-def prepare(root: Path, vault: Vault, old_given: str, new_given: str) -> Prepared:
-    """Check, plan and prove a move of ``old_given`` to ``new_given`` in ``vault``."""
+def prepare(root: Path, facts: Facts, old_given: str, new_given: str) -> Prepared:
+    """Check, plan and prove a move of ``old_given`` to ``new_given`` in the vault at ``root``."""
     if Path(old_given).exists() and not (root / old_given).exists():  # paths from here
         old_given, new_given = str(Path(old_given).absolute()), str(Path(new_given).absolute())
     old = vault_path(root, old_given)
-    new = _destination(root, vault, old, vault_path(root, new_given))
+    new = _destination(root, facts.index, old, vault_path(root, new_given))
     _refuse_links(root, old, new)
-    moves = moved_files(vault, old, new)
-    refuse_clashes(vault.index.paths, moves)
+    moves = moved_files(facts.index, old, new)
+    refuse_clashes(facts.index.paths, moves)
     fmt = link_format(root)
-    plan = plan_links(vault, moves, fmt)
+    links = facts.links_for([*moves, *moves.values()], moves.keys())
+    plan = plan_links(facts.index, links, moves, fmt)
     blocked = list(plan.blocked)
     per_note: dict[str, list[Rewrite]] = {}
     for rw in plan.rewrites:
         per_note.setdefault(rw.source, []).append(rw)
-    links = by_source(vault.links)
+    by_note = by_source(links)
     writes: list[jr.Write] = []
+    parsed: list[Note] = []
     diffs: list[str] = []
     for source, rewrites in sorted(per_note.items()):
         here = moves.get(source, source)
@@ -181,9 +217,11 @@ def prepare(root: Path, vault: Vault, old_given: str, new_given: str) -> Prepare
             raise VaultkitError(f"{source}: cannot be read ({exc}); nothing was changed") from exc
         new_text, failed = rewrite_text(text, rewrites)
         blocked.extend(failed)
+        after = parse_note(here, new_text.encode("utf-8"))
         if not failed:
-            blocked.extend(check_note(links.get(source, ()), moves, plan.index, source, new_text))
+            blocked.extend(check_note(by_note.get(source, ()), moves, plan.index, source, after))
         writes.append(jr.Write(here, jr.digest(text), new_text))
+        parsed.append(after)
         diffs.append(unified_diff(text, new_text, here))
     if blocked:
         raise _blocked_error(blocked)
@@ -193,10 +231,22 @@ def prepare(root: Path, vault: Vault, old_given: str, new_given: str) -> Prepare
         (old, new),
         plan.rewrites,
         tuple(writes),
+        tuple(parsed),
         moved + "\n" + "".join(diffs),
         plan.newly_resolved,
         fmt,
     )
+
+
+def _remember(root: Path, state: Path, prep: Prepared, skipped: frozenset[str]) -> None:
+    """Give the note cache the notes just written, so the next load reads and hashes them
+    instead of parsing them again."""
+    written = [
+        (note, write.text.encode("utf-8"))
+        for write, note in zip(prep.writes, prep.parsed, strict=True)
+        if write.path not in skipped
+    ]
+    remember_written(cache_path(root, state), root, written)
 
 
 def follow(root: Path, state_dir: Path) -> bool:
@@ -230,8 +280,7 @@ def _move(
 ) -> MoveOutcome:
     recovered = () if found is None else found.journal.rename
     recovery = "" if found is None else found.line()
-    vault = load_vault(root, state_dir=state)
-    prep = prepare(root, vault, old, new)
+    prep = prepare(root, vault_facts(root, state), old, new)
     changed = tuple(w.path for w in prep.writes)
     outcome = MoveOutcome(
         tuple(sorted(prep.moves.items())),
@@ -250,6 +299,7 @@ def _move(
     path = jr.begin(state, journal)
     skipped = jr.play(root, journal)
     jr.finish(path)
+    _remember(root, state, prep, frozenset(skipped))
     updated = follow(root, state)
     return MoveOutcome(
         outcome.moves,

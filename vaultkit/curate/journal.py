@@ -21,6 +21,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -153,27 +154,39 @@ def _rename(root: Path, old: str, new: str) -> None:
         os.rename(source, target)
 
 
+WRITERS = 8  # notes written at once: their fsyncs overlap (101 notes: 426-811 ms -> 36-97)
+
+
+def _write(root: Path, write: Write) -> bool:
+    """Do one write unless its note changed since the move was planned (then False)."""
+    file = root / write.path
+    try:
+        current = file.read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    if current == write.text:
+        return True
+    if digest(current) != write.before:
+        return False
+    atomic_write_bytes(file, write.text.encode("utf-8"))
+    _fault("write")
+    return True
+
+
 def play(root: Path, journal: Journal) -> list[str]:
     """Do (or finish) the journal's steps; returns the notes left alone because they changed
-    since the move was planned."""
+    since the move was planned. The notes are written by ``WRITERS`` threads (each write is
+    atomic and its own; a kill leaves each note old or new, and the journal completes them),
+    one at a time when a test kills the move between writes."""
     _rename(root, *journal.rename)
     _fault("rename")
-    skipped: list[str] = []
-    for write in journal.writes:
-        file = root / write.path
-        try:
-            current = file.read_bytes().decode("utf-8")
-        except (OSError, UnicodeDecodeError):
-            skipped.append(write.path)
-            continue
-        if current == write.text:
-            continue
-        if digest(current) != write.before:
-            skipped.append(write.path)
-            continue
-        atomic_write_bytes(file, write.text.encode("utf-8"))
-        _fault("write")
-    return skipped
+    writes = journal.writes
+    if os.environ.get(FAULT_ENV) or len(writes) < 2:
+        done = [_write(root, w) for w in writes]
+    else:
+        with ThreadPoolExecutor(min(WRITERS, len(writes))) as pool:
+            done = list(pool.map(lambda w: _write(root, w), writes))
+    return [w.path for w, ok in zip(writes, done, strict=True) if not ok]
 
 
 def finish(path: Path) -> None:

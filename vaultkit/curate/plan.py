@@ -10,8 +10,7 @@ from typing import Literal
 
 from vaultkit.curate.spans import encode_dest, find_span, line_starts, offset_of
 from vaultkit.errors import VaultkitError
-from vaultkit.vault.model import NOTE_SUFFIX, Link
-from vaultkit.vault.parse import parse_note
+from vaultkit.vault.model import NOTE_SUFFIX, Link, Note
 from vaultkit.vault.resolve import (
     FileIndex,
     ResolvedLink,
@@ -19,7 +18,6 @@ from vaultkit.vault.resolve import (
     moved_file_index,
     resolve_target,
 )
-from vaultkit.vault.value import Vault
 
 LinkFormat = Literal["shortest", "relative", "absolute"]
 LINK_FORMATS: tuple[LinkFormat, ...] = ("shortest", "relative", "absolute")
@@ -72,12 +70,12 @@ def _is_note(path: str) -> bool:
     return path.lower().endswith(NOTE_SUFFIX)
 
 
-def moved_files(vault: Vault, old: str, new: str) -> dict[str, str]:
+def moved_files(index: FileIndex, old: str, new: str) -> dict[str, str]:
     """Every vault file ``old`` -> ``new`` moves (one file, or each file of a folder)."""
     old, new = old.strip("/"), new.strip("/")
     if not old or not new:
         raise VaultkitError("mv needs a source and a destination inside the vault")
-    paths = vault.index.paths
+    paths = index.paths
     if old in paths:
         return {old: new}
     prefix = old + "/"
@@ -149,20 +147,20 @@ def _watched(moves: Mapping[str, str]) -> frozenset[str]:
     return frozenset(keys)
 
 
-def new_index(vault: Vault, moves: Mapping[str, str]) -> FileIndex:
-    """The vault's file index as it will be after the move."""
-    return moved_file_index(vault.index, moves)
-
-
-def plan_links(vault: Vault, moves: Mapping[str, str], fmt: LinkFormat) -> LinkPlan:
-    """Every link whose resolution the move would change, with the text that keeps it."""
-    index = new_index(vault, moves)
+def plan_links(
+    index: FileIndex, links: Iterable[ResolvedLink], moves: Mapping[str, str], fmt: LinkFormat
+) -> LinkPlan:
+    """Every link whose resolution the move would change, with the text that keeps it:
+    ``links`` are the vault's resolved links before the move (those of every note, or at least
+    of the moved notes and of the notes with a link whose target's name is a moved file's old
+    or new name, or that resolves to a moved file: no other link is read)."""
+    index = moved_file_index(index, moves)
     watched = _watched(moves)
     arrived = frozenset(moves.values())
     rewrites: list[Rewrite] = []
     blocked: list[Blocked] = []
     newly: list[tuple[str, int, int, str]] = []
-    for item in vault.links:
+    for item in links:
         link, source, was = item.link, item.source, item.resolution.path
         if link.is_self:
             continue
@@ -214,17 +212,16 @@ def check_note(
     moves: Mapping[str, str],
     index: FileIndex,
     source: str,
-    text: str,
+    after: Note,
 ) -> list[Blocked]:
-    """Parse the rewritten ``text`` of ``source`` at its new path and return every link whose
-    target is not the one it had before the move (``before``: the note's resolved links; the
-    differential check, per note)."""
+    """Return every link of ``after`` (the rewritten note ``source``, parsed at its new path)
+    whose target is not the one it had before the move (``before``: the note's resolved links;
+    the differential check, per note)."""
     here = moves.get(source, source)
-    after = parse_note(here, text.encode("utf-8")).links
-    if len(after) != len(before):
+    if len(after.links) != len(before):
         return [Blocked(source, 1, 1, "", "rewriting changed how many links the note has")]
     wrong: list[Blocked] = []
-    for old, link in zip(before, after, strict=True):
+    for old, link in zip(before, after.links, strict=True):
         was = old.resolution.path
         if was is None or old.link.is_self:
             continue

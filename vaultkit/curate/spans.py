@@ -7,7 +7,7 @@ from typing import NamedTuple
 from urllib.parse import unquote
 
 from vaultkit.vault.model import Link
-from vaultkit.vault.wikisyntax import OPEN, display_bar, scan_wikilink
+from vaultkit.vault.wikisyntax import OPEN, destination_at, display_bar, line_end, scan_wikilink
 
 BOM = "\ufeff"
 _BREAK = re.compile(r"\r\n|\r|\n")
@@ -38,17 +38,12 @@ def offset_of(text: str, starts: list[int], line: int, col: int) -> int | None:
     return starts[line - 1] + col - 1 + shift
 
 
-def _line_end(text: str, pos: int) -> int:
-    found = _BREAK.search(text, pos)
-    return found.start() if found else len(text)
-
-
 def wiki_span(text: str, pos: int, link: Link) -> Span | None:
     """The target of the wikilink or embed whose ``!`` or ``[[`` is at ``pos``."""
     opening = pos + 1 if text.startswith("!" + OPEN, pos) else pos
     if not text.startswith(OPEN, opening):
         return None
-    found = scan_wikilink(text, opening, _line_end(text, opening))
+    found = scan_wikilink(text, opening, line_end(text, opening))
     if found.parts is None:
         return None
     inner_start = opening + len(OPEN)
@@ -61,65 +56,12 @@ def wiki_span(text: str, pos: int, link: Link) -> Span | None:
     return Span(start, end) if text[start:end] == link.target else None
 
 
-def _label_end(text: str, pos: int) -> int:
-    """The offset of the ``]`` closing the label whose ``[`` is at ``pos`` (-1: none)."""
-    depth, i = 0, pos
-    while i < len(text):
-        char = text[i]
-        if char == "\\":
-            i += 2
-            continue
-        if char == "`":
-            run = len(text[i:]) - len(text[i:].lstrip("`"))
-            close = text.find("`" * run, i + run)
-            i = close + run if close >= 0 else i + run
-            continue
-        if char == "[":
-            depth += 1
-        elif char == "]":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
-    return -1
-
-
-def _bare_end(text: str, pos: int) -> int:
-    """Where a bare destination starting at ``pos`` ends (whitespace or an unbalanced ``)``)."""
-    depth, i = 0, pos
-    while i < len(text) and not text[i].isspace():
-        if text[i] == "\\":
-            i += 2
-            continue
-        if text[i] == "(":
-            depth += 1
-        elif text[i] == ")":
-            if depth == 0:
-                break
-            depth -= 1
-        i += 1
-    return min(i, len(text))
-
-
 def markdown_span(text: str, pos: int, link: Link) -> Span | None:
     """The path part of the destination of the inline Markdown link or image at ``pos``."""
-    bracket = pos + 1 if text.startswith("![", pos) else pos
-    if not text.startswith("[", bracket):
+    dest = destination_at(text, pos)
+    if dest is None:
         return None
-    close = _label_end(text, bracket)
-    if close < 0 or not text.startswith("(", close + 1):
-        return None
-    start = close + 2
-    while start < len(text) and text[start] in " \t":
-        start += 1
-    angle = text.startswith("<", start)
-    if angle:
-        end = text.find(">", start + 1)
-        if end < 0:
-            return None
-        start += 1
-    else:
-        end = _bare_end(text, start)
+    start, end, angle = dest
     path = text[start:end].partition("#")[0]
     if unquote(path).strip() != link.target:
         return None

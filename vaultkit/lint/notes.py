@@ -79,16 +79,28 @@ def degraded_rule(ctx: LintContext) -> Iterator[Finding]:
             yield finding(note.path, 1, 1, "VK302", message)
 
 
+def duplicate_message(first: str, path: str) -> str:
+    """What VK303 says of ``path``, which shares its name with ``first``: two paths that differ
+    only in letter case cannot both exist on a case-insensitive file system (macOS, Windows)."""
+    name = link_name(path)
+    fix = "rename one note (`vaultkit mv` rewrites the links to it)"
+    if first.casefold() == path.casefold():
+        return (
+            f"duplicate name: {first} differs from this path only in letter case, so a clone "
+            f"on macOS or Windows holds just one of them and a bare [[{name}]] is ambiguous; "
+            f"{fix}"
+        )
+    return (
+        f"duplicate name: {first} is also called {name!r}, so a bare [[{name}]] is "
+        f"ambiguous; {fix} or link by path"
+    )
+
+
 def duplicate_findings(groups: Iterable[Sequence[str]]) -> Iterator[Finding]:
     """VK303 for every path but the first of each group of notes sharing a file name."""
     for first, *extra in groups:
         for path in extra:
-            name = link_name(path)
-            message = (
-                f"duplicate name: {first} is also called {name!r}, so a bare [[{name}]] is "
-                "ambiguous; rename one note or link by path"
-            )
-            yield finding(path, 1, 1, "VK303", message)
+            yield finding(path, 1, 1, "VK303", duplicate_message(first, path))
 
 
 def duplicate_name_rule(ctx: LintContext) -> Iterator[Finding]:

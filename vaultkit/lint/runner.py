@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,9 +20,9 @@ from vaultkit.lint.context import LintContext, LintTarget, RuleFn
 from vaultkit.lint.indexrules import index_rules
 from vaultkit.lint.links import link_rules
 from vaultkit.lint.notes import degraded_rule, duplicate_name_rule, orphan_rule
-from vaultkit.lint.scope import in_scope, load_scope
-from vaultkit.lint.suggest import with_suggestions
-from vaultkit.lint.suppress import Suppression, apply_suppressions
+from vaultkit.lint.scope import Scope, in_scope, load_scope
+from vaultkit.lint.suggest import GHOST_CODES, suggest_some, with_suggestions
+from vaultkit.lint.suppress import Suppression, apply_suppressions, read_suppressions, silenced
 from vaultkit.vault.index import INDEX_NAME
 from vaultkit.vault.load import load_vault
 from vaultkit.vault.model import Finding
@@ -93,6 +93,14 @@ def collect(ctx: LintContext, rules: Iterable[RuleFn] = RULE_FUNCTIONS) -> list[
     return sorted(set(found), key=Finding.sort_key)
 
 
+def _scope(target: LintTarget) -> Scope:
+    lint = target.config.lint
+    for codes in lint.per_file_ignores.values():
+        for code in codes:
+            _check_code(code)
+    return load_scope(target.root, lint.exclude, lint.per_file_ignores)
+
+
 def finish(
     target: LintTarget,
     notes: Iterable[str],
@@ -104,15 +112,40 @@ def finish(
     excluded files, per-file ignores and template folders; ghosts get their closest note
     names as text. Applied to the finished findings, so the cached and the uncached lint
     agree by construction."""
-    lint = target.config.lint
-    for codes in lint.per_file_ignores.values():
-        for code in codes:
-            _check_code(code)
-    scope = load_scope(target.root, lint.exclude, lint.per_file_ignores)
+    scope = _scope(target)
     paths = list(notes)
     findings = [*findings, *store_link_findings(target.root)]
     kept = in_scope(apply_suppressions(target.root, paths, findings, known), scope)
     return with_suggestions(kept, paths)
+
+
+def finish_some(
+    target: LintTarget,
+    notes: Collection[str],
+    own: Iterable[str],
+    some: Iterable[Finding],
+    every: Sequence[Finding],
+) -> list[Finding]:
+    """What :func:`finish` over all ``notes`` and ``every`` finding (sorted) gives for the
+    findings ``some`` of them, and the VK501s of the notes ``own`` (every note holding one of
+    ``some`` among them), reading only those notes. VK203s are given wherever they are: the
+    caller filters. Each finding is finished on its own but for the near-name hints, which
+    depend on the ghosts of ``every`` before it (:func:`~vaultkit.lint.suggest.suggest_some`)."""
+    scope, root, here = _scope(target), target.root, set(notes)
+    mine = {path: read_suppressions(root, path) for path in here.intersection(own)}
+    findings = [*some, *store_link_findings(root)]
+    kept = in_scope(apply_suppressions(root, mine, findings, mine), scope)
+
+    def ghosts() -> Iterator[Finding]:
+        for f in every:
+            if f.code not in GHOST_CODES or not scope.keeps(f):
+                continue
+            if f.path not in mine:
+                mine[f.path] = read_suppressions(root, f.path) if f.path in here else ()
+            if not silenced(f, mine[f.path]):
+                yield f
+
+    return suggest_some(kept, ghosts(), here)
 
 
 def store_link_findings(root: Path) -> list[Finding]:

@@ -66,23 +66,54 @@ def closest(target: str, names: Sequence[str]) -> list[str]:
     return [near[f] for f in found]
 
 
-def with_suggestions(findings: Iterable[Finding], notes: Iterable[str]) -> list[Finding]:
-    """``findings`` with "did you mean" appended to each VK101 that has near note names."""
-    buckets = _buckets({link_name(p) for p in notes})
+def _near_names(
+    findings: Iterable[Finding], buckets: dict[str, list[str]], wanted: set[str] | None = None
+) -> dict[str, list[str]]:
+    """Each ghost text of ``findings`` to its near names, in finding order while the budget
+    lasts (a text first met after it ran out gets none). ``wanted``: only these texts' names
+    are worked out (the budget counts the others' candidates all the same), and reading stops
+    once all of them are answered: what comes later cannot change their answer."""
     memo: dict[str, list[str]] = {}
+    seen: set[str] = set()
     budget = MAX_COMPARISONS
-    out: list[Finding] = []
     for f in findings:
+        if budget <= 0 or (wanted is not None and wanted.issubset(memo)):
+            break
         target = _target(f.message) if f.code in GHOST_CODES else None
-        if target is not None and target not in memo and budget > 0:
+        if target is not None and target not in seen:
+            seen.add(target)
             names = _candidates(target, buckets)
             budget -= len(names)
-            memo[target] = closest(target, names)
-        near = memo.get(target, []) if target is not None else []
-        if near:
-            said = " or ".join(repr(n) for n in near)
-            f = Finding(
-                f.path, f.line, f.col, f.code, f.severity, f"{f.message}; did you mean {said}?"
-            )
-        out.append(f)
-    return out
+            if wanted is None or target in wanted:
+                memo[target] = closest(target, names)
+    return memo
+
+
+def _suggested(f: Finding, memo: dict[str, list[str]]) -> Finding:
+    target = _target(f.message) if f.code in GHOST_CODES else None
+    near = memo.get(target, []) if target is not None else []
+    if not near:
+        return f
+    said = " or ".join(repr(n) for n in near)
+    return Finding(f.path, f.line, f.col, f.code, f.severity, f"{f.message}; did you mean {said}?")
+
+
+def with_suggestions(findings: Iterable[Finding], notes: Iterable[str]) -> list[Finding]:
+    """``findings`` with "did you mean" appended to each VK101 that has near note names."""
+    found = list(findings)
+    memo = _near_names(found, _buckets({link_name(p) for p in notes}))
+    return [_suggested(f, memo) for f in found]
+
+
+def suggest_some(
+    findings: Iterable[Finding], ghosts: Iterable[Finding], notes: Iterable[str]
+) -> list[Finding]:
+    """``findings`` (some of a run's) with the hints :func:`with_suggestions` gives them over
+    the whole run: ``ghosts`` is every ghost finding of that run in order (read only as far as
+    the budget or the texts of ``findings`` need; no note names are read when none is a ghost)."""
+    found = list(findings)
+    wanted = {t for f in found if f.code in GHOST_CODES for t in (_target(f.message),) if t}
+    if not wanted:
+        return found
+    memo = _near_names(ghosts, _buckets({link_name(p) for p in notes}), wanted)
+    return [_suggested(f, memo) for f in found]

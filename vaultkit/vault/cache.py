@@ -29,10 +29,10 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from hashlib import blake2b
 from pathlib import Path
 from typing import NamedTuple
 
-from vaultkit.base.blake import blake2b
 from vaultkit.base.gcpause import gc_paused
 from vaultkit.base.sqlitedb import (
     build_database,
@@ -47,7 +47,14 @@ from vaultkit.base.sqlitedb import (
 from vaultkit.base.store import state_dir_for_vault
 from vaultkit.vault import strategy
 from vaultkit.vault.model import Finding, Note
-from vaultkit.vault.records import Job, Parsed, note_from_record, read_one
+from vaultkit.vault.records import (
+    Job,
+    Parsed,
+    digest_of,
+    note_from_record,
+    note_record,
+    read_one,
+)
 from vaultkit.vault.relink import Affected, LinkState, affected, link_state, relink
 from vaultkit.vault.resolve import FileIndex, ResolvedLink, build_file_index, resolve_all
 
@@ -293,7 +300,7 @@ def wanted(path: Path, notes: int, choice: bool | None) -> bool:
     return strategy.choose(notes, cache=choice, cache_exists=path.is_file()).cache
 
 
-def _decode(blob: bytes) -> Note | None:
+def decode_record(blob: bytes) -> Note | None:
     """The note of a stored record; None when the bytes are damaged (the file is parsed again).
     Only what bad bytes raise is caught: marshal's ValueError/EOFError/TypeError and the
     ValueError/TypeError of unpacking a record of the wrong shape."""
@@ -303,7 +310,9 @@ def _decode(blob: bytes) -> Note | None:
         return None
 
 
-def _fresh(root: str, path: str, row: Row) -> bool:
+def row_is_fresh(root: str, path: str, row: Row) -> bool:
+    """Whether the file at ``path`` still has the stat ``row`` was written for (never when
+    the row is racy)."""
     if row.racy:
         return False
     try:
@@ -408,7 +417,8 @@ def _reusable(
     jobs: list[Job] = []
     for path in paths:
         row = rows.get(path)
-        note = _decode(row.record) if row is not None and _fresh(base, path, row) else None
+        fresh = row is not None and row_is_fresh(base, path, row)
+        note = decode_record(row.record) if row is not None and fresh else None
         if note is not None:
             found[path] = note
         else:
@@ -420,11 +430,11 @@ def _settled(base: str, parsed: Parsed, old: Row | None) -> tuple[Parsed, bytes,
     """A read's note and record: parsed now, or the cached record when the digest matched; a
     damaged cached record means the file is parsed here after all."""
     record = parsed.record if parsed.record is not None else old.record if old else b""
-    note = parsed.note if parsed.note is not None else _decode(record)  # no round trip
+    note = parsed.note if parsed.note is not None else decode_record(record)  # no round trip
     if note is None:
         parsed = read_one(base, (parsed.path, None))
         record = parsed.record or b""
-        note = _decode(record)
+        note = decode_record(record)
     return parsed, record, note
 
 
@@ -460,6 +470,30 @@ def _load_cached(
     store.save(changed, [p for p in rows if p not in listed or p in failed])
     notes = [found[p] for p in paths if p in found]
     return Loaded(notes, unreadable, reused, len(jobs), digests)
+
+
+def remember_written(path: Path, root: Path, written: Iterable[tuple[Note, bytes]]) -> None:
+    """Store a row for each note a caller has just written (``note`` the parse of ``data``,
+    the bytes it wrote at ``note.path``) in the existing cache file at ``path``. Each row is
+    racy, so the next load hashes the file before it reuses the record: a later edit, even
+    one that kept the stat, is parsed. Never creates the cache, never raises."""
+    if not path.is_file():
+        return
+    rows: list[tuple[str, Row]] = []
+    for note, data in written:
+        try:
+            info = os.stat(os.path.join(root, note.path))
+        except OSError:
+            continue
+        stat = (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
+        record = marshal.dumps(note_record(note))
+        rows.append((note.path, Row(*stat, digest_of(data), 1, record)))
+    store = NoteCache.open(path)
+    if store is not None:
+        try:
+            store.save(rows, ())
+        finally:
+            store.close()
 
 
 def stored_rows(

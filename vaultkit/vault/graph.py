@@ -11,7 +11,6 @@ from functools import cache
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
-from vaultkit.base.gcpause import gc_paused
 from vaultkit.vault.model import Note
 
 if TYPE_CHECKING:  # networkx (~76 ms to import) is imported where a graph is built or written
@@ -163,10 +162,9 @@ def build_graph(vault: Vault) -> VaultGraph:
     import networkx as nx
 
     graph: VaultGraph = nx.MultiDiGraph()
-    with gc_paused():
-        nodes = file_nodes(vault)
-        graph.add_nodes_from(nodes.items())
-        graph.add_edges_from(_ends_added(graph, nodes, link_edges(vault, nodes)))
+    nodes = file_nodes(vault)
+    graph.add_nodes_from(nodes.items())
+    graph.add_edges_from(_ends_added(graph, nodes, link_edges(vault, nodes)))
     return graph
 
 

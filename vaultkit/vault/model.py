@@ -74,6 +74,11 @@ class PackedLinks(Sequence[Link]):
         """For each link, the index of its target in :attr:`names`."""
         return self._target
 
+    @property
+    def subpath_ids(self) -> array[int]:
+        """For each link, the index of its subpath in :attr:`names`."""
+        return self._subpath
+
     def __len__(self) -> int:
         return len(self._line)
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from itertools import accumulate, chain, repeat
+from itertools import accumulate, chain, compress, count, repeat
 from typing import NamedTuple, overload
 
 from vaultkit.vault.model import NOTE_SUFFIX, Link, Note, PackedLinks
@@ -348,6 +348,35 @@ def link_ends(links: Sequence[ResolvedLink]) -> Iterator[tuple[str, Resolution]]
         return ((item.source, item.resolution) for item in links)
     runs = (part.ends() if isinstance(part, LazyLinks) else link_ends(part) for part in links.parts)
     return chain.from_iterable(runs)  # type: ignore[arg-type]  # a picked entry is never None
+
+
+def screened(
+    links: Sequence[ResolvedLink], quiet: Callable[[ResolvedLink], bool]
+) -> Iterator[ResolvedLink]:
+    """``links`` in order, less packed notes' links that ``quiet`` holds for; every unpacked
+    link is kept. ``quiet`` must read only a link's source, target, subpath and resolution: it
+    is asked once per distinct target and subpath of a packed note (about one question per
+    name for a million links), and only the links it does not hold for are made."""
+    if not isinstance(links, ResolvedLinks):
+        return iter(links)
+    runs = (
+        _loud(part, quiet) if isinstance(part, LazyLinks) else iter(part) for part in links.parts
+    )
+    return chain.from_iterable(runs)
+
+
+def _loud(part: LazyLinks, quiet: Callable[[ResolvedLink], bool]) -> Iterator[ResolvedLink]:
+    """The links of ``part`` whose (target, subpath) pair ``quiet`` does not hold for; all of
+    them when its resolutions are one a link (as a warm relink keeps them), not one a name."""
+    if len(part.table) >= len(part):
+        return iter(part)
+    pairs = partial(zip, part.picks, part.links.subpath_ids, strict=True)
+    last = dict(zip(pairs(), count()))  # each pair's last link
+    loud = {pair for pair, i in last.items() if not quiet(part.at(i))}
+    if not loud:
+        return iter(())
+    picked = compress(count(), map(loud.__contains__, pairs()))
+    return map(part.at, picked)
 
 
 def by_source(links: Sequence[ResolvedLink]) -> dict[str, Sequence[ResolvedLink]]:

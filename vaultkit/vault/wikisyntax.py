@@ -1,8 +1,10 @@
 """Obsidian's link syntax in plain Python, the one place it is scanned: the markdown-it rules
 (:mod:`vaultkit.vault.wikilink`), the fast path (:mod:`vaultkit.vault.fastparse`), frontmatter
 (:mod:`vaultkit.vault.yamlfront`), table cells (``parse.split_cell``) and the lint fixes all
-find a wikilink with :func:`scan_wikilink` and split it with :func:`split_wikilink`; inline
-math and ``%%`` comment scanning, markdown-it's trim and plain link hrefs live here too.
+find a wikilink with :func:`scan_wikilink` and split it with :func:`split_wikilink`; where a
+link the parser found is written (:func:`link_extent`, for mv and the distiller's ghost
+pruning), inline math and ``%%`` comment scanning, markdown-it's trim and plain link hrefs live
+here too.
 Nothing here imports markdown-it, so a vault the fast path reads whole never loads it."""
 
 from __future__ import annotations
@@ -235,3 +237,96 @@ def plain_href(destination: str) -> str | None:
 
 def _escaped(match: re.Match[str]) -> str:
     return "".join(f"%{byte:02X}" for byte in match.group().encode("utf-8"))
+
+
+# --- where a link the parser found is written ------------------------------------------------
+
+_BREAK = re.compile(r"\r\n|\r|\n")
+_TITLE = re.compile(r"[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\))")
+
+
+def line_end(text: str, pos: int) -> int:
+    """Where the line holding ``pos`` ends (the parser's line breaks)."""
+    found = _BREAK.search(text, pos)
+    return found.start() if found else len(text)
+
+
+def label_end(text: str, pos: int) -> int:
+    """The offset of the ``]`` closing the Markdown link label whose ``[`` is at ``pos``
+    (nested brackets, ``\\`` escapes and code spans skipped); -1 when there is none."""
+    depth, i = 0, pos
+    while i < len(text):
+        char = text[i]
+        if char == "\\":
+            i += 2
+            continue
+        if char == "`":
+            run = len(text[i:]) - len(text[i:].lstrip("`"))
+            close = text.find("`" * run, i + run)
+            i = close + run if close >= 0 else i + run
+            continue
+        if char == "[":
+            depth += 1
+        elif char == "]":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return -1
+
+
+def bare_destination_end(text: str, pos: int) -> int:
+    """Where a bare Markdown destination starting at ``pos`` ends (whitespace or an
+    unbalanced ``)``)."""
+    depth, i = 0, pos
+    while i < len(text) and not text[i].isspace():
+        if text[i] == "\\":
+            i += 2
+            continue
+        if text[i] == "(":
+            depth += 1
+        elif text[i] == ")":
+            if depth == 0:
+                break
+            depth -= 1
+        i += 1
+    return min(i, len(text))
+
+
+def destination_at(text: str, pos: int) -> tuple[int, int, bool] | None:
+    """``(start, end, angle)`` of the destination of the inline Markdown link or image whose
+    ``!`` or ``[`` is at ``pos`` (inside ``<…>`` when ``angle``); None when none follows."""
+    bracket = pos + 1 if text.startswith("![", pos) else pos
+    if not text.startswith("[", bracket):
+        return None
+    close = label_end(text, bracket)
+    if close < 0 or not text.startswith("(", close + 1):
+        return None
+    start = close + 2
+    while start < len(text) and text[start] in " \t":
+        start += 1
+    if not text.startswith("<", start):
+        return start, bare_destination_end(text, start), False
+    end = text.find(">", start + 1)
+    return None if end < 0 else (start + 1, end, True)
+
+
+def link_extent(text: str, pos: int, markdown: bool) -> tuple[int, int] | None:
+    """``(start, end)`` of the whole link whose ``!`` or ``[`` is at ``pos``: a wikilink or
+    embed, or (``markdown``) an inline ``[label](dest "title")``; None when it is not written
+    there in one piece."""
+    if not markdown:
+        opening = pos + 1 if text.startswith("!" + OPEN, pos) else pos
+        if not text.startswith(OPEN, opening):
+            return None
+        found = scan_wikilink(text, opening, line_end(text, opening))
+        return (pos, found.end) if found.status in ("link", "empty") else None
+    dest = destination_at(text, pos)
+    if dest is None:
+        return None
+    end = dest[1] + (1 if dest[2] else 0)
+    title = _TITLE.match(text, end)
+    end = title.end() if title else end
+    while end < len(text) and text[end] in " \t":
+        end += 1
+    return (pos, end + 1) if text.startswith(")", end) else None

@@ -119,7 +119,7 @@ def lint_vault(
     told about big notes before a run that reads every note (see :func:`big_notes`)."""
     target = where if isinstance(where, LintTarget) else lint_target(where)
     walked = walk_vault(target.root)
-    result = _all_findings(target, walked, progress, cache, notice)
+    result = all_findings(target, walked, progress, cache, notice)
     notes = [path for path, stat in walked.stats.items() if stat is not None]
     stored = lint_cache_path(target.root, target.state_dir).is_file() and cache is not False
     known = scanned(target.root, target.state_dir, walked) if stored else None
@@ -127,13 +127,15 @@ def lint_vault(
     return LintResult(findings, result.notes, result.config, result.how, result.why)
 
 
-def _all_findings(
+def all_findings(
     target: LintTarget,
     walked: Walked,
     progress: Progress | None,
     cache: bool | None,
     notice: Notice | None,
 ) -> LintResult:
+    """Every finding of the vault as ``walked``, not yet finished (:func:`finish`), through the
+    lint cache when it is wanted (a run that changed it stores its state)."""
     path = lint_cache_path(target.root, target.state_dir)
     store = LintStore.open(path) if notecache.wanted(path, walked.notes, cache) else None
     if store is None:

@@ -13,12 +13,17 @@ Names, aliases, headings and tags are read once and kept, by size and modificati
 SQLite catalogue ``.vaultkit/candidates.sqlite``, with the lookup a selection needs already
 built: each key by its first two words, each several-word name by its rarest word, each note's
 link name, the notes by modification time. A selection reads only the rows its transcript's
-words and word pairs find. The wiki is scanned again only when its stamp changed: the mtimes of
-its folders (a note added, removed or renamed changes its folder's) and the size and mtime of
+words and word pairs find. The wiki is looked at again only when its stamp changed: the mtimes
+of its folders (a note added, removed or renamed changes its folder's) and the size and mtime of
 each note whose aliases, headings and tags are read (an edit in place changes only the note's;
 a session note's facts are its name, so it is not watched: an edit in place of one leaves its
-place among the newest as it was until the next scan). A symbolic link in the wiki means a
-scan every time (the vault engine judges where links may point).
+place among the newest as it was until its folder is listed again). Then only the folders whose
+mtime changed are listed again and only the changed notes' rows replaced; the vault-wide counts
+(how many notes share a heading or tag, how many names hold a word, which file names are
+shared) are recounted for the keys, words and names those notes touch, so the tables are what a
+scan from scratch would build. A symbolic link in the wiki, a stamp missing or more than
+``CHANGES_MAX`` changed notes mean a scan of the whole wiki (the vault engine judges where links
+may point).
 
 The search index is not asked: an OR query of the transcript's frequent words cost its FTS5
 ranking 145 s on a 10,000-note store (every word matches most notes), against the 100 ms a
@@ -49,7 +54,8 @@ BAG_MAX = 30  # notes with every word of their name in the transcript, but not a
 BAG_DF_MAX = 16  # names a word may be in and still bring a note in by the bag of words
 CHARS_PER_TOKEN = 4
 CATALOGUE = "candidates.sqlite"  # in the store's .vaultkit/
-CATALOGUE_VERSION = 5
+CATALOGUE_VERSION = 6
+CHANGES_MAX = 1_000  # notes changed since the last selection past which the tables are built again
 READ_BYTES = 262_144  # of a note read for its aliases, headings and tags
 SHARED_MAX = 5  # a heading or tag carried by more notes says nothing about one of them
 _WORD = re.compile(r"[^\W_]+")
@@ -112,17 +118,26 @@ def _title_words(path: str) -> str:
     return parsed.title if parsed is not None else _stem(path)
 
 
-def _scan(wiki: Path) -> list[tuple[str, int, int]]:
-    """``(path, size, mtime_ns)`` of every note below ``wiki``, as the vault engine lists a
-    store's wiki (dot-folders skipped; links the store may not follow, ``read_problem``, are
-    not listed)."""
-    found: list[tuple[str, int, int]] = []
+class Found(NamedTuple):
+    """A note file as listed: its wiki path, size, mtime and inode (a file replaced, as
+    vaultkit writes notes, has a new one)."""
+
+    path: str
+    size: int
+    mtime_ns: int
+    inode: int
+
+
+def _scan(wiki: Path) -> list[Found]:
+    """Every note below ``wiki``, as the vault engine lists a store's wiki (dot-folders
+    skipped; links the store may not follow, ``read_problem``, are not listed)."""
+    found: list[Found] = []
     base = os.path.join(str(wiki), "")
     for rel in list_vault_files(wiki):
         if rel.lower().endswith(".md") and rel != "INDEX.md":
             with contextlib.suppress(OSError):
                 info = os.stat(base + rel)
-                found.append((rel, info.st_size, info.st_mtime_ns))
+                found.append(Found(rel, info.st_size, info.st_mtime_ns, info.st_ino))
     return found
 
 
@@ -154,16 +169,28 @@ def _names_raw(raw: object) -> list[str]:
     return [str(t) for t in items if isinstance(t, str | int | float)]
 
 
+# notes: one row a note (folder and case-folded stem for the update); lookup: keys by their
+# lead; facet: every heading and tag key of every note (how many notes share one); words: the
+# words of each note's name; df: in how many names each word is; bag: each several-word name
+# by its rarest word, when that word is in at most BAG_DF_MAX names.
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS notes(path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER,
-    aliases TEXT, facts TEXT, link TEXT);
+    aliases TEXT, facts TEXT, link TEXT, folder TEXT, stem TEXT, inode INTEGER);
 CREATE INDEX IF NOT EXISTS notes_newest ON notes(mtime_ns DESC, path DESC);
+CREATE INDEX IF NOT EXISTS notes_folder ON notes(folder, path, size, mtime_ns, inode);
+CREATE INDEX IF NOT EXISTS notes_stem ON notes(stem);
 CREATE TABLE IF NOT EXISTS lookup(lead TEXT, kind INTEGER, key TEXT, path TEXT);
 CREATE INDEX IF NOT EXISTS lookup_lead ON lookup(lead);
-CREATE TABLE IF NOT EXISTS bag(word TEXT, parts TEXT, rarity REAL, path TEXT);
+CREATE TABLE IF NOT EXISTS facet(key TEXT, path TEXT);
+CREATE INDEX IF NOT EXISTS facet_key ON facet(key);
+CREATE TABLE IF NOT EXISTS words(word TEXT, path TEXT);
+CREATE INDEX IF NOT EXISTS words_word ON words(word);
+CREATE TABLE IF NOT EXISTS df(word TEXT PRIMARY KEY, n INTEGER);
+CREATE TABLE IF NOT EXISTS bag(path TEXT PRIMARY KEY, word TEXT, parts TEXT);
 CREATE INDEX IF NOT EXISTS bag_word ON bag(word);
 """
+TABLES = ("meta", "notes", "lookup", "facet", "words", "df", "bag")
 
 
 def _folders(wiki: str) -> list[str] | None:
@@ -184,7 +211,7 @@ def _folders(wiki: str) -> list[str] | None:
                         found.append(entry.path)
         except OSError:
             return None
-    return found
+    return sorted(found)  # the wiki first: a prefix of every other
 
 
 def _mtimes(folders: Iterable[str]) -> list[int] | None:
@@ -270,11 +297,8 @@ def _connect(store: Store) -> sqlite3.Connection:
         conn = sqlite3.connect(path, timeout=30, isolation_level=None)
         conn.execute("PRAGMA synchronous = OFF")  # a cache: a damaged file is made again
         if conn.execute("PRAGMA user_version").fetchone()[0] != CATALOGUE_VERSION:
-            conn.executescript(
-                "DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS notes;"
-                " DROP TABLE IF EXISTS lookup; DROP TABLE IF EXISTS bag;"
-                f" PRAGMA user_version = {CATALOGUE_VERSION};"
-            )
+            drops = "".join(f"DROP TABLE IF EXISTS {table}; " for table in TABLES)
+            conn.executescript(f"{drops}PRAGMA user_version = {CATALOGUE_VERSION};")
             with contextlib.suppress(OSError):  # the JSON catalogue of version 3 and before
                 os.remove(os.path.join(store.at("state"), "candidates.json"))
         conn.executescript(_SCHEMA)
@@ -302,10 +326,10 @@ def _known(conn: sqlite3.Connection) -> dict[str, Entry]:
     return known
 
 
-def _entries(store: Store, known: Mapping[str, Entry]) -> list[Entry]:
-    """Every wiki note with its facts (read again only when its size or mtime changed)."""
+def _entries(store: Store, known: Mapping[str, Entry], found: list[Found]) -> list[Entry]:
+    """The ``found`` notes with their facts (read again only when size or mtime changed)."""
     entries = []
-    for rel, size, mtime in _scan(store.wiki):
+    for rel, size, mtime, _ in found:
         old = known.get(rel)
         if old is not None and old.size == size and old.mtime_ns == mtime:
             entries.append(old)
@@ -316,74 +340,403 @@ def _entries(store: Store, known: Mapping[str, Entry]) -> list[Entry]:
     return entries
 
 
+def _lead(key: str) -> str:
+    """A key's first two words: a key written in the transcript has them next to each other."""
+    return " ".join(key.split(" ", 2)[:2])
+
+
+def _name_rows(entry: Entry) -> Iterator[tuple[str, int, str, str]]:
+    """The lookup rows of a note's name and aliases (kind 0)."""
+    return ((_lead(key), 0, key, entry.path) for key in entry.keys if key)
+
+
 def _lookup_rows(entries: list[Entry]) -> Iterable[tuple[str, int, str, str]]:
-    """``(lead, kind, key, path)``: each key by its first two words (a key written in the
-    transcript has them next to each other); kind 0 a name or alias, 1 a heading or a tag
-    carried by at most ``SHARED_MAX`` notes."""
+    """``(lead, kind, key, path)``: each key by its first two words; kind 0 a name or alias,
+    1 a heading or a tag carried by at most ``SHARED_MAX`` notes."""
     shared = Counter(k for e in entries for k in e.extra)
     for entry in entries:
-        for kind, keys in ((0, entry.keys), (1, entry.extra)):
-            for key in keys:
-                if key and (kind == 0 or shared[key] <= SHARED_MAX):
-                    yield " ".join(key.split(" ", 2)[:2]), kind, key, entry.path
+        yield from _name_rows(entry)
+        for key in entry.extra:
+            if shared[key] <= SHARED_MAX:
+                yield _lead(key), 1, key, entry.path
 
 
-def _bag_rows(entries: list[Entry]) -> Iterable[tuple[str, str, float, str]]:
-    """``(word, parts, rarity, path)``: each several-word name by its rarest word, when that
-    word is in at most ``BAG_DF_MAX`` names (a name of common words only says little, and
-    would be looked at in most sessions)."""
-    frequency = Counter(w for e in entries if e.keys for w in set(e.keys[0].split()))
-    for entry in entries:
-        parts = entry.keys[0].split() if entry.keys else []
-        if len(parts) > 1:
-            rarest = min(parts, key=lambda w: (frequency[w], w))
-            if frequency[rarest] <= BAG_DF_MAX:
-                rarity = sum(math.log(1 + len(entries) / frequency[w]) for w in parts)
-                yield rarest, " ".join(parts), rarity, entry.path
+def _name_words(entry: Entry) -> set[str]:
+    return set(entry.keys[0].split()) if entry.keys else set()
+
+
+def _bag_row(path: str, parts: list[str], frequency: Mapping[str, int]) -> tuple[str, ...] | None:
+    """``(path, word, parts)``: a several-word name by its rarest word, when that word is in at
+    most ``BAG_DF_MAX`` names (a name of common words only says little, and would be looked at
+    in most sessions)."""
+    if len(parts) < 2:
+        return None
+    rarest = min(parts, key=lambda w: (frequency[w], w))
+    return (path, rarest, " ".join(parts)) if frequency[rarest] <= BAG_DF_MAX else None
+
+
+def _note_row(entry: Entry, link: str | None, inode: int) -> tuple[object, ...]:
+    facts = _UNIT.join(entry.keys) + _ROWS + _UNIT.join(entry.extra)
+    folder = entry.path.rpartition("/")[0]
+    aliases = _UNIT.join(entry.aliases)
+    stem = _stem(entry.path).casefold()
+    return (entry.path, entry.size, entry.mtime_ns, aliases, facts, link, folder, stem, inode)
+
+
+_INSERT = {
+    "notes": "INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "lookup": "INSERT INTO lookup VALUES (?, ?, ?, ?)",
+    "facet": "INSERT INTO facet VALUES (?, ?)",
+    "words": "INSERT INTO words VALUES (?, ?)",
+    "df": "INSERT OR REPLACE INTO df VALUES (?, ?)",
+    "bag": "INSERT OR REPLACE INTO bag VALUES (?, ?, ?)",
+    "meta": "INSERT OR REPLACE INTO meta VALUES (?, ?)",
+}
+
+
+def _write_all(
+    conn: sqlite3.Connection, entries: list[Entry], inodes: Mapping[str, int], stamp: str | None
+) -> None:
+    """Every table made again from ``entries``."""
+    for table in TABLES:
+        conn.execute(f"DROP TABLE {table}")  # faster than deleting every row, index and all
+    for statement in _SCHEMA.split(";"):
+        if statement.strip():
+            conn.execute(statement)
+    links = _link_names(e.path for e in entries)
+    rows = (_note_row(e, links[e.path], inodes[e.path]) for e in entries)
+    conn.executemany(_INSERT["notes"], rows)
+    conn.executemany(_INSERT["lookup"], _lookup_rows(entries))
+    conn.executemany(_INSERT["facet"], ((k, e.path) for e in entries for k in e.extra))
+    conn.executemany(_INSERT["words"], ((w, e.path) for e in entries for w in _name_words(e)))
+    frequency = Counter(w for e in entries for w in _name_words(e))
+    conn.executemany(_INSERT["df"], frequency.items())
+    bag = (_bag_row(e.path, e.keys[0].split() if e.keys else [], frequency) for e in entries)
+    conn.executemany(_INSERT["bag"], (row for row in bag if row is not None))
+    conn.execute(_INSERT["meta"], ("count", str(len(entries))))
+    if stamp is not None:
+        conn.execute(_INSERT["meta"], ("fingerprint", stamp))
 
 
 def _rebuild(conn: sqlite3.Connection, store: Store) -> None:
     """Scan the wiki again and store the notes, the lookup by words and the bag of rare words."""
     wiki = str(store.wiki)
     before = _look(wiki)
-    entries = _entries(store, _known(conn))
+    found = _scan(store.wiki)
+    entries = _entries(store, _known(conn), found)
     stamp = _stamp(wiki, before, entries)
-    links = _link_names(e.path for e in entries)
     conn.execute("BEGIN IMMEDIATE")
     try:
-        for table in ("meta", "notes", "lookup", "bag"):
-            conn.execute(f"DROP TABLE {table}")  # faster than deleting every row, index and all
-        for statement in _SCHEMA.split(";"):
-            if statement.strip():
-                conn.execute(statement)
-        conn.executemany(
-            "INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?)",
-            (
-                (
-                    e.path,
-                    e.size,
-                    e.mtime_ns,
-                    _UNIT.join(e.aliases),
-                    _UNIT.join(e.keys) + _ROWS + _UNIT.join(e.extra),
-                    links[e.path],
-                )
-                for e in entries
-            ),
-        )
-        conn.executemany("INSERT INTO lookup VALUES (?, ?, ?, ?)", _lookup_rows(entries))
-        conn.executemany("INSERT INTO bag VALUES (?, ?, ?, ?)", _bag_rows(entries))
-        if stamp is not None:
-            conn.execute("INSERT INTO meta VALUES ('fingerprint', ?)", (stamp,))
+        _write_all(conn, entries, {f.path: f.inode for f in found}, stamp)
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
         raise
 
 
+class _Saved(NamedTuple):
+    """What the last stamp recorded: each folder's mtime and each watched note's
+    ``[size, mtime_ns]``, by wiki path (a folder's is ``""`` for the wiki itself)."""
+
+    folders: dict[str, int]
+    seen: dict[str, list[int]]
+
+
+def _relative(wiki: str, folder: str) -> str:
+    return "" if folder == wiki else folder[len(wiki) + 1 :]
+
+
+def _saved(wiki: str, stamp: str | None) -> _Saved | None:
+    """The stamp read back (None: none, damaged, or taken where the wiki was elsewhere)."""
+    if stamp is None:
+        return None
+    try:
+        saved = json.loads(stamp)
+        folders, mtimes = saved["folders"], saved["mtimes"]
+        if not folders or folders[0] != wiki:
+            return None
+        rel = {_relative(wiki, f): int(m) for f, m in zip(folders, mtimes, strict=True)}
+        return _Saved(rel, dict(zip(saved["notes"], saved["seen"], strict=True)))
+    except (ValueError, TypeError, KeyError, IndexError):
+        return None
+
+
+_Listed = tuple[list[tuple[str, int, int, int]], list[str]]
+
+
+def _list_folder(wiki: str, folder: str) -> _Listed | None:
+    """The notes right in ``folder`` (a wiki path), as the full scan lists them, and its
+    sub-folders; None when a link is met or the folder cannot be read."""
+    prefix = folder + "/" if folder else ""
+    found = []  # plain tuples: one for each of a folder's thousands of session notes
+    below = []
+    try:
+        fd = os.open(os.path.join(wiki, folder) if folder else wiki, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return None
+    try:
+        with os.scandir(fd) as listing:  # stat-ed by name in the folder: no path to walk
+            for entry in listing:
+                name = entry.name
+                if name.startswith("."):
+                    continue
+                if entry.is_symlink():
+                    return None
+                rel = prefix + name
+                if name[-3:].lower() == ".md" and rel != "INDEX.md" and entry.is_file():
+                    info = entry.stat()
+                    found.append((rel, info.st_size, info.st_mtime_ns, info.st_ino))
+                elif entry.is_dir():
+                    below.append(rel)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return found, below
+
+
+def _folders_now(wiki: str, saved: _Saved) -> dict[str, int] | None:
+    """The mtime of each folder the stamp knew and that is still there (a folder added
+    changes its parent's, so the listing of the parent finds it); None when the wiki is a
+    link or is gone."""
+    if os.path.islink(wiki):
+        return None
+    current = {}
+    for folder in saved.folders:
+        with contextlib.suppress(OSError):
+            current[folder] = os.stat(os.path.join(wiki, folder) if folder else wiki).st_mtime_ns
+    return current if "" in current else None
+
+
+def _listing(
+    wiki: str, current: dict[str, int], relist: set[str]
+) -> list[tuple[str, int, int, int]] | None:
+    """The notes of the folders ``relist``; a new sub-folder found there has its mtime taken
+    (into ``current``) before it is listed too (into ``relist``)."""
+    queue = sorted(relist)
+    listed = []
+    while queue:
+        got = _list_folder(wiki, queue.pop())
+        if got is None:
+            return None
+        listed.extend(got[0])
+        for folder in got[1]:
+            if folder not in current:
+                try:
+                    current[folder] = os.stat(os.path.join(wiki, folder)).st_mtime_ns
+                except OSError:
+                    return None
+                relist.add(folder)
+                queue.append(folder)
+    return listed
+
+
+class _Diff(NamedTuple):
+    """What changed: the notes whose rows go (removed or changed), those (re)inserted with
+    their size and mtime, and every watched note's ``[size, mtime_ns]`` now."""
+
+    gone: list[str]
+    fresh: list[Found]
+    seen: dict[str, list[int]]
+
+
+def _edited(
+    wiki: str, saved: _Saved, current: Mapping[str, int], relist: set[str]
+) -> dict[str, Found]:
+    """The watched notes in the ``current`` folders but not in ``relist``, as they are now;
+    the folder of one that cannot be stat-ed joins ``relist``."""
+    base = os.path.join(wiki, "")
+    now: dict[str, Found] = {}
+    for path in saved.seen:
+        folder = path.rpartition("/")[0]
+        if folder in relist or folder not in current:
+            continue
+        try:
+            info = os.stat(base + path)
+        except OSError:
+            relist.add(folder)
+            continue
+        now[path] = Found(path, info.st_size, info.st_mtime_ns, info.st_ino)
+    return {p: found for p, found in now.items() if p.rpartition("/")[0] not in relist}
+
+
+def _diff(
+    conn: sqlite3.Connection, wiki: str, current: dict[str, int], saved: _Saved
+) -> _Diff | None:
+    """The notes changed since ``saved``: only the folders whose mtime changed are listed again
+    (a note added, removed or renamed changes its folder's); a watched note elsewhere is
+    stat-ed. None when a folder cannot be listed as the full scan would."""
+    relist = {f for f, m in current.items() if saved.folders.get(f) != m}
+    watched = _edited(wiki, saved, current, relist)
+    edited = [f for p, f in watched.items() if [f.size, f.mtime_ns] != saved.seen[p]]
+    listed = _listing(wiki, current, relist)
+    if listed is None:
+        return None
+    folders = json.dumps(sorted(relist | (saved.folders.keys() - current.keys())))
+    rows = conn.execute(
+        f"SELECT path, size, mtime_ns, inode FROM notes WHERE folder {_IN}", (folders,)
+    )
+    now = set(listed)
+    was = set(rows)  # a row not listed as it is: a note removed or changed
+    fresh = [Found(*row) for row in now.difference(was)]
+    gone = [row[0] for row in was.difference(now)]
+    seen = {p: [f.size, f.mtime_ns] for p, f in watched.items()}
+    seen.update((p, [size, mtime]) for p, size, mtime, _ in listed if p in saved.seen)
+    seen.update((f.path, [f.size, f.mtime_ns]) for f in fresh if not _is_session_note(f.path))
+    gone.extend(f.path for f in edited)
+    return _Diff(gone, fresh + edited, seen)
+
+
+def _rows_of(conn: sqlite3.Connection, paths: list[str]) -> list[Entry]:
+    rows = conn.execute(
+        f"SELECT path, size, mtime_ns, aliases, facts FROM notes WHERE path {_IN}",
+        (json.dumps(paths),),
+    )
+    found = []
+    for path, size, mtime, aliases, facts in rows:
+        keys, extra = facts.split(_ROWS)
+        found.append(Entry(path, size, mtime, _split(aliases), _split(keys), _split(extra)))
+    return found
+
+
+def _read_entries(store: Store, fresh: list[Found]) -> list[Entry]:
+    entries = []
+    for rel, size, mtime, _ in fresh:
+        aliases, extra = ((), ()) if _is_session_note(rel) else _read_facts(store.wiki / rel)
+        keys = (_key(_title_words(rel)), *map(_key, aliases))
+        entries.append(Entry(rel, size, mtime, aliases, keys, extra))
+    return entries
+
+
+def _drop(conn: sqlite3.Connection, entry: Entry) -> None:
+    """A note's own rows deleted (its headings' and tags' lookup rows go with the recount)."""
+    conn.execute("DELETE FROM notes WHERE path = ?", (entry.path,))
+    conn.execute("DELETE FROM bag WHERE path = ?", (entry.path,))
+    for lead in {_lead(key) for key in entry.keys if key}:
+        conn.execute(
+            "DELETE FROM lookup WHERE lead = ? AND kind = 0 AND path = ?", (lead, entry.path)
+        )
+    for key in entry.extra:
+        conn.execute("DELETE FROM facet WHERE key = ? AND path = ?", (key, entry.path))
+    for word in _name_words(entry):
+        conn.execute("DELETE FROM words WHERE word = ? AND path = ?", (word, entry.path))
+
+
+def _put(conn: sqlite3.Connection, entry: Entry, inode: int) -> None:
+    """A note's own rows inserted (its link name and bag row are set by the recount)."""
+    conn.execute(_INSERT["notes"], _note_row(entry, None, inode))
+    conn.executemany(_INSERT["lookup"], _name_rows(entry))
+    conn.executemany(_INSERT["facet"], ((key, entry.path) for key in entry.extra))
+    conn.executemany(_INSERT["words"], ((word, entry.path) for word in _name_words(entry)))
+
+
+def _recount_facets(conn: sqlite3.Connection, keys: set[str]) -> None:
+    """The lookup rows of these heading and tag keys again: every note carrying one, when at
+    most ``SHARED_MAX`` notes do."""
+    for key in keys:
+        lead = _lead(key)
+        conn.execute("DELETE FROM lookup WHERE lead = ? AND kind = 1 AND key = ?", (lead, key))
+        paths = [row[0] for row in conn.execute("SELECT path FROM facet WHERE key = ?", (key,))]
+        if len(paths) <= SHARED_MAX:
+            conn.executemany(_INSERT["lookup"], ((lead, 1, key, path) for path in paths))
+
+
+def _recount_words(conn: sqlite3.Connection, words: set[str], put: set[str]) -> None:
+    """The name counts of these words again, and the bag row of every note whose name has one
+    (its rarest word may be another now) or that was ``put`` again."""
+    for word in words:
+        n = conn.execute("SELECT COUNT(*) FROM words WHERE word = ?", (word,)).fetchone()[0]
+        if n:
+            conn.execute(_INSERT["df"], (word, n))
+        else:
+            conn.execute("DELETE FROM df WHERE word = ?", (word,))
+    said = json.dumps(sorted(words))
+    rows = conn.execute(f"SELECT DISTINCT path FROM words WHERE word {_IN}", (said,))
+    paths = put.union(row[0] for row in rows)
+    parts = {path: _key(_title_words(path)).split() for path in paths}
+    needed = json.dumps(sorted({w for name in parts.values() for w in name}))
+    frequency = dict(conn.execute(f"SELECT word, n FROM df WHERE word {_IN}", (needed,)))
+    for path, name in parts.items():
+        row = _bag_row(path, name, frequency)
+        if row is None:
+            conn.execute("DELETE FROM bag WHERE path = ?", (path,))
+        else:
+            conn.execute(_INSERT["bag"], row)
+
+
+def _relink(conn: sqlite3.Connection, stems: set[str]) -> None:
+    """The link names of the notes with these (case-folded) file names again."""
+    for stem in stems:
+        paths = [row[0] for row in conn.execute("SELECT path FROM notes WHERE stem = ?", (stem,))]
+        for path, link in _link_names(paths).items():
+            conn.execute("UPDATE notes SET link = ? WHERE path = ?", (link, path))
+
+
+def _apply(conn: sqlite3.Connection, store: Store, diff: _Diff) -> None:
+    """The changed notes' rows replaced, and the vault-wide counts they touch recounted."""
+    old = _rows_of(conn, diff.gone)
+    new = _read_entries(store, diff.fresh)
+    for entry in old:
+        _drop(conn, entry)
+    for entry, found in zip(new, diff.fresh, strict=True):
+        _put(conn, entry, found.inode)
+    moved = {e.path for e in old} ^ {e.path for e in new}  # added or removed, not edited
+    _recount_facets(conn, {key for e in (*old, *new) for key in e.extra})
+    words = {w for e in (*old, *new) if e.path in moved for w in _name_words(e)}
+    _recount_words(conn, words, {e.path for e in new})
+    _relink(conn, {_stem(e.path).casefold() for e in new} | {_stem(p).casefold() for p in moved})
+    count = conn.execute("SELECT COUNT(*) FROM notes").fetchone()[0]
+    conn.execute(_INSERT["meta"], ("count", str(count)))
+
+
+def _update_held(conn: sqlite3.Connection, store: Store) -> bool:
+    """``update`` with the write lock held."""
+    wiki = str(store.wiki)
+    stamp = _saved_stamp(conn)
+    if _unchanged(wiki, stamp):
+        return True  # another selection brought it up to date
+    saved = _saved(wiki, stamp)
+    current = _folders_now(wiki, saved) if saved is not None else None
+    if current is None or saved is None:
+        return False
+    diff = _diff(conn, wiki, current, saved)
+    if diff is None or len(diff.gone) + len(diff.fresh) > CHANGES_MAX:
+        return False
+    _apply(conn, store, diff)
+    notes = sorted(diff.seen)
+    seen = [diff.seen[p] for p in notes]
+    read = [f.path for f in diff.fresh if f.path in diff.seen]
+    conn.execute("DELETE FROM meta WHERE k = 'fingerprint'")
+    if _watch(wiki, read) == [diff.seen[p] for p in read]:  # else one changed as it was read
+        folders = sorted((os.path.join(wiki, f) if f else wiki, m) for f, m in current.items())
+        fields = {
+            "folders": [f for f, _ in folders],
+            "mtimes": [m for _, m in folders],
+            "notes": notes,
+            "seen": seen,
+        }
+        conn.execute(_INSERT["meta"], ("fingerprint", json.dumps(fields)))
+    return True
+
+
+def update(conn: sqlite3.Connection, store: Store) -> bool:
+    """Bring the catalogue up to date by the notes that changed since its stamp; False (and
+    nothing written) when that cannot be told: no stamp, a link met, too many changes."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        done = _update_held(conn, store)
+        conn.execute("COMMIT" if done else "ROLLBACK")
+        return done
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
 def open_catalogue(store: Store) -> sqlite3.Connection:
-    """The catalogue, the wiki scanned again only when its stamp says it changed."""
+    """The catalogue, brought up to date when its stamp says the wiki changed: the rows of the
+    notes that changed, when it can tell which (``update``), or every table again."""
     conn = _connect(store)
-    if not _unchanged(str(store.wiki), _saved_stamp(conn)):
+    if not _unchanged(str(store.wiki), _saved_stamp(conn)) and not update(conn, store):
         _rebuild(conn, store)
     return conn
 
@@ -411,17 +764,30 @@ def _counts(key: str, words: set[str], transcript: str) -> int:
 _IN = "IN (SELECT value FROM json_each(?))"
 
 
+def _count(conn: sqlite3.Connection) -> int:
+    row = conn.execute("SELECT v FROM meta WHERE k = 'count'").fetchone()
+    return int(row[0]) if row else int(conn.execute("SELECT COUNT(*) FROM notes").fetchone()[0])
+
+
 def _bag(conn: sqlite3.Connection, words: set[str], taken: set[str]) -> list[str]:
     """Notes not ``taken`` with every word of their (several-word) name in the transcript,
-    those whose words are rarest in the vault first."""
+    those whose words are rarest in the vault first (each word counts log(1 + notes / names
+    it is in))."""
     said = json.dumps(list(words))
-    rows = conn.execute(f"SELECT parts, rarity, path FROM bag WHERE word {_IN}", (said,))
+    rows = conn.execute(f"SELECT parts, path FROM bag WHERE word {_IN}", (said,))
     found = [
-        (-rarity, path)
-        for parts, rarity, path in rows
+        (parts.split(), path)
+        for parts, path in rows
         if path not in taken and words.issuperset(parts.split())
     ]
-    return [path for _, path in sorted(found)[:BAG_MAX]]
+    needed = json.dumps(list({w for parts, _ in found for w in parts}))
+    notes = _count(conn) if found else 0
+    weight = {
+        word: math.log(1 + notes / n)
+        for word, n in conn.execute(f"SELECT word, n FROM df WHERE word {_IN}", (needed,))
+    }
+    ranked = sorted((-sum(weight[w] for w in parts), path) for parts, path in found)
+    return [path for _, path in ranked[:BAG_MAX]]
 
 
 def _named(conn: sqlite3.Connection, transcript: str) -> list[str]:

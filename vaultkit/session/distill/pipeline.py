@@ -16,6 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Literal
 
+from vaultkit.agents.known import DEFAULT
 from vaultkit.base.author import current_author
 from vaultkit.base.config import Config
 from vaultkit.base.log import append_log
@@ -59,7 +60,7 @@ class SessionInfo:
     git_branch: str | None
     ended_at: datetime  # timezone-aware local time
     reason: str = "other"
-    agent: str = "claude"  # vaultkit.agents.known.AGENTS: whose session this was
+    agent: str = DEFAULT  # vaultkit.agents.known.AGENTS: whose session this was
 
 
 class NoUserTurn(Exception):

@@ -11,7 +11,6 @@ an error-severity ``vaultkit lint`` finding, whatever the answer held.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -22,15 +21,10 @@ from vaultkit.session.notes.naming import heading_text, inert_title
 from vaultkit.vault.model import Link
 from vaultkit.vault.parse import parse_note
 from vaultkit.vault.resolve import FileIndex, build_file_index, resolve_target
+from vaultkit.vault.wikisyntax import link_extent
 
 NEW_NOTE = "vaultkit-new-note.md"  # where the note being written stands while its links settle
 ROUNDS = 4
-_WIKI = re.compile(r"!?\[\[[^\n]*?\]\]")
-_MARKDOWN = re.compile(
-    r"!?\[((?:\\.|[^\[\]\\\n])*)\]\((?:<[^>\n]*>|(?:\\.|[^()\s\\]|\([^()\s]*\))*)"
-    r"(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*\)"
-)
-_LINK_OPENERS = re.compile(r"(!?)(\[)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,9 +49,7 @@ def _offsets(text: str) -> list[int]:
 
 
 def _span(text: str, at: int, link: Link) -> tuple[int, int] | None:
-    pattern = _MARKDOWN if link.kind == "markdown" else _WIKI
-    match = pattern.match(text, at)
-    return (match.start(), match.end()) if match else None
+    return link_extent(text, at, link.kind == "markdown")
 
 
 def stub_name(target: str) -> str | None:
@@ -113,7 +105,7 @@ def _ghosts(text: str, index: FileIndex, source: str) -> list[Link]:
 
 def _escape_all(text: str) -> str:
     """The last resort: every ``[`` escaped, so nothing in ``text`` can be a link."""
-    return _LINK_OPENERS.sub(lambda m: f"{m.group(1)}\\[", text.replace("\\[", "["))
+    return text.replace("\\[", "[").replace("[", "\\[")
 
 
 def settle(

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 
+from vaultkit.agents.known import DEFAULT
 from vaultkit.base import leanjson
 from vaultkit.base.fsio import atomic_write_text
 from vaultkit.base.record import Record
@@ -49,7 +50,7 @@ class Job(Record):
     attempts: int = 0
     last_error: str = ""
     source: str = "session-end"  # "session-end" | "backfill" | "ingest"
-    agent: str = "claude"  # vaultkit.agents.known.AGENTS: whose transcript this is
+    agent: str = DEFAULT  # vaultkit.agents.known.AGENTS: whose transcript this is
 
 
 class Running(Record):

@@ -38,7 +38,7 @@ from vaultkit.vault.fastparse.frontmatter import simple_yaml
 from vaultkit.vault.fastparse.html import HTML_BLOCK_NAMES, TAG
 from vaultkit.vault.fastparse.inline import inline_children
 from vaultkit.vault.fastparse.lists import MAX_LIST_DEPTH
-from vaultkit.vault.fastparse.plan import Segment, body_plan, cuts, windows
+from vaultkit.vault.fastparse.plan import Segment, Windows, body_plan, cuts, let_go, windows
 from vaultkit.vault.fastparse.scan import expanded, inline_blocks, is_bulk, scan_blocks
 from vaultkit.vault.fastparse.tables import ROW_META, escaped_split
 from vaultkit.vault.fastparse.tokens import BULK_META, ESCAPABLE, TEXT, InlineBlock, Piece
@@ -54,6 +54,7 @@ __all__ = [
     "InlineBlock",
     "Piece",
     "Segment",
+    "Windows",
     "block_kinds",
     "body_end",
     "body_plan",
@@ -64,6 +65,7 @@ __all__ = [
     "inline_blocks",
     "inline_children",
     "is_bulk",
+    "let_go",
     "scan_blocks",
     "simple_yaml",
     "windows",

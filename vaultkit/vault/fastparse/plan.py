@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
+from itertools import repeat
+from typing import NamedTuple
 
 from vaultkit.vault import thresholds
 from vaultkit.vault.fastparse.blocks import (
@@ -104,7 +106,7 @@ def cuts(lines: Sequence[str], kinds: Sequence[int | None], start: int, line_max
         if blank_before and index > start and kind in (TEXT, HEADING) and starts_paragraph(line):
             found.append(index)
         blank_before = False
-        if _runs_on(line):
+        if (COMMENT in line or MATH in line or "<" in line) and _runs_on(line):  # (cheap first)
             break
         opening = _fence_opening(line) if "`" in line or "~" in line else None
         if opening is not None:
@@ -144,7 +146,28 @@ def _fresh(
 Segment = tuple[int, int, list[InlineBlock] | None]  # lines [lo, hi): fast blocks, or None
 
 
-def body_plan(lines: Sequence[str], start: int, window: int | None = None) -> list[Segment] | None:
+class Windows(NamedTuple):
+    """A very long body's window bounds and the :func:`.blocks.block_kinds` of all its lines
+    (each window planned with them, its lines blanked in both once walked: see
+    :func:`let_go`)."""
+
+    bounds: list[int]
+    kinds: list[int | None]
+
+
+def let_go(lines: list[str], kinds: list[int | None], low: int, high: int) -> None:
+    """Blank ``lines[low:high]`` and their kinds: a walked window, never read again (each
+    later window's plan then sees what a plan made afresh from its start would)."""
+    lines[low:high] = repeat("", high - low)
+    kinds[low:high] = repeat(BLANK, high - low)
+
+
+def body_plan(
+    lines: Sequence[str],
+    start: int,
+    window: int | None = None,
+    kinds: Sequence[int | None] | None = None,
+) -> list[Segment] | None:
     """The body split into fast regions and regions for markdown-it, in document order.
 
     ``None`` when a line could be a link reference definition: those are document-wide, so
@@ -152,10 +175,13 @@ def body_plan(lines: Sequence[str], start: int, window: int | None = None) -> li
     scanner could not model (or, when the scanner cannot prove markdown-it starts afresh
     there, from the last cut before it) to the first cut after it. ``window``: plan only
     the lines from ``start`` to this one, a cut of the whole body (see :func:`windows`).
+    ``kinds``: the lines' kinds when known, blank before ``start`` (:attr:`Windows.kinds`);
+    none is read at ``line_max`` or after.
     """
     line_max = body_end(lines) if window is None else window
     last = len(lines) if window is None else window
-    kinds = block_kinds(lines, start, line_max)
+    if kinds is None:
+        kinds = block_kinds(lines, start, line_max)
     blocks, stop = scan_blocks(lines, kinds, start, line_max)
     if stop == line_max:
         return [(start, line_max, blocks)]  # no block the scanner accepts defines a reference
@@ -185,7 +211,7 @@ def body_plan(lines: Sequence[str], start: int, window: int | None = None) -> li
     return plan
 
 
-def windows(lines: Sequence[str], start: int) -> list[int] | None:
+def windows(lines: Sequence[str], start: int) -> Windows | None:
     """Window bounds for a very long body (``start``, cuts about ``window_lines`` apart,
     the body's end), or None for a body of ordinary length or one that may hold a link
     reference definition (document-wide, so never planned piecemeal).
@@ -200,8 +226,8 @@ def windows(lines: Sequence[str], start: int) -> list[int] | None:
         return None
     if any("]:" in line and REFERENCE.search(line) for line in lines[start:line_max]):
         return None
-    bounds = [start]
-    for cut in cuts(lines, block_kinds(lines, start, line_max), start, line_max):
+    bounds, kinds = [start], block_kinds(lines, start, line_max)
+    for cut in cuts(lines, kinds, start, line_max):
         if cut - bounds[-1] >= thresholds.TABLE.window_lines:
             bounds.append(cut)
-    return [*bounds, line_max] if bounds[-1] != line_max else bounds
+    return Windows([*bounds, line_max] if bounds[-1] != line_max else bounds, kinds)

@@ -3,6 +3,7 @@ handed to the rule whose block it starts."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from vaultkit.vault.fastparse.blocks import (
@@ -65,12 +66,18 @@ def _inline_block(content: str, level: int, index: int, after: int) -> Step:
     return [(level, Piece("inline", content, children=children, map=[index, after]))], after
 
 
+# Content made of runs of characters BULK_GAP does not match and simple wikilinks, whole: what
+# is left of it with its simple wikilinks taken out holds no BULK_GAP character. Each character
+# opens one kind of part, so the possessive quantifiers lose no reading (and never backtrack).
+_BULK_SHAPE = re.compile(rf"(?:[^{BULK_GAP.pattern[1:-1]}]++|{SIMPLE_WIKILINK.pattern})*+")
+
+
 def is_bulk(content: str) -> bool:
     """True when the only inline syntax in ``content`` is simple wikilinks and embeds that
     name something (see BULK_META): the inline rules would make text, breaks and those links."""
     return (
         "\\" not in content
-        and BULK_GAP.search(SIMPLE_WIKILINK.sub("", content)) is None
+        and _BULK_SHAPE.fullmatch(content) is not None
         and EMPTY_WIKILINK.search(content) is None
     )
 
