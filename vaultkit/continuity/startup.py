@@ -342,10 +342,10 @@ def _newer_skipped(summaries: list[Summary], choice: Choice) -> str:
 
 def _degraded(store: Store, chosen: Summary | None) -> tuple[bool, str, str]:
     """(degraded, its reason, the raw transcript to read instead) of the chosen handoff."""
-    if chosen is None or not chosen.degraded:
-        return False, meta_str(chosen.meta, "degraded_reason") if chosen else "", ""
-    reason = meta_str(chosen.meta, "degraded_reason")
-    return True, reason, raw_path_for(store, chosen.session_id)
+    if chosen is None:
+        return False, "", ""
+    raw = raw_path_for(store, chosen.session_id) if chosen.degraded else ""
+    return chosen.degraded, meta_str(chosen.meta, "degraded_reason"), raw
 
 
 def gather(

@@ -7,10 +7,16 @@ from typing import NamedTuple
 from urllib.parse import unquote
 
 from vaultkit.vault.model import Link
-from vaultkit.vault.wikisyntax import OPEN, destination_at, display_bar, line_end, scan_wikilink
+from vaultkit.vault.wikisyntax import (
+    LINE_BREAK,
+    OPEN,
+    destination_at,
+    display_bar,
+    line_end,
+    scan_wikilink,
+)
 
 BOM = "\ufeff"
-_BREAK = re.compile(r"\r\n|\r|\n")
 # characters a bare Markdown link destination cannot hold as they are
 _UNSAFE_DEST = re.compile(r"[\x00-\x20%()<>\[\]\\#?\x7f]")
 
@@ -27,7 +33,7 @@ class Span(NamedTuple):
 
 def line_starts(text: str) -> list[int]:
     """The offset where each line of ``text`` starts (the parser's line breaks)."""
-    return [0, *(m.end() for m in _BREAK.finditer(text))]
+    return [0, *(m.end() for m in LINE_BREAK.finditer(text))]
 
 
 def offset_of(text: str, starts: list[int], line: int, col: int) -> int | None:

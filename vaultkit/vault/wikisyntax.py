@@ -241,13 +241,13 @@ def _escaped(match: re.Match[str]) -> str:
 
 # --- where a link the parser found is written ------------------------------------------------
 
-_BREAK = re.compile(r"\r\n|\r|\n")
+LINE_BREAK = re.compile(r"\r\n|\r|\n")  # the parser's line breaks
 _TITLE = re.compile(r"[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\))")
 
 
 def line_end(text: str, pos: int) -> int:
     """Where the line holding ``pos`` ends (the parser's line breaks)."""
-    found = _BREAK.search(text, pos)
+    found = LINE_BREAK.search(text, pos)
     return found.start() if found else len(text)
 
 

@@ -48,10 +48,6 @@ def _offsets(text: str) -> list[int]:
     return starts
 
 
-def _span(text: str, at: int, link: Link) -> tuple[int, int] | None:
-    return link_extent(text, at, link.kind == "markdown")
-
-
 def stub_name(target: str) -> str | None:
     """The stub file stem for a ghost ``target``, or None when the name is not safe as is."""
     name = target.strip()
@@ -133,7 +129,7 @@ def settle(
             if link.line > len(starts):  # not where the parser said: give up on this round
                 break
             at = starts[link.line - 1] + link.col - 1
-            span = _span(text, at, link)
+            span = link_extent(text, at, link.kind == "markdown")
             new, ghost, stub = _replacement(link, index, stub_folder)
             if span is None:
                 new, end = "\\[", at + 1  # a link the patterns cannot delimit: break its opener
