@@ -419,3 +419,18 @@ def test_search_over_every_project_names_each_hit_s_project(
     assert ("billing", "wiki/Ledger rounding.md") in by_project
     assert ("notes-0123456789", "wiki/Scratch.md") in by_project
     assert (project.name, "wiki/concepts/Idempotent imports.md") in by_project
+
+
+def test_a_repo_without_a_store_gets_nothing_written(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    home = tmp_path / "data"
+    c = Client(repo, env={"VAULTKIT_HOME": str(home)})
+    try:
+        for tool in sorted(READ_ONLY_TOOLS - {"read_note", "links", "related"}):
+            c.call(tool, **({"query": "anything"} if tool == "search" else {}))
+        c.call("search", query="anything", all_projects=True)
+    finally:
+        c.close()
+    assert sorted(p.name for p in repo.iterdir()) == [".git"]
+    assert not home.exists() or not any(home.rglob("*"))
