@@ -24,7 +24,13 @@ from vaultkit.vault.graph import FORMATS, build_graph, export
 from vaultkit.vault.load import load_vault
 from vaultkit.vault.model import Finding, Link, Note, PackedLinks, pack_links
 from vaultkit.vault.relink import Affected, affected, link_state, relink
-from vaultkit.vault.resolve import ResolvedLinks, build_file_index, resolve_all
+from vaultkit.vault.resolve import (
+    ResolvedLinks,
+    build_file_index,
+    distinct_ends,
+    link_ends,
+    resolve_all,
+)
 from vaultkit.vault.value import Vault
 
 ROOT = REPO
@@ -105,6 +111,7 @@ def test_packed_notes_resolve_and_relink_as_tuple_notes(
     lazy = resolve_all(index, _notes(old, targets, packed=True))
     assert isinstance(plain, tuple)
     assert lazy == plain and plain == lazy and len(lazy) == len(plain)
+    assert set(distinct_ends(lazy)) == set(link_ends(plain)) == set(distinct_ends(plain))
     assert tuple(lazy) == plain and [lazy[i] for i in range(-len(plain), len(plain))] == [
         *plain,
         *plain,

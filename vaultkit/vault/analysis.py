@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from vaultkit.vault.resolve import link_ends
+from vaultkit.vault.resolve import distinct_ends
 
 if TYPE_CHECKING:
     from vaultkit.vault.resolve import ResolvedLink
@@ -22,7 +22,7 @@ def is_root_index(path: str) -> bool:
 def _linked_from_others(vault: Vault) -> set[str]:
     """Files with an incoming link from another note that is not the root ``INDEX.md``."""
     linked: set[str] = set()
-    for source, resolution in link_ends(vault.links):
+    for source, resolution in distinct_ends(vault.links):
         target = resolution.path
         if target is not None and target != source and not is_root_index(source):
             linked.add(target)
@@ -33,7 +33,7 @@ def _linking_out(vault: Vault) -> set[str]:
     """Notes with at least one resolved link to another file."""
     return {
         source
-        for source, resolution in link_ends(vault.links)
+        for source, resolution in distinct_ends(vault.links)
         if resolution.path is not None and resolution.path != source
     }
 

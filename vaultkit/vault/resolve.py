@@ -350,6 +350,22 @@ def link_ends(links: Sequence[ResolvedLink]) -> Iterator[tuple[str, Resolution]]
     return chain.from_iterable(runs)  # type: ignore[arg-type]  # a picked entry is never None
 
 
+def distinct_ends(links: Sequence[ResolvedLink]) -> Iterator[tuple[str, Resolution]]:
+    """What :func:`link_ends` gives, in no set order and with a packed note's repeats left out:
+    one pair per resolution its links pick (for rules that gather the ends into a set)."""
+    if not isinstance(links, ResolvedLinks):
+        return link_ends(links)
+    runs = (
+        _distinct(part) if isinstance(part, LazyLinks) else link_ends(part) for part in links.parts
+    )
+    return chain.from_iterable(runs)
+
+
+def _distinct(part: LazyLinks) -> Iterator[tuple[str, Resolution]]:
+    resolutions = map(part.table.__getitem__, set(part.picks))
+    return zip(repeat(part.source), resolutions)  # type: ignore[arg-type]  # never None, picked
+
+
 def screened(
     links: Sequence[ResolvedLink], quiet: Callable[[ResolvedLink], bool]
 ) -> Iterator[ResolvedLink]:
