@@ -219,12 +219,12 @@ LAZY = {
 # ``--help`` and ``--version`` only (every command's run module imports typing anyway; measured in
 # benchmarks/README.md, "What each speed trick buys"). The shims outside it: frontmatter read
 # with the reader SessionStart uses (mcp.tools: the summaries; notes.quality and
-# distill.candidates: the store's own notes).
+# distill.catalogue: the store's own notes).
 TYPING_TRICK = {"vaultkit.cli.quick"}
 SHIM_USERS = {
     "vaultkit.mcp.tools",
     "vaultkit.session.notes.quality",
-    "vaultkit.session.distill.candidates",
+    "vaultkit.session.distill.catalogue",
 }
 SHIMS = {"vaultkit.base.leanjson", "vaultkit.base.leanglob", "vaultkit.base.leanmeta"}
 

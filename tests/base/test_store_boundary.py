@@ -103,7 +103,7 @@ def test_a_committed_sessions_link_out_of_the_project_is_named(tmp_path: Path) -
 
 
 def test_the_link_candidates_offered_to_the_llm_come_from_the_store_only(tmp_path: Path) -> None:
-    from vaultkit.session.distill.candidates import catalogue
+    from vaultkit.session.distill.catalogue_update import catalogue
 
     store = _store(tmp_path)
     outside = tmp_path / "home"

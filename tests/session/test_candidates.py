@@ -12,7 +12,9 @@ from pathlib import Path
 
 from vaultkit.base.config import Config, DistillConfig
 from vaultkit.base.store import Store
-from vaultkit.session.distill.candidates import CATALOGUE, catalogue, select
+from vaultkit.session.distill.candidates import select
+from vaultkit.session.distill.catalogue import CATALOGUE
+from vaultkit.session.distill.catalogue_update import catalogue
 from vaultkit.session.distill.pipeline import SessionInfo, distill_session
 
 SID = "e5f6a7b8-1111-2222-3333-444455556666"

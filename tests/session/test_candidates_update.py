@@ -13,13 +13,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from vaultkit.base.store import Store
-from vaultkit.session.distill import candidates
-from vaultkit.session.distill.candidates import TABLES, open_catalogue, select
+from vaultkit.session.distill import catalogue, catalogue_update
+from vaultkit.session.distill.candidates import select
+from vaultkit.session.distill.catalogue import TABLES
+from vaultkit.session.distill.catalogue_update import open_catalogue
 
 FOLDERS = ("", "concepts", "concepts/billing", "decisions", "deep/er/still")
 WORDS = ("ledger", "cache", "keys", "retry", "queue", "Ledger")
 HEADINGS = ("Overview", "Retry budget", "Cache keys", "Notes on ledger")
-REBUILD = candidates._rebuild  # the scan from scratch, kept apart from the mock below
+REBUILD = catalogue._rebuild  # the scan from scratch, kept apart from the mock below
 
 
 def _text(aliases: list[str], headings: list[str], tag: str | None) -> str:
@@ -87,7 +89,7 @@ def _step(clock: Clock, wiki: Path, step: tuple[str, int, str, str, bool]) -> No
         _put(clock, _target(wiki, pick, name, session), text)
         return
     note = notes[pick % len(notes)]
-    if kind == "edit" and (session or candidates._is_session_note(note.name)):
+    if kind == "edit" and (session or catalogue._is_session_note(note.name)):
         _put(clock, note, text)  # a session note is watched by its folder only
     elif kind == "edit":
         note.write_text(text, encoding="utf-8")  # in place: its folder's mtime stays
@@ -110,7 +112,7 @@ def _tables(conn: sqlite3.Connection) -> dict[str, list[tuple[object, ...]]]:
 
 def _from_scratch(store: Store) -> dict[str, list[tuple[object, ...]]]:
     conn = sqlite3.connect(":memory:", isolation_level=None)
-    conn.executescript(candidates._SCHEMA)
+    conn.executescript(catalogue._SCHEMA)
     REBUILD(conn, store)
     return _tables(conn)
 
@@ -122,15 +124,16 @@ def test_the_updated_catalogue_equals_one_built_from_scratch(
 ) -> None:
     with (
         tempfile.TemporaryDirectory() as root,
-        mock.patch.object(candidates, "SHARED_MAX", 2),
-        mock.patch.object(candidates, "BAG_DF_MAX", 3),
+        mock.patch.object(catalogue, "SHARED_MAX", 2),
+        mock.patch.object(catalogue_update, "SHARED_MAX", 2),
+        mock.patch.object(catalogue, "BAG_DF_MAX", 3),
     ):
         store = Store(Path(root) / "sessions")
         clock = Clock()
         for n, name in enumerate(start):
             _put(clock, _target(store.wiki, n, name, n % 2 == 0), _text([], ["Overview"], None))
         open_catalogue(store).close()
-        with mock.patch.object(candidates, "_rebuild", side_effect=AssertionError("rebuilt")):
+        with mock.patch.object(catalogue_update, "_rebuild", side_effect=AssertionError("rebuilt")):
             for steps_of_round in rounds:
                 for step in steps_of_round:
                     _step(clock, store.wiki, step)
@@ -146,7 +149,7 @@ def test_the_updated_catalogue_equals_one_built_from_scratch(
 
 def _sorted_offers(store: Store, said: str) -> list[Path]:
     """What a selection offers from a catalogue built from scratch."""
-    (store.state / candidates.CATALOGUE).unlink()
+    (store.state / catalogue.CATALOGUE).unlink()
     return [store.wiki / c.path for c in select(store, said, "", 5000)]
 
 
@@ -155,14 +158,14 @@ def test_a_stamp_of_another_place_or_version_means_a_scan_from_scratch(tmp_path:
     (store.wiki / "concepts").mkdir(parents=True)
     (store.wiki / "concepts" / "Ledger close.md").write_text("# L\n", encoding="utf-8")
     open_catalogue(store).close()
-    with sqlite3.connect(store.state / candidates.CATALOGUE) as db:
+    with sqlite3.connect(store.state / catalogue.CATALOGUE) as db:
         db.execute("UPDATE meta SET v = '{\"folders\": [\"/elsewhere\"]}' WHERE k = 'fingerprint'")
     (store.wiki / "Ledger open.md").write_text("# L\n", encoding="utf-8")
     conn = open_catalogue(store)
     try:
         paths = sorted(row[0] for row in conn.execute("SELECT path FROM notes"))
         assert paths == ["Ledger open.md", "concepts/Ledger close.md"]
-        assert not candidates.update(conn, store) or _tables(conn) == _from_scratch(store)
+        assert not catalogue_update.update(conn, store) or _tables(conn) == _from_scratch(store)
     finally:
         conn.close()
 
@@ -174,8 +177,8 @@ def test_a_link_in_the_wiki_means_a_scan_every_time(tmp_path: Path) -> None:
     (store.wiki / "linked").symlink_to(store.wiki / "concepts")
     conn = open_catalogue(store)
     try:
-        assert candidates._saved_stamp(conn) is None  # no stamp: the next selection scans
-        assert candidates.update(conn, store) is False  # and does not update by folders
+        assert catalogue._saved_stamp(conn) is None  # no stamp: the next selection scans
+        assert catalogue_update.update(conn, store) is False  # and does not update by folders
     finally:
         conn.close()
 
@@ -186,7 +189,7 @@ def test_a_note_changed_during_the_update_leaves_no_stamp(tmp_path: Path) -> Non
     note = store.wiki / "concepts" / "Ledger close.md"
     note.write_text("# L\n", encoding="utf-8")
     open_catalogue(store).close()
-    read = candidates._read_facts
+    read = catalogue._read_facts
 
     def edited_while_read(path: Path) -> tuple[tuple[str, ...], tuple[str, ...]]:
         facts = read(path)
@@ -195,11 +198,14 @@ def test_a_note_changed_during_the_update_leaves_no_stamp(tmp_path: Path) -> Non
         return facts
 
     (store.wiki / "concepts" / "Ledger open.md").write_text("# L\n", encoding="utf-8")
-    with mock.patch.object(candidates, "_read_facts", side_effect=edited_while_read):
+    with (
+        mock.patch.object(catalogue, "_read_facts", side_effect=edited_while_read),
+        mock.patch.object(catalogue_update, "_read_facts", side_effect=edited_while_read),
+    ):
         conn = open_catalogue(store)
     try:
-        assert candidates._saved_stamp(conn) is None  # so the next selection looks again
-        assert candidates.update(conn, store) is False
+        assert catalogue._saved_stamp(conn) is None  # so the next selection looks again
+        assert catalogue_update.update(conn, store) is False
     finally:
         conn.close()
     conn = open_catalogue(store)
@@ -218,10 +224,10 @@ def test_many_changes_at_once_build_the_tables_again(tmp_path: Path) -> None:
     open_catalogue(store).close()
     for n in range(4):
         (store.wiki / "concepts" / f"Ledger {n}.md").write_text("# L\n", encoding="utf-8")
-    with mock.patch.object(candidates, "CHANGES_MAX", 3):
+    with mock.patch.object(catalogue_update, "CHANGES_MAX", 3):
         conn = open_catalogue(store)
         try:
-            assert candidates.update(conn, store) is True  # nothing changed since
+            assert catalogue_update.update(conn, store) is True  # nothing changed since
             assert len(_tables(conn)["notes"]) == 5 and _tables(conn) == _from_scratch(store)
         finally:
             conn.close()
