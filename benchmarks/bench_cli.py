@@ -195,9 +195,9 @@ def _print(result: dict[str, object]) -> None:
 def _verdicts(result: dict[str, object]) -> bool:
     rows, ratios = result["rows"], result["ratios"]
     assert isinstance(rows, dict) and isinstance(ratios, dict)
-    help_ok = ratios["help"] <= HELP_TARGET_RATIO
+    help_ok = bool(ratios["help"] <= HELP_TARGET_RATIO)
     lint_ms = rows["lint_warm"]["median_ms"]
-    lint_ok = lint_ms <= LINT_TARGET_MS
+    lint_ok = bool(lint_ms <= LINT_TARGET_MS)
     print(
         f"vaultkit --help / python -c pass (median wall): {ratios['help']:.2f}x, "
         f"target <= {HELP_TARGET_RATIO:g}x: {'OK' if help_ok else 'OVER TARGET'}"
@@ -208,7 +208,7 @@ def _verdicts(result: dict[str, object]) -> bool:
     )
     search_ms = rows["search"]["median_ms"]
     search_limit = SEARCH_TARGET_RATIO * rows["python_c_pass"]["median_ms"] + SEARCH_TARGET_EXTRA_MS
-    search_ok = search_ms <= search_limit
+    search_ok = bool(search_ms <= search_limit)
     print(
         f"vaultkit search {QUERY} {STORE} (median wall): {search_ms:.1f} ms, target <= "
         f"{search_limit:.1f} ms: {'OK' if search_ok else 'OVER TARGET'}"

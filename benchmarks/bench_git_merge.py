@@ -127,8 +127,8 @@ def _team(folder: Path, strategy: str, driver: Path) -> tuple[Clone, Clone, int]
         home = folder / f"home-{name}"
         home.mkdir()
         env = _env(home, name)
-        clone = ["git", "clone", "-q", str(origin), str(folder / name)]
-        subprocess.run(clone, env=env, check=True, stderr=subprocess.DEVNULL)  # "empty repository"
+        argv = ["git", "clone", "-q", str(origin), str(folder / name)]
+        subprocess.run(argv, env=env, check=True, stderr=subprocess.DEVNULL)  # "empty repository"
         clones.append(Clone(name, folder / name, env))
     alice, bob = clones
     alice.git("checkout", "-q", "-b", "main")

@@ -77,7 +77,8 @@ def whole_process(runs: int) -> tuple[float, float]:
     a bare ``python -c pass``, run by turns."""
     child = [sys.executable, "-m", "benchmarks.bench_redact", "--child"]
     bare = [sys.executable, "-c", "pass"]
-    mine, base = [], []
+    mine: list[float] = []
+    base: list[float] = []
     for _ in range(runs):
         for command, out in ((child, mine), (bare, base)):
             start = time.perf_counter()

@@ -24,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -67,7 +67,7 @@ def _load() -> float:
     return round(os.getloadavg()[0], 2)
 
 
-def _turns(contenders: dict[str, Callable[[], float]], runs: int) -> dict[str, dict[str, float]]:
+def _turns(contenders: Mapping[str, Callable[[], float]], runs: int) -> dict[str, dict[str, float]]:
     samples: dict[str, list[float]] = {name: [] for name in contenders}
     for _ in range(runs):
         for name, run in contenders.items():
