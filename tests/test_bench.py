@@ -183,6 +183,18 @@ def test_the_recall_queries_cover_four_languages_in_both_forms() -> None:
     assert len({(c.lang, c.text) for c in asked}) == len(asked)  # no query asked twice
 
 
+def test_the_fresh_recall_set_asks_about_notes_no_other_set_names() -> None:
+    from benchmarks import recall_fresh, recall_heldout, recall_queries
+
+    asked = recall_fresh.cases()
+    for lang in recall_queries.LANGUAGES:
+        assert len([c for c in asked if c.lang == lang]) >= 15
+    assert len({(c.lang, c.text) for c in asked}) == len(asked)
+    named = {p for right, _ in recall_queries.TOPICS for p in right}
+    named |= {p for right, _ in recall_heldout.TOPICS for p in right}
+    assert not {p for right, _ in recall_fresh.TOPICS for p in right} & named
+
+
 @pytest.mark.slow
 def test_the_recall_benchmark_runs_on_a_vault_it_is_pointed_at(tmp_path: Path) -> None:
     from conftest import require_program

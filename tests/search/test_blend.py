@@ -91,6 +91,19 @@ def test_a_note_holding_the_words_in_one_section_beats_one_holding_them_apart(
     assert [path for path, _ in hits[:2]] == ["Spaces.md", "Manual.md"]
 
 
+def test_words_in_a_notes_lead_count_as_if_in_a_heading(tmp_path: Path) -> None:
+    # the same words, once in the lead of a note (before its first heading) and once in a
+    # later section of a note as long: the lead says what the note is about
+    filler = "".join(f"Step {i} of the tour.\n\n" for i in range(8))
+    body = "a panel that shows each footnote of the page"
+    _note(tmp_path, "Tour.md", f"# Tour\n\n## Start\n\n{filler}## More\n\nThere is {body}.\n")
+    _note(tmp_path, "Notes view.md", f"# Notes view\n\nThis is {body}.\n\n## Use\n\n{filler}")
+    for i in range(5):
+        _note(tmp_path, f"other{i}.md", f"# Other {i}\n\nSomething else.\n")
+    hits = _hits(tmp_path, "Is there a panel that shows every footnote of a page?")
+    assert [path for path, _ in hits[:2]] == ["Notes view.md", "Tour.md"]
+
+
 def test_sections_are_cut_at_headings_outside_code() -> None:
     body = "intro\n# One\ntext\n```\n# not a heading\n```\n## Two\nmore\n"
     starts, heads = sections(body)

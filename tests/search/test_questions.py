@@ -182,6 +182,21 @@ def test_a_long_korean_word_finds_the_note_by_its_parts(tmp_path: Path) -> None:
     assert _top(tmp_path, "노트를 슬라이드쇼로 발표하려면?") == "슬라이드.md"
 
 
+def test_a_korean_verb_stem_also_finds_its_attributive_form(tmp_path: Path) -> None:
+    # 빠르게 (quickly) is cut to 빠르; the note says 빠른 (quick), the same stem with a final ㄴ
+    _note(tmp_path, "빠른 전환기.md", "# 빠른 전환기\n\n노트 이름을 입력해 열어요.\n")
+    text = "# 파일 목록\n\n노트를 클릭해서 이동해요. 다른 노트도 있어요.\n"
+    _note(tmp_path, "파일 목록.md", text)
+    for i in range(4):
+        _note(tmp_path, f"기타{i}.md", f"# 기타 {i}\n\n다른 이야기예요.\n")
+    assert _top(tmp_path, "다른 노트로 빠르게 이동하려면?") == "빠른 전환기.md"
+    assert [(u.word, u.extra) for u in parse_query("만들려면 빠르게").units()][-2:] == [
+        ("빠르", False),
+        ("빠른", True),
+    ]
+    assert [u.word for u in parse_query("노트로 빠르게").units()] == ["노트", "빠르", "빠른"]
+
+
 def test_a_long_note_holding_words_by_chance_ranks_below_a_short_one(tmp_path: Path) -> None:
     # Long holds the rarer pair (apple, banana), Short a commoner one (apple, cherry): by the
     # words' rarity alone Long would come first; its length says it holds them by chance.

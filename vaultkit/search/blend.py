@@ -17,10 +17,11 @@ every word), each candidate scored by three parts, each scaled to at most 1:
 The best ``RERANKED`` candidates by these are ranked again with their coverage replaced by the
 most of the query one of their sections holds (:mod:`vaultkit.search.sections`): the note
 that answers a question holds its words together, under one heading, where a long note
-that mentions them in passing holds them apart. A note holding every word keeps
-``Hit.complete``; only the order is blended. These weights
-were set on ``benchmarks/recall_queries.py`` and checked on ``benchmarks/recall_heldout.py``
-(see benchmarks/README.md); nothing here knows a query.
+that mentions them in passing holds them apart (and its lead section, before the first
+heading, says what the note is about, so words there count as in a heading). A note holding
+every word keeps ``Hit.complete``; only the order is blended. These weights were set on
+``benchmarks/recall_queries.py`` and checked on ``benchmarks/recall_heldout.py`` and
+``benchmarks/recall_fresh.py`` (see benchmarks/README.md); nothing here knows a query.
 """
 
 from __future__ import annotations

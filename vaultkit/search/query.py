@@ -77,7 +77,8 @@ class Unit:
     heads: str
     weight: float
     word: str
-    extra: bool = False  # a bigram of a long Korean word, beside the word itself
+    extra: bool = False  # beside the word itself: a bigram of a long Korean word, or the
+    # attributive form of a Korean verb or adjective stem
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +228,10 @@ def _units(term: Term) -> list[Unit]:
 
 
 KOREAN_GRAM = 0.5  # the weight of each bigram of a long Korean word in coverage
+# endings cut off a verb or adjective stem (not a noun's particles): 빠르게, 만들려면, 저장해서
+VERB_ENDINGS = frozenset(
+    ["게", "면", "으면", "려면", "으려면", "려고", "고", "기", "해서", "어서", "아서"]
+)
 
 
 def _cjk_units(piece: str) -> list[Unit]:
@@ -239,10 +244,22 @@ def _cjk_units(piece: str) -> list[Unit]:
         grams = [Unit(_cjk(g, DOCS), _cjk(g, HEADS), KOREAN_GRAM, g, True) for g in bigrams(stem)]
         return [whole, *grams]
     if stem != piece or len(piece) <= 2 or not any(is_cjk(c) for c in piece[:1]):
-        return [Unit(_cjk(stem, DOCS), _cjk(stem, HEADS), 1.0, stem)]
+        whole = Unit(_cjk(stem, DOCS), _cjk(stem, HEADS), 1.0, stem)
+        return [whole, *_attributive(stem, piece[len(stem) :])]
     if all("\uac00" <= c <= "\ud7af" for c in piece):  # a Korean word: whole
         return [Unit(_cjk(piece, DOCS), _cjk(piece, HEADS), 1.0, piece)]
     return [Unit(_cjk(g, DOCS), _cjk(g, HEADS), 0.5, g) for g in bigrams(piece)]
+
+
+def _attributive(stem: str, ending: str) -> list[Unit]:
+    """When ``ending`` (cut off a Korean word) follows a verb or adjective and ``stem`` ends
+    in an open syllable, the stem's attributive form as an extra unit: 빠르게 is cut to 빠르,
+    where a note says 빠른 (the same syllable with the final ㄴ)."""
+    last = ord(stem[-1]) - 0xAC00  # a Hangul syllable: (initial * 21 + vowel) * 28 + final
+    if ending not in VERB_ENDINGS or not 0 <= last < 11172 or last % 28:
+        return []
+    form = stem[:-1] + chr(0xAC00 + last + 4)  # final 4: ㄴ
+    return [Unit(_cjk(form, DOCS), _cjk(form, HEADS), KOREAN_GRAM, form, True)]
 
 
 def _parts(text: str) -> list[tuple[str, bool]]:

@@ -1,4 +1,10 @@
-"""How much of a query one section of a note holds: a heading and the text up to the next."""
+"""How much of a query one section of a note holds: a heading and the text up to the next.
+
+A word in a section's heading, in the note's title or aliases, or anywhere in the note's
+lead section (the text before its first heading, where a help or reference note says what it
+is about: "Outline is a core plugin that lists the headings in the active note"; all of a
+note without headings) counts ``1 + HEADS_BONUS`` times; elsewhere once.
+"""
 
 from __future__ import annotations
 
@@ -59,9 +65,10 @@ def _finder(unit: Unit) -> Finder:
 
 def _best(names: str, text: str, finders: list[tuple[Finder, float]]) -> float:
     """The most of the query one section of ``text`` holds, a unit in the section's
-    heading or in the note's ``names`` (title, aliases: the heading of every section)
-    counting ``1 + HEADS_BONUS`` times (as in a note's coverage). Each unit is looked for once
-    a section: from its first place in one, on from the next section."""
+    heading, in the lead section (the first) or in the note's ``names`` (title, aliases: the
+    heading of every section) counting ``1 + HEADS_BONUS`` times (as in a note's coverage).
+    Each unit is looked for once a section: from its first place in one, on from the next
+    section."""
     starts, heads = sections(text)
     held = [0.0] * len(starts)
     for find, weight in finders:
@@ -71,7 +78,8 @@ def _best(names: str, text: str, finders: list[tuple[Finder, float]]) -> float:
         at = find(text, 0)
         while at >= 0:
             i = bisect_right(starts, at) - 1
-            held[i] += weight * (1.0 + HEADS_BONUS if at < heads[i] else 1.0)
+            named = i == 0 or at < heads[i]  # the lead, or this section's heading
+            held[i] += weight * (1.0 + HEADS_BONUS if named else 1.0)
             at = find(text, starts[i + 1]) if i + 1 < len(starts) else -1
     return max(held)
 
