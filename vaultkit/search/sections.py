@@ -1,9 +1,10 @@
 """How much of a query one section of a note holds: a heading and the text up to the next.
 
 A word in a section's heading, in the note's title or aliases, or anywhere in the note's
-lead section (the text before its first heading, where a help or reference note says what it
-is about: "Outline is a core plugin that lists the headings in the active note"; all of a
-note without headings) counts ``1 + HEADS_BONUS`` times; elsewhere once.
+lead section (the text before its first heading, or up to its second when the note opens
+with a heading, as a note under its own H1 title does; where a help or reference note says
+what it is about: "Outline is a core plugin that lists the headings in the active note"; all
+of a note without headings) counts ``1 + HEADS_BONUS`` times; elsewhere once.
 """
 
 from __future__ import annotations
