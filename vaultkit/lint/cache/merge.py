@@ -25,14 +25,17 @@ from vaultkit.lint.compact import (
     GlobalChange,
     NoteChange,
     finding_row,
+    name_key,
 )
 from vaultkit.lint.indexrules import compact_index_findings, index_rules_again, updated_entries
 from vaultkit.lint.notes import (
     duplicate_name_findings,
     duplicate_names_again,
+    duplicate_names_touched,
     links_moved,
     orphan_findings,
     orphans_again,
+    orphans_touched,
     recount_incoming,
 )
 from vaultkit.lint.runner import read_index_text
@@ -75,19 +78,36 @@ def _stored(rows: Iterable[FindingRow], *codes: str) -> list[FindingRow]:
 
 
 def _orphans(
-    inputs: Inputs, change: GlobalChange, old_rows: Sequence[FindingRow], readable: Readable
+    inputs: Inputs, change: GlobalChange, old_rows: Sequence[FindingRow], unreadable: set[str]
 ) -> Part:
+    """VK301: the stored findings of the notes ``change`` cannot affect, the others counted
+    again (:func:`orphans_touched`)."""
     if orphans_again(change) == "reuse":
         return Part(_stored(old_rows, "VK301"))
     incoming = recount_incoming(inputs.store.incoming(), change)
     meta: dict[str, object] = {"incoming": marshal.dumps(incoming)} if links_moved(change) else {}
-    return Part(list(map(finding_row, orphan_findings(readable(), incoming))), meta)
+    touched = orphans_touched(change)
+    stats = inputs.walked.stats
+    kept = [r for r in old_rows if r.code == "VK301" and r.path not in touched]
+    now = sorted(p for p in touched if stats.get(p) is not None and p not in unreadable)
+    return Part(kept + list(map(finding_row, orphan_findings(now, incoming))), meta)
 
 
-def _duplicates(inputs: Inputs, change: GlobalChange, old_rows: Sequence[FindingRow]) -> Part:
+def _duplicates(
+    inputs: Inputs, relinted: Relinted, change: GlobalChange, old_rows: Sequence[FindingRow]
+) -> Part:
+    """VK303: the stored findings of the names no file of which appeared or went, the groups
+    of the others formed again from the stored file names corrected by this run's changes."""
     if duplicate_names_again(change) == "reuse":
         return Part(_stored(old_rows, "VK303"))
-    return Part(list(map(finding_row, duplicate_name_findings(inputs.walked.files))))
+    delta = relinted.delta
+    keys = duplicate_names_touched(delta.added_files, delta.gone_files)
+    gone = set(delta.gone_files)
+    files = {p for p in inputs.store.file_names(keys) if p not in gone}
+    files.update(p for p in delta.added_files if name_key(p) in keys)
+    kept = [r for r in old_rows if r.code == "VK303" and name_key(r.path) not in keys]
+    found = duplicate_name_findings(sorted(files))
+    return Part(kept + list(map(finding_row, found)))
 
 
 def entries_blob(entries: Mapping[str, EntryRow]) -> bytes:
@@ -187,8 +207,8 @@ def merge(inputs: Inputs, relinted: Relinted) -> Merged | Full:
     if isinstance(index, Full):
         return index
     parts = [
-        _orphans(inputs, change, old_rows, readable),
-        _duplicates(inputs, change, old_rows),
+        _orphans(inputs, change, old_rows, unreadable),
+        _duplicates(inputs, relinted, change, old_rows),
         index,
     ]
     rows = _merged_rows(relinted, change, old_rows, parts)
