@@ -197,6 +197,7 @@ LAZY = {
     "vaultkit.mcp.tools": "initialize answered at once: the search and vault engines, the note"
     " writer (PyYAML) and the curation engine on a tool's first call",
     "vaultkit.continuity.loop": "termios and tty (POSIX) or msvcrt (Windows)",
+    "vaultkit.lint.files": "subprocess only when --staged runs git",
     "vaultkit.lint.fix": "markdown-it only when a fix rewrites a link",
     "vaultkit.search.document": "the parser only when a note is re-indexed",
     "vaultkit.search.index": "the parser and a process pool only when notes are re-indexed",

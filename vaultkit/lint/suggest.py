@@ -10,6 +10,7 @@ suggestions are made.
 
 from __future__ import annotations
 
+import ast
 import difflib
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -31,8 +32,6 @@ def _target(message: str) -> str | None:
         return None
     if len(quoted) >= 2 and quoted[0] == quoted[-1] and quoted[0] in "'\"" and "\\" not in quoted:
         return quoted[1:-1]  # repr() of a plain text: no escapes to undo (compiling is slow)
-    import ast  # only for a text with escapes: most runs never need it
-
     try:
         value = ast.literal_eval(quoted)
     except (ValueError, SyntaxError):
