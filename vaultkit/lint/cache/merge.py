@@ -4,11 +4,11 @@ module), and the update the run stores."""
 
 from __future__ import annotations
 
-import heapq
 import marshal
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from operator import itemgetter
 
 from vaultkit.lint.cache.plan import Inputs, Relinted
 from vaultkit.lint.cache.state import (
@@ -42,6 +42,7 @@ from vaultkit.lint.runner import read_index_text
 from vaultkit.vault.index import INDEX_NAME
 from vaultkit.vault.model import Finding
 
+ROW_ORDER = itemgetter(0, 1, 2, 3, 5)  # FindingRow.sort_key, without a call per row
 Readable = Callable[[], list[str]]  # the readable notes now, computed once when first asked
 
 
@@ -166,8 +167,9 @@ def _merged_rows(
     kept = [r for r in old_rows if r.code not in GLOBAL_CODES and r.path not in touched]
     extra = [r for row in relinted.rows.values() if row is not None for r in row.data.local]
     extra += (r for part in parts for r in part.rows)
-    extra.sort(key=FindingRow.sort_key)
-    return _unique_rows(heapq.merge(kept, extra, key=FindingRow.sort_key))
+    kept += extra  # kept is one sorted run: the (stable) sort just merges the few others in
+    kept.sort(key=ROW_ORDER)
+    return _unique_rows(kept)
 
 
 def _update(inputs: Inputs, relinted: Relinted, meta: dict[str, object]) -> Update:
