@@ -283,3 +283,11 @@ def test_a_rename_and_a_deletion_that_move_duplicate_names_and_orphans(tmp_path:
     assert [f for f in _global(again.findings) if f.code == "VK303"] == [
         f for f in before if f.code == "VK303"
     ]
+
+
+def test_note_names_are_the_link_names_of_the_paths() -> None:
+    from vaultkit.lint.links import link_name
+
+    paths = ["a/Plan.md", "Plan.md", "b/NOTE.MD", "x/İdea.Md", "c.md.md", "pic.png", "d/.md", "e/f"]
+    assert suggest.note_names(paths) == {link_name(p) for p in paths}
+    assert suggest.note_names(paths) == {"Plan", "NOTE", "İdea", "c.md", "pic.png", "", "f"}

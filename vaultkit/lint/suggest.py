@@ -15,8 +15,7 @@ import difflib
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 
-from vaultkit.lint.links import link_name
-from vaultkit.vault.model import Finding
+from vaultkit.vault.model import NOTE_SUFFIX, Finding
 
 MARK = "no note named "
 GHOST_CODES = ("VK101", "VK107")  # a ghost in the body, in a property
@@ -37,6 +36,14 @@ def _target(message: str) -> str | None:
     except (ValueError, SyntaxError):
         return None
     return value if isinstance(value, str) else None
+
+
+def note_names(paths: Iterable[str]) -> set[str]:
+    """:func:`~vaultkit.lint.links.link_name` of every path, once each: inlined, as it runs
+    over every note of the vault on every lint (half the time of 10,000 calls)."""
+    cut = len(NOTE_SUFFIX)
+    bases = [path.rpartition("/")[2] for path in paths]
+    return {b[:-cut] if b.lower().endswith(NOTE_SUFFIX) else b for b in bases}
 
 
 def _buckets(names: Iterable[str]) -> dict[str, list[str]]:
@@ -149,7 +156,7 @@ def _suggested(f: Finding, memo: dict[str, list[str]]) -> Finding:
 def with_suggestions(findings: Iterable[Finding], notes: Iterable[str]) -> list[Finding]:
     """``findings`` with "did you mean" appended to each VK101 that has near note names."""
     found = list(findings)
-    buckets = _buckets({link_name(p) for p in notes})
+    buckets = _buckets(note_names(notes))
     memo = _near_names(found, lambda target: _candidates(target, buckets))
     return [_suggested(f, memo) for f in found]
 
@@ -164,6 +171,6 @@ def suggest_some(
     wanted = {t for f in found if f.code in GHOST_CODES for t in (_target(f.message),) if t}
     if not wanted:
         return found
-    counted = _Counted({link_name(p) for p in notes}, wanted)
+    counted = _Counted(note_names(notes), wanted)
     memo = _near_names(ghosts, counted.names, wanted, counted.size)
     return [_suggested(f, memo) for f in found]
