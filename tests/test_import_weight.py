@@ -197,7 +197,9 @@ LAZY = {
     "vaultkit.mcp.tools": "initialize answered at once: the search and vault engines, the note"
     " writer (PyYAML) and the curation engine on a tool's first call",
     "vaultkit.continuity.loop": "termios and tty (POSIX) or msvcrt (Windows)",
+    "vaultkit.lint.files": "subprocess only when --staged runs git",
     "vaultkit.lint.fix": "markdown-it only when a fix rewrites a link",
+    "vaultkit.lint.output": "json only for --format json",
     "vaultkit.search.document": "the parser only when a note is re-indexed",
     "vaultkit.search.index": "the parser and a process pool only when notes are re-indexed",
     "vaultkit.search.recall": "the vault engine only for related notes",

@@ -230,3 +230,64 @@ def test_staged_deletion_rename_and_edit_in_a_git_repository(tmp_path: Path) -> 
     )
     assert got == want
     assert {f.code for f in got} >= {"VK101"}
+
+
+def _full_lint(root: Path) -> list[Finding]:
+    """Every finding of a whole-vault lint with no cache at all."""
+    target = lint_target(root)
+    vault = load_vault(root, cache=False)
+    found = collect(LintContext(vault, target.config, read_index_text(root)))
+    return finish(target, [note.path for note in vault.notes], found)
+
+
+def _global(findings: list[Finding]) -> list[Finding]:
+    return [f for f in findings if f.code in ("VK301", "VK303")]
+
+
+def test_a_rename_and_a_deletion_that_move_duplicate_names_and_orphans(tmp_path: Path) -> None:
+    """The incremental run forms VK303 groups again only for the names a change touched and
+    counts VK301 again only for the notes it touched: a rename out of one duplicate-name group
+    into another and a deletion that orphans its targets, each committed through git and
+    linted as a pre-commit hook would (``--staged``), give the whole-vault lint's findings."""
+    require_program("git")
+    root = write_vault(tmp_path / "vault", 60, 8)
+    for folder in ("a", "b", "c"):
+        (root / folder).mkdir(exist_ok=True)
+        (root / folder / "Twin.md").write_text("# Twin\n", encoding="utf-8")
+    (root / "b" / "Pair.md").write_text("# Pair\n", encoding="utf-8")
+    (root / "Hub.md").write_text("# Hub\n\n[[a/Twin]] [[Leaf]] [[Pair]]\n", encoding="utf-8")
+    (root / "Leaf.md").write_text("# Leaf\n\n[[Hub]]\n", encoding="utf-8")
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "vault")
+    _json_findings(root, ".")  # the caches, current before the change
+    before = _global(_full_lint(root))
+    assert {f.path for f in before if f.code == "VK303"} >= {"b/Twin.md", "c/Twin.md"}
+    _git(root, "mv", "c/Twin.md", "Pair.md")  # out of the Twin group, into the Pair group
+    _git(root, "rm", "-q", "Hub.md")  # Leaf and a/Twin lose their only incoming link
+    got = _json_findings(root, "--staged", ".")
+    want = expected(root.resolve(), frozenset({"Pair.md"}), frozenset({"c/Twin.md", "Hub.md"}))
+    assert got == want
+    whole = lint_vault(root, cache=True)
+    assert whole.how == "stored"  # what the named run's incremental pass stored, reused
+    assert whole.findings == _full_lint(root)
+    after = _global(whole.findings)
+    orphaned = {f.path for f in after if f.code == "VK301"} - {f.path for f in before}
+    assert {"Leaf.md", "a/Twin.md"} <= orphaned
+    assert {f.path for f in after if f.code == "VK303"} >= {"b/Twin.md", "b/Pair.md"}
+    assert "c/Twin.md" not in {f.path for f in after}
+    _git(root, "mv", "Pair.md", "c/Twin.md")  # back: both groups as they were, Hub still gone
+    again = lint_vault(root, cache=True)
+    assert again.how == "incremental"
+    assert again.findings == _full_lint(root)
+    assert [f for f in _global(again.findings) if f.code == "VK303"] == [
+        f for f in before if f.code == "VK303"
+    ]
+
+
+def test_note_names_are_the_link_names_of_the_paths() -> None:
+    from vaultkit.lint.links import link_name
+
+    paths = ["a/Plan.md", "Plan.md", "b/NOTE.MD", "x/İdea.Md", "c.md.md", "pic.png", "d/.md", "e/f"]
+    assert suggest.note_names(paths) == {link_name(p) for p in paths}
+    assert suggest.note_names(paths) == {"Plan", "NOTE", "İdea", "c.md", "pic.png", "", "f"}

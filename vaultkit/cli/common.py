@@ -35,9 +35,13 @@ def resolve_vault(arg: Path | None) -> Path:
 def _settled(vault: Path) -> Path:
     """``vault``, after completing (or rolling back) a ``vaultkit mv`` a kill interrupted."""
     from vaultkit.base.store import state_dir_for_vault
-    from vaultkit.curate.journal import settle
+    from vaultkit.curate import JOURNAL_NAME
 
-    settle(vault, state_dir_for_vault(vault))
+    state_dir = state_dir_for_vault(vault)
+    if (state_dir / JOURNAL_NAME).is_file():  # none: the journal module is not even imported
+        from vaultkit.curate.journal import settle
+
+        settle(vault, state_dir)
     return vault
 
 

@@ -28,12 +28,12 @@ from pathlib import Path
 
 from vaultkit.base.fsio import atomic_write_bytes, atomic_write_text
 from vaultkit.base.statedir import ensure_folder
+from vaultkit.curate import JOURNAL_NAME
 from vaultkit.errors import VaultkitError
 
 if sys.platform != "win32":
     import fcntl
 
-JOURNAL_NAME = "mv-journal.json"
 LOCK_NAME = "write.lock"
 LOCK_WAIT = 10.0  # seconds a writer waits for another one (VAULTKIT_LOCK_WAIT overrides)
 FAULT_ENV = "VAULTKIT_MV_FAULT"  # tests only: "exit-after-rename", "exit-after-write"

@@ -14,7 +14,6 @@ note deleted or renamed away leaves links behind, so the notes that linked to it
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -134,6 +133,7 @@ def present(listed: Iterable[Path]) -> tuple[list[Path], list[Path]]:
 def git_staged(cwd: Path) -> list[Path]:
     """Every path ``git`` has staged in the repository around ``cwd``: added, changed,
     deleted, and both names of a rename (as absolute paths)."""
+    import subprocess  # only ``--staged`` runs git: other lints do not pay for the import
 
     def git(*args: str) -> str:
         try:

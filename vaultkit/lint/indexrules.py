@@ -26,8 +26,8 @@ from vaultkit.vault.index import (
     is_index_path,
     listed_targets,
     plan_index,
+    unlinkable,
 )
-from vaultkit.vault.indexer import unlinkable
 from vaultkit.vault.model import NOTE_SUFFIX, Finding
 
 

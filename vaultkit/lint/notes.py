@@ -59,6 +59,16 @@ def recount_incoming(incoming: Mapping[str, int], change: GlobalChange) -> dict[
     return counts
 
 
+def orphans_touched(change: GlobalChange) -> set[str]:
+    """The notes whose VK301 finding ``change`` can change: every note linted again or gone
+    (its readability may have changed) and every path its links named before or name now
+    (its incoming count may have changed). Every other note keeps its stored finding."""
+    touched = set(change.notes)
+    for before, after in change.notes.values():
+        touched.update(_out(before), _out(after))
+    return touched
+
+
 def orphan_findings(notes: Iterable[str], incoming: Mapping[str, int]) -> Iterator[Finding]:
     """VK301 for readable notes (``notes``) that no other note's link reaches."""
     for path in notes:
@@ -111,6 +121,12 @@ def duplicate_name_rule(ctx: LintContext) -> Iterator[Finding]:
 def duplicate_names_again(change: GlobalChange) -> Again:
     """VK303 depends on the file names only: computed again when a file appeared or went."""
     return "rerun" if change.files_changed else "reuse"
+
+
+def duplicate_names_touched(added: Iterable[str], gone: Iterable[str]) -> set[str]:
+    """The name keys whose VK303 groups can change when the files ``added`` and ``gone``
+    appeared and went: theirs. A group of any other name has the same members as before."""
+    return {name_key(p) for p in (*added, *gone)}
 
 
 def duplicate_name_findings(files: Sequence[str]) -> Iterator[Finding]:

@@ -12,7 +12,6 @@ JSON schema (version 1, stable; fields are only ever added)::
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Sequence
 from typing import Literal
@@ -61,6 +60,8 @@ def render_text(findings: Sequence[Finding], prefix: str = "") -> str:
 
 def render_json(findings: Sequence[Finding], *, vault: str, notes: int, exit_code: int) -> str:
     """The versioned JSON document described in the module docstring."""
+    import json  # only this format needs it: a text lint does not pay for the import
+
     document = {
         "version": SCHEMA_VERSION,
         "vault": vault,

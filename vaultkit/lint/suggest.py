@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import ast
 import difflib
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 
-from vaultkit.lint.links import link_name
-from vaultkit.vault.model import Finding
+from vaultkit.vault.model import NOTE_SUFFIX, Finding
 
 MARK = "no note named "
 GHOST_CODES = ("VK101", "VK107")  # a ghost in the body, in a property
@@ -36,6 +36,14 @@ def _target(message: str) -> str | None:
     except (ValueError, SyntaxError):
         return None
     return value if isinstance(value, str) else None
+
+
+def note_names(paths: Iterable[str]) -> set[str]:
+    """:func:`~vaultkit.lint.links.link_name` of every path, once each: inlined, as it runs
+    over every note of the vault on every lint (half the time of 10,000 calls)."""
+    cut = len(NOTE_SUFFIX)
+    bases = [path.rpartition("/")[2] for path in paths]
+    return {b[:-cut] if b.lower().endswith(NOTE_SUFFIX) else b for b in bases}
 
 
 def _buckets(names: Iterable[str]) -> dict[str, list[str]]:
@@ -66,13 +74,57 @@ def closest(target: str, names: Sequence[str]) -> list[str]:
     return [near[f] for f in found]
 
 
+class _Counted:
+    """The buckets as :func:`_near_names` reads them when only a few texts' names are wanted,
+    from one pass over the names and without building a bucket: how many names each text
+    would be compared with (those sharing its first or last letter: first + last - both),
+    and the names themselves only for texts whose letters are the wanted ones'."""
+
+    def __init__(self, names: Iterable[str], wanted: Iterable[str]) -> None:
+        ends = {(key[0], key[-1]) for key in (t.casefold() for t in wanted) if key}
+        firsts, lasts = {a for a, _ in ends}, {b for _, b in ends}
+        self.pairs: Counter[tuple[str, str]] = Counter()
+        self.kept: list[tuple[str, str, str]] = []
+        for name in names:
+            key = name.casefold()
+            if key:
+                a, b = key[0], key[-1]
+                self.pairs[a, b] += 1
+                if a in firsts or b in lasts:
+                    self.kept.append((a, b, name))
+        self.first: Counter[str] = Counter()
+        self.last: Counter[str] = Counter()
+        for (a, b), count in self.pairs.items():
+            self.first[a] += count
+            self.last[b] += count
+
+    def size(self, target: str) -> int:
+        key = target.casefold()
+        if not key:
+            return 0
+        a, b = key[0], key[-1]
+        return self.first[a] + self.last[b] - self.pairs[a, b]
+
+    def names(self, target: str) -> list[str]:
+        """What ``_candidates`` gives for ``target``, one of the wanted texts."""
+        key = target.casefold()
+        if not key:
+            return []
+        a, b = key[0], key[-1]
+        return sorted({n for x, y, n in self.kept if x == a or y == b})
+
+
 def _near_names(
-    findings: Iterable[Finding], buckets: dict[str, list[str]], wanted: set[str] | None = None
+    findings: Iterable[Finding],
+    candidates: Callable[[str], list[str]],
+    wanted: set[str] | None = None,
+    size: Callable[[str], int] | None = None,
 ) -> dict[str, list[str]]:
-    """Each ghost text of ``findings`` to its near names, in finding order while the budget
-    lasts (a text first met after it ran out gets none). ``wanted``: only these texts' names
-    are worked out (the budget counts the others' candidates all the same), and reading stops
-    once all of them are answered: what comes later cannot change their answer."""
+    """Each ghost text of ``findings`` to its near names among its ``candidates``, in finding
+    order while the budget lasts (a text first met after it ran out gets none). ``wanted``:
+    only these texts' names are worked out (the budget counts the others' candidates all the
+    same, by ``size`` when given), and reading stops once all of them are answered: what
+    comes later cannot change their answer."""
     memo: dict[str, list[str]] = {}
     seen: set[str] = set()
     budget = MAX_COMPARISONS
@@ -82,10 +134,13 @@ def _near_names(
         target = _target(f.message) if f.code in GHOST_CODES else None
         if target is not None and target not in seen:
             seen.add(target)
-            names = _candidates(target, buckets)
-            budget -= len(names)
-            if wanted is None or target in wanted:
-                memo[target] = closest(target, names)
+            if wanted is None or target in wanted or size is None:
+                names = candidates(target)
+                budget -= len(names)
+                if wanted is None or target in wanted:
+                    memo[target] = closest(target, names)
+            else:
+                budget -= size(target)
     return memo
 
 
@@ -101,7 +156,8 @@ def _suggested(f: Finding, memo: dict[str, list[str]]) -> Finding:
 def with_suggestions(findings: Iterable[Finding], notes: Iterable[str]) -> list[Finding]:
     """``findings`` with "did you mean" appended to each VK101 that has near note names."""
     found = list(findings)
-    memo = _near_names(found, _buckets({link_name(p) for p in notes}))
+    buckets = _buckets(note_names(notes))
+    memo = _near_names(found, lambda target: _candidates(target, buckets))
     return [_suggested(f, memo) for f in found]
 
 
@@ -115,5 +171,6 @@ def suggest_some(
     wanted = {t for f in found if f.code in GHOST_CODES for t in (_target(f.message),) if t}
     if not wanted:
         return found
-    memo = _near_names(ghosts, _buckets({link_name(p) for p in notes}), wanted)
+    counted = _Counted(note_names(notes), wanted)
+    memo = _near_names(ghosts, counted.names, wanted, counted.size)
     return [_suggested(f, memo) for f in found]

@@ -19,7 +19,7 @@ from vaultkit.base.store import (
 )
 from vaultkit.errors import VaultkitError
 from vaultkit.vault.analysis import degraded, orphans
-from vaultkit.vault.index import INDEX_NAME, vault_index_plan
+from vaultkit.vault.index import INDEX_NAME, unlinkable, vault_index_plan
 from vaultkit.vault.load import Vault, load_vault, through_link
 
 LOG_NAME = "vaultkit.log"
@@ -39,16 +39,6 @@ class IndexOutcome:
     listed: int  # notes listed in the generated region
     adopted: bool  # an old-format (unmarked) index was converted
     left_out: tuple[str, ...] = ()  # "path: why" for each note that could not be listed
-
-
-# Characters a wikilink cannot hold (Obsidian refuses them in file names too): such a note
-# cannot be listed as ``[[name]]`` and is reported instead of being written as a broken link.
-UNLINKABLE = ("[[", "]]", "|", "\n", "\r")
-
-
-def unlinkable(name: str) -> tuple[str, ...]:
-    """What in a note's name (file name without ``.md``) a ``[[link]]`` cannot hold."""
-    return tuple(c for c in UNLINKABLE if c in name)
 
 
 def _listable(vault: Vault) -> tuple[Vault, tuple[str, ...]]:
