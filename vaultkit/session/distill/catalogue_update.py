@@ -22,7 +22,7 @@ from vaultkit.base.store import Store
 from vaultkit.session.distill import catalogue as cat
 
 
-class _Saved(NamedTuple):
+class Saved(NamedTuple):
     """What the last stamp recorded: each folder's mtime and each watched note's
     ``[size, mtime_ns]``, by wiki path (a folder's is ``""`` for the wiki itself)."""
 
@@ -34,7 +34,7 @@ def _relative(wiki: str, folder: str) -> str:
     return "" if folder == wiki else folder[len(wiki) + 1 :]
 
 
-def _saved(wiki: str, stamp: str | None) -> _Saved | None:
+def read_saved(wiki: str, stamp: str | None) -> Saved | None:
     """The stamp read back (None: none, damaged, or taken where the wiki was elsewhere)."""
     if stamp is None:
         return None
@@ -44,7 +44,7 @@ def _saved(wiki: str, stamp: str | None) -> _Saved | None:
         if not folders or folders[0] != wiki:
             return None
         rel = {_relative(wiki, f): int(m) for f, m in zip(folders, mtimes, strict=True)}
-        return _Saved(rel, dict(zip(saved["notes"], saved["seen"], strict=True)))
+        return Saved(rel, dict(zip(saved["notes"], saved["seen"], strict=True)))
     except (ValueError, TypeError, KeyError, IndexError):
         return None
 
@@ -83,7 +83,7 @@ def _list_folder(wiki: str, folder: str) -> _Listed | None:
     return found, below
 
 
-def _folders_now(wiki: str, saved: _Saved) -> dict[str, int] | None:
+def _folders_now(wiki: str, saved: Saved) -> dict[str, int] | None:
     """The mtime of each folder the stamp knew and that is still there (a folder added
     changes its parent's, so the listing of the parent finds it); None when the wiki is a
     link or is gone."""
@@ -119,7 +119,7 @@ def _listing(
     return listed
 
 
-class _Diff(NamedTuple):
+class Diff(NamedTuple):
     """What changed: the notes whose rows go (removed or changed), those (re)inserted with
     their size and mtime, and every watched note's ``[size, mtime_ns]`` now."""
 
@@ -129,7 +129,7 @@ class _Diff(NamedTuple):
 
 
 def _edited(
-    wiki: str, saved: _Saved, current: Mapping[str, int], relist: set[str]
+    wiki: str, saved: Saved, current: Mapping[str, int], relist: set[str]
 ) -> dict[str, cat.Found]:
     """The watched notes in the ``current`` folders but not in ``relist``, as they are now;
     the folder of one that cannot be stat-ed joins ``relist``."""
@@ -149,8 +149,8 @@ def _edited(
 
 
 def _diff(
-    conn: sqlite3.Connection, wiki: str, current: dict[str, int], saved: _Saved
-) -> _Diff | None:
+    conn: sqlite3.Connection, wiki: str, current: dict[str, int], saved: Saved
+) -> Diff | None:
     """The notes changed since ``saved``: only the folders whose mtime changed are listed again
     (a note added, removed or renamed changes its folder's); a watched note elsewhere is
     stat-ed. None when a folder cannot be listed as the full scan would."""
@@ -172,7 +172,7 @@ def _diff(
     seen.update((p, [size, mtime]) for p, size, mtime, _ in listed if p in saved.seen)
     seen.update((f.path, [f.size, f.mtime_ns]) for f in fresh if not cat.is_session_note(f.path))
     gone.extend(f.path for f in edited)
-    return _Diff(gone, fresh + edited, seen)
+    return Diff(gone, fresh + edited, seen)
 
 
 def _rows_of(conn: sqlite3.Connection, paths: list[str]) -> list[cat.Entry]:
@@ -247,7 +247,7 @@ def _relink(conn: sqlite3.Connection, stems: set[str]) -> None:
             conn.execute("UPDATE notes SET link = ? WHERE path = ?", (link, path))
 
 
-def _apply(conn: sqlite3.Connection, store: Store, diff: _Diff) -> None:
+def apply_diff(conn: sqlite3.Connection, store: Store, diff: Diff) -> None:
     """The changed notes' rows replaced, and the vault-wide counts they touch recounted."""
     old = _rows_of(conn, diff.gone)
     new = [cat.read_entry(store, f.path, f.size, f.mtime_ns) for f in diff.fresh]
@@ -267,33 +267,37 @@ def _apply(conn: sqlite3.Connection, store: Store, diff: _Diff) -> None:
     conn.execute(cat.INSERT["meta"], ("count", str(count)))
 
 
+def stamp_text(wiki: str, folders: Mapping[str, int], seen: Mapping[str, list[int]]) -> str:
+    """The stamp of ``folders``' mtimes (wiki paths) and the watched notes' ``seen``."""
+    paths = sorted((os.path.join(wiki, f) if f else wiki, m) for f, m in folders.items())
+    notes = sorted(seen)
+    fields = {
+        "folders": [f for f, _ in paths],
+        "mtimes": [m for _, m in paths],
+        "notes": notes,
+        "seen": [seen[p] for p in notes],
+    }
+    return json.dumps(fields)
+
+
 def _update_held(conn: sqlite3.Connection, store: Store) -> bool:
     """``update`` with the write lock held."""
     wiki = str(store.wiki)
     stamp = cat.saved_stamp(conn)
     if cat.unchanged(wiki, stamp):
         return True  # another selection brought it up to date
-    saved = _saved(wiki, stamp)
+    saved = read_saved(wiki, stamp)
     current = _folders_now(wiki, saved) if saved is not None else None
     if current is None or saved is None:
         return False
     diff = _diff(conn, wiki, current, saved)
     if diff is None or len(diff.gone) + len(diff.fresh) > cat.CHANGES_MAX:
         return False
-    _apply(conn, store, diff)
-    notes = sorted(diff.seen)
-    seen = [diff.seen[p] for p in notes]
+    apply_diff(conn, store, diff)
     read = [f.path for f in diff.fresh if f.path in diff.seen]
     conn.execute("DELETE FROM meta WHERE k = 'fingerprint'")
     if cat.watch(wiki, read) == [diff.seen[p] for p in read]:  # else one changed as it was read
-        folders = sorted((os.path.join(wiki, f) if f else wiki, m) for f, m in current.items())
-        fields = {
-            "folders": [f for f, _ in folders],
-            "mtimes": [m for _, m in folders],
-            "notes": notes,
-            "seen": seen,
-        }
-        conn.execute(cat.INSERT["meta"], ("fingerprint", json.dumps(fields)))
+        conn.execute(cat.INSERT["meta"], ("fingerprint", stamp_text(wiki, current, diff.seen)))
     return True
 
 
