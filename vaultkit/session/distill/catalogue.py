@@ -222,7 +222,8 @@ def _stamp(wiki: str, before: _Folders | None, entries: list[Entry]) -> str | No
 
 
 def unchanged(wiki: str, stamp: str | None) -> bool:
-    """Whether the wiki is as ``stamp`` recorded it."""
+    """Whether the wiki is as ``stamp`` recorded it, where it is now (a store copied or moved
+    with its catalogue is not told by the folders it was copied from)."""
     if stamp is None:
         return False
     try:
@@ -234,6 +235,8 @@ def unchanged(wiki: str, stamp: str | None) -> bool:
             saved["seen"],
         )
     except (ValueError, TypeError, KeyError):
+        return False
+    if not isinstance(folders, list) or not folders or folders[0] != wiki:
         return False
     return bool(_mtimes(folders) == mtimes and watch(wiki, notes) == seen)
 
