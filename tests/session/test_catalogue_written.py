@@ -16,7 +16,7 @@ from unittest import mock
 
 from vaultkit.base.config import Config, DistillConfig
 from vaultkit.base.store import Store
-from vaultkit.session.distill import catalogue, catalogue_update
+from vaultkit.session.distill import catalogue, catalogue_update, catalogue_written, pipeline
 from vaultkit.session.distill.candidates import select
 from vaultkit.session.distill.catalogue import CATALOGUE, TABLES
 from vaultkit.session.distill.pipeline import DistillOutcome, SessionInfo, distill_session
@@ -153,4 +153,25 @@ def test_a_damaged_or_missing_catalogue_is_built_again_with_every_note(tmp_path:
     (store.state / CATALOGUE).unlink()
     third = _distil(store, tmp_path, "cdcd8888-0000", "Ledger retries")
     assert {first.wiki_path.name, third.wiki_path.name} <= set(_paths(store))
+    _as_built(store)
+
+
+def test_a_busy_catalogue_does_not_hold_up_the_write(tmp_path: Path) -> None:
+    store = _store(tmp_path, sessions=30)
+    _paths(store)
+    holder = sqlite3.connect(store.state / CATALOGUE, isolation_level=None)
+    with mock.patch.object(catalogue_written, "LOCK_WAIT_MS", 50):
+        holder.execute("BEGIN IMMEDIATE")  # another process busy with the catalogue
+        try:
+            # the worker's own selection would wait for it too: let it run first
+            with mock.patch.object(pipeline, "select", return_value=[]):
+                written = _distil(store, tmp_path, "efef9999-0000", "Charge retries")
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+    assert written.wiki_path.is_file()
+    lister = catalogue_update._list_folder
+    with mock.patch.object(catalogue_update, "_list_folder", wraps=lister) as listed:
+        assert written.wiki_path.name in _paths(store)
+    assert listed.called  # nothing was recorded: found by listing the root, as before
     _as_built(store)
