@@ -1,6 +1,7 @@
 """Benchmark: which existing notes the distillation prompt offers (issue 26).
 
-Usage: ``.venv/bin/python -m benchmarks.bench_candidates [--notes 10000] [--sessions 200]``.
+Usage: ``.venv/bin/python -m benchmarks.bench_candidates [--notes 10000] [--sessions 200]
+[--baseline DIR]``.
 A seeded store: ``--notes`` wiki notes, 15 % of them concept and decision notes in folders
 (``concepts/<area>/``, ``decisions/``), 40 % of those with aliases, the rest session notes at the
 wiki root; a vocabulary of 1,500 words (90 real, the rest made up). Each generated session is
@@ -11,14 +12,19 @@ For each session: is the concept's note among the candidates offered (vaultkit's
 side by side the old list: the newest 80 names at the wiki root), at which place, and what the
 selection costs in process; then whole processes (``python -c`` running one selection) beside
 ``python -c pass``. Then the cost of a selection by what changed in the wiki since the last one
-(``--rounds`` of each, in turn): nothing, one session note added (the worker's usual case), one
+(``--rounds`` of each, in turn): nothing, one session note added (not by the worker), one
 concept note edited in place (a heading appended), one session note removed; in process and as
-a whole process. Targets: the note offered for >= 95 % of sessions, <= 100 ms a session.
+a whole process. Then the worker's own path (``worker_*``): each session's note written as the
+worker writes it (``pipeline._write``), then the next selection, in child processes of this
+tree's vaultkit and, with ``--baseline DIR`` (``git archive COMMIT vaultkit | tar -x -C DIR``),
+of DIR's, on copies of the store, in turn. Targets: the note offered for >= 95 % of sessions,
+<= 100 ms a session.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import shutil
@@ -27,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import UTC
 from pathlib import Path
 
 from vaultkit.base.store import Store
@@ -141,7 +148,9 @@ def old_list(store: Store) -> list[str]:
     return sorted(names, reverse=True)[:80]
 
 
-def measure(notes: int, sessions: int, seed: int, rounds: int = 9) -> dict[str, object]:
+def measure(
+    notes: int, sessions: int, seed: int, rounds: int = 9, baseline: Path | None = None
+) -> dict[str, object]:
     from vaultkit.base.leanmeta import read_meta
     from vaultkit.session.distill.candidates import select
 
@@ -175,6 +184,7 @@ def measure(notes: int, sessions: int, seed: int, rounds: int = 9) -> dict[str, 
                 places.append(found.index(path) + 1)
             old_hits += path.rsplit("/", 1)[-1] in old_list(store)
         after_add = _each_after_a_note(store, concepts, sessions, seed)
+        worker = _worker_rows(store, work, sessions, rounds, baseline)
         whole = _whole_process(store, work, rounds=7)
         changes = _after_changes(store, concepts, work, rounds)
         return {
@@ -191,6 +201,7 @@ def measure(notes: int, sessions: int, seed: int, rounds: int = 9) -> dict[str, 
             "cpu_ms_median": 1000 * statistics.median(cpus),
             "load_average": os.getloadavg()[0],
             **after_add,
+            **worker,
             **whole,
             **changes,
         }
@@ -222,6 +233,95 @@ def _each_after_a_note(
         "each_after_note_cpu_ms_p95": 1000 * sorted(cpus)[int(0.95 * (len(cpus) - 1))],
         "each_after_note_wall_ms_median": 1000 * statistics.median(walls),
     }
+
+
+def worker_cycles(root: Path, start: int, count: int, seed: int) -> dict[str, list[float]]:
+    """``count`` sessions as the worker meets them, in this process's vaultkit: the previous
+    session's note written the worker's way (``pipeline._write``: links settled against the
+    store, the notes written, the catalogue told where the tree does that), then the next
+    session's selection. Wall and CPU of each write and each selection, in seconds."""
+    from datetime import datetime
+
+    from vaultkit.base.config import Config
+    from vaultkit.session.distill import pipeline
+    from vaultkit.session.distill.candidates import select
+    from vaultkit.session.notes.write import NoteMeta
+
+    store = Store(root / "sessions")
+    concepts = [
+        (p.relative_to(store.wiki).as_posix(), p.stem) for p in store.wiki.glob("*/**/*.md")
+    ]
+    concepts.sort()
+    times: dict[str, list[float]] = {k: [] for k in ("write", "write_cpu", "select", "select_cpu")}
+    if start == 0:
+        select(store, "warm up", "", 1500)  # the catalogue, as after the first session
+    for n in range(start, start + count):
+        rng = random.Random(seed * 1_000_003 + n)
+        sid = f"{0xA0000000 + n:08x}-bench"
+        meta = NoteMeta(sid, "bench", datetime(2027, 2, 1 + n % 28, tzinfo=UTC), "raw", None)
+        title = _title(rng, 4)
+        body = " ".join(rng.choices(TECH + FILLER * 3, k=200))
+        began, cpu = time.perf_counter(), time.process_time()
+        pipeline._write(store, meta, title, ("## Done\n- it", body), pipeline._settling(Config()))
+        times["write"].append(time.perf_counter() - began)
+        times["write_cpu"].append(time.process_time() - cpu)
+        _, name = rng.choice(concepts)
+        others = [o for _, o in rng.sample(concepts, 5) if o != name]
+        transcript = session_text(rng, name, [], others)
+        began, cpu = time.perf_counter(), time.process_time()
+        select(store, transcript, "", 1500)
+        times["select"].append(time.perf_counter() - began)
+        times["select_cpu"].append(time.process_time() - cpu)
+    return times
+
+
+def _worker_rows(
+    store: Store, work: Path, sessions: int, rounds: int, baseline: Path | None
+) -> dict[str, object]:
+    """``worker_cycles`` in child processes, this tree's vaultkit and ``baseline``'s (each on
+    its own copy of the store), in turn: ``rounds`` children each, ``sessions`` in all."""
+    here = str(Path(__file__).resolve().parent.parent)
+    trees = {"worker": here} | (
+        {"baseline_worker": f"{baseline}{os.pathsep}{here}"} if baseline else {}
+    )
+    roots = {}
+    for label in trees:
+        roots[label] = work / label
+        shutil.copytree(store.root, roots[label] / "sessions", symlinks=True)
+        # built again in the copy by its own tree (a stamp names the original's folders)
+        (roots[label] / "sessions" / ".vaultkit" / "candidates.sqlite").unlink()
+    got: dict[str, dict[str, list[float]]] = {label: {} for label in trees}
+    per = max(1, sessions // rounds)
+    for r in range(rounds):
+        for label, path in trees.items():
+            argv = [
+                sys.executable,
+                "-m",
+                "benchmarks.bench_candidates",
+                "--worker-child",
+                str(roots[label]),
+                "--start",
+                str(r * per),
+                "--sessions",
+                str(per),
+            ]
+            env = {**os.environ, "PYTHONPATH": path}
+            out = subprocess.run(
+                argv, check=True, capture_output=True, text=True, env=env, cwd=work
+            )
+            child = json.loads(out.stdout)
+            assert child.pop("tree")[0].startswith(path.split(os.pathsep)[0]), label
+            for key, values in child.items():
+                got[label].setdefault(key, []).extend(values)
+    result: dict[str, object] = {}
+    for label, times in got.items():
+        for key, values in times.items():
+            result[f"{label}_{key}_ms_median"] = 1000 * statistics.median(values)
+        result[f"{label}_select_cpu_ms_p95"] = (
+            1000 * sorted(times["select_cpu"])[int(0.95 * (len(times["select_cpu"]) - 1))]
+        )
+    result["worker_load_average"] = os.getloadavg()[0]
+    return result
 
 
 def _ways(transcript: str, name: str, aliases: list[str]) -> list[str]:
@@ -328,8 +428,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sessions", type=int, default=200)
     parser.add_argument("--seed", type=int, default=26)
     parser.add_argument("--rounds", type=int, default=9, help="selections after each change")
+    parser.add_argument("--baseline", type=Path, default=None, help="also the worker row of DIR")
+    parser.add_argument("--worker-child", type=Path, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--start", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    result = measure(args.notes, args.sessions, args.seed, args.rounds)
+    if args.worker_child is not None:
+        import vaultkit
+
+        times = worker_cycles(args.worker_child, args.start, args.sessions, args.seed)
+        print(json.dumps({"tree": [os.path.dirname(os.path.dirname(vaultkit.__file__))], **times}))
+        return 0
+    baseline = args.baseline.resolve() if args.baseline is not None else None
+    result = measure(args.notes, args.sessions, args.seed, args.rounds, baseline)
     for key, value in result.items():
         print(f"{key}: {round(value, 3) if isinstance(value, float) else value}")
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
 import sys
 import textwrap
@@ -174,3 +175,14 @@ def test_every_word_of_a_name_counts_only_when_one_of_them_is_rare(tmp_path: Pat
     paths = [c.path for c in select(store, said, "", 1500)]
     assert paths[0] == "concepts/Ledger reconciliation.md"  # its words apart
     assert paths[1] == "concepts/Zeta.md"  # the newest: no "Alpha beta" came in by its words
+
+
+def test_a_copied_store_is_not_told_by_the_catalogue_of_the_original(tmp_path: Path) -> None:
+    store = busy_store(tmp_path / "a", sessions=3)
+    select(store, "x", "", 1500)
+    shutil.copytree(store.root, tmp_path / "b" / "sessions")
+    copy = Store(tmp_path / "b" / "sessions")
+    added = "2026-12-01_1000_0badcafe_Only in the copy.md"
+    (copy.wiki / added).write_text("# Copy\n", encoding="utf-8")
+    assert added in [c.path for c in select(copy, "x", "", 1500)]
+    assert added not in [c.path for c in select(store, "x", "", 1500)]

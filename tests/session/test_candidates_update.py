@@ -21,7 +21,7 @@ from vaultkit.session.distill.catalogue_update import open_catalogue
 FOLDERS = ("", "concepts", "concepts/billing", "decisions", "deep/er/still")
 WORDS = ("ledger", "cache", "keys", "retry", "queue", "Ledger")
 HEADINGS = ("Overview", "Retry budget", "Cache keys", "Notes on ledger")
-REBUILD = catalogue._rebuild  # the scan from scratch, kept apart from the mock below
+REBUILD = catalogue.rebuild  # the scan from scratch, kept apart from the mock below
 
 
 def _text(aliases: list[str], headings: list[str], tag: str | None) -> str:
@@ -89,7 +89,7 @@ def _step(clock: Clock, wiki: Path, step: tuple[str, int, str, str, bool]) -> No
         _put(clock, _target(wiki, pick, name, session), text)
         return
     note = notes[pick % len(notes)]
-    if kind == "edit" and (session or catalogue._is_session_note(note.name)):
+    if kind == "edit" and (session or catalogue.is_session_note(note.name)):
         _put(clock, note, text)  # a session note is watched by its folder only
     elif kind == "edit":
         note.write_text(text, encoding="utf-8")  # in place: its folder's mtime stays
@@ -125,7 +125,6 @@ def test_the_updated_catalogue_equals_one_built_from_scratch(
     with (
         tempfile.TemporaryDirectory() as root,
         mock.patch.object(catalogue, "SHARED_MAX", 2),
-        mock.patch.object(catalogue_update, "SHARED_MAX", 2),
         mock.patch.object(catalogue, "BAG_DF_MAX", 3),
     ):
         store = Store(Path(root) / "sessions")
@@ -133,7 +132,7 @@ def test_the_updated_catalogue_equals_one_built_from_scratch(
         for n, name in enumerate(start):
             _put(clock, _target(store.wiki, n, name, n % 2 == 0), _text([], ["Overview"], None))
         open_catalogue(store).close()
-        with mock.patch.object(catalogue_update, "_rebuild", side_effect=AssertionError("rebuilt")):
+        with mock.patch.object(catalogue, "rebuild", side_effect=AssertionError("rebuilt")):
             for steps_of_round in rounds:
                 for step in steps_of_round:
                     _step(clock, store.wiki, step)
@@ -177,7 +176,7 @@ def test_a_link_in_the_wiki_means_a_scan_every_time(tmp_path: Path) -> None:
     (store.wiki / "linked").symlink_to(store.wiki / "concepts")
     conn = open_catalogue(store)
     try:
-        assert catalogue._saved_stamp(conn) is None  # no stamp: the next selection scans
+        assert catalogue.saved_stamp(conn) is None  # no stamp: the next selection scans
         assert catalogue_update.update(conn, store) is False  # and does not update by folders
     finally:
         conn.close()
@@ -189,7 +188,7 @@ def test_a_note_changed_during_the_update_leaves_no_stamp(tmp_path: Path) -> Non
     note = store.wiki / "concepts" / "Ledger close.md"
     note.write_text("# L\n", encoding="utf-8")
     open_catalogue(store).close()
-    read = catalogue._read_facts
+    read = catalogue.read_facts
 
     def edited_while_read(path: Path) -> tuple[tuple[str, ...], tuple[str, ...]]:
         facts = read(path)
@@ -199,12 +198,11 @@ def test_a_note_changed_during_the_update_leaves_no_stamp(tmp_path: Path) -> Non
 
     (store.wiki / "concepts" / "Ledger open.md").write_text("# L\n", encoding="utf-8")
     with (
-        mock.patch.object(catalogue, "_read_facts", side_effect=edited_while_read),
-        mock.patch.object(catalogue_update, "_read_facts", side_effect=edited_while_read),
+        mock.patch.object(catalogue, "read_facts", side_effect=edited_while_read),
     ):
         conn = open_catalogue(store)
     try:
-        assert catalogue._saved_stamp(conn) is None  # so the next selection looks again
+        assert catalogue.saved_stamp(conn) is None  # so the next selection looks again
         assert catalogue_update.update(conn, store) is False
     finally:
         conn.close()
@@ -224,7 +222,7 @@ def test_many_changes_at_once_build_the_tables_again(tmp_path: Path) -> None:
     open_catalogue(store).close()
     for n in range(4):
         (store.wiki / "concepts" / f"Ledger {n}.md").write_text("# L\n", encoding="utf-8")
-    with mock.patch.object(catalogue_update, "CHANGES_MAX", 3):
+    with mock.patch.object(catalogue, "CHANGES_MAX", 3):
         conn = open_catalogue(store)
         try:
             assert catalogue_update.update(conn, store) is True  # nothing changed since

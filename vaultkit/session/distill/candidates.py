@@ -28,11 +28,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from vaultkit.base.store import Store
-from vaultkit.session.distill.catalogue import (
-    _IN,
-    _key,
-    _split,
-)
+from vaultkit.session.distill.catalogue import IN_JSON, key_of, split_units
 from vaultkit.session.distill.catalogue_update import open_catalogue
 from vaultkit.session.notes.naming import names_session, parse_name
 
@@ -87,7 +83,7 @@ def _bag(conn: sqlite3.Connection, words: set[str], taken: set[str]) -> list[str
     those whose words are rarest in the vault first (each word counts log(1 + notes / names
     it is in))."""
     said = json.dumps(list(words))
-    rows = conn.execute(f"SELECT parts, path FROM bag WHERE word {_IN}", (said,))
+    rows = conn.execute(f"SELECT parts, path FROM bag WHERE word {IN_JSON}", (said,))
     found = [
         (parts.split(), path)
         for parts, path in rows
@@ -97,7 +93,7 @@ def _bag(conn: sqlite3.Connection, words: set[str], taken: set[str]) -> list[str
     notes = _count(conn) if found else 0
     weight = {
         word: math.log(1 + notes / n)
-        for word, n in conn.execute(f"SELECT word, n FROM df WHERE word {_IN}", (needed,))
+        for word, n in conn.execute(f"SELECT word, n FROM df WHERE word {IN_JSON}", (needed,))
     }
     ranked = sorted((-sum(weight[w] for w in parts), path) for parts, path in found)
     return [path for _, path in ranked[:BAG_MAX]]
@@ -112,7 +108,7 @@ def _named(conn: sqlite3.Connection, transcript: str) -> list[str]:
     leads = words.union(map(" ".join, pairwise(said)))
     best: dict[tuple[int, str], int] = {}
     rows = conn.execute(
-        f"SELECT kind, key, path FROM lookup WHERE lead {_IN}", (json.dumps(list(leads)),)
+        f"SELECT kind, key, path FROM lookup WHERE lead {IN_JSON}", (json.dumps(list(leads)),)
     )
     for kind, key, path in rows:
         length = _counts(key, words, transcript)
@@ -136,7 +132,7 @@ def _offers(conn: sqlite3.Connection, named: list[str]) -> Iterator[tuple[str, s
     """``(path, link, aliases)`` of the ``named`` notes in their order, then of every note,
     newest first."""
     rows = conn.execute(
-        f"SELECT path, link, aliases FROM notes WHERE path {_IN}", (json.dumps(named),)
+        f"SELECT path, link, aliases FROM notes WHERE path {IN_JSON}", (json.dumps(named),)
     )
     by_path = {row[0]: row for row in rows}
     yield from (by_path[p] for p in named if p in by_path)
@@ -150,7 +146,7 @@ def select(store: Store, transcript: str, exclude_session: str, budget: int) -> 
     own = exclude_session or None
     conn = open_catalogue(store)
     try:
-        named = _named(conn, f" {_key(transcript)} ")
+        named = _named(conn, f" {key_of(transcript)} ")
         chosen: list[Candidate] = []
         seen: set[str] = set()
         spent = 0
@@ -158,7 +154,7 @@ def select(store: Store, transcript: str, exclude_session: str, budget: int) -> 
             if path in seen or _is_own(path, own):
                 continue
             seen.add(path)
-            candidate = Candidate(path, link, _split(aliases))
+            candidate = Candidate(path, link, split_units(aliases))
             cost = len(candidate.line()) // CHARS_PER_TOKEN + 1
             if spent + cost > budget:
                 if spent + 8 > budget:

@@ -54,18 +54,18 @@ def _word(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
-def _key(text: str) -> str:
+def key_of(text: str) -> str:
     return " ".join(_word(w) for w in _WORD.findall(text.casefold()))
 
 
-def _stem(path: str) -> str:
+def stem_of(path: str) -> str:
     return path.rsplit("/", 1)[-1][:-3]
 
 
-def _title_words(path: str) -> str:
+def title_words(path: str) -> str:
     """What a note's name says: a session note's title part, any other note's file name."""
     parsed = parse_name(path) if "/" not in path else None
-    return parsed.title if parsed is not None else _stem(path)
+    return parsed.title if parsed is not None else stem_of(path)
 
 
 class Found(NamedTuple):
@@ -97,7 +97,7 @@ def _names(raw: object) -> list[str]:
     return [a for a in dict.fromkeys(kept) if a and not any(c in a for c in "[]|#^")]
 
 
-def _read_facts(path: Path) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def read_facts(path: Path) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """A note's aliases, and its headings' and tags' comparison forms (front matter
     ``tags`` and ``#tags`` in the text; code blocks left out)."""
     try:
@@ -110,7 +110,7 @@ def _read_facts(path: Path) -> tuple[tuple[str, ...], tuple[str, ...]]:
     tags = [t.lstrip("#") for t in _names_raw(meta.get("tags"))]
     body = _FENCE.sub("", body)
     found = [*_HEADING.findall(body), *tags, *_TAG.findall(body)]
-    return aliases, tuple(k for k in dict.fromkeys(map(_key, found)) if k)
+    return aliases, tuple(k for k in dict.fromkeys(map(key_of, found)) if k)
 
 
 def _names_raw(raw: object) -> list[str]:
@@ -171,7 +171,7 @@ def _mtimes(folders: Iterable[str]) -> list[int] | None:
         return None
 
 
-def _watch(wiki: str, paths: Iterable[str]) -> list[list[int]] | None:
+def watch(wiki: str, paths: Iterable[str]) -> list[list[int]] | None:
     """``[size, mtime_ns]`` of each of the notes ``paths`` (None when one is gone)."""
     base = os.path.join(wiki, "")
     try:
@@ -180,7 +180,7 @@ def _watch(wiki: str, paths: Iterable[str]) -> list[list[int]] | None:
         return None
 
 
-def _is_session_note(path: str) -> bool:
+def is_session_note(path: str) -> bool:
     return "/" not in path and path[:1].isdigit() and is_note_name(path)
 
 
@@ -190,7 +190,7 @@ _UNIT = "\x1f"
 _ROWS = "\x1e"
 
 
-def _split(text: str) -> tuple[str, ...]:
+def split_units(text: str) -> tuple[str, ...]:
     return tuple(text.split(_UNIT)) if text else ()
 
 
@@ -211,9 +211,9 @@ def _stamp(wiki: str, before: _Folders | None, entries: list[Entry]) -> str | No
     mtime of each note whose aliases, headings and tags are read (a note edited in place
     changes only its own; a session note's facts are its name). None when that cannot be told
     (a link met, a note changed during the scan): the next selection scans again."""
-    watched = [e for e in entries if not _is_session_note(e.path)]
+    watched = [e for e in entries if not is_session_note(e.path)]
     seen = [[e.size, e.mtime_ns] for e in watched]
-    if before is None or _watch(wiki, (e.path for e in watched)) != seen:
+    if before is None or watch(wiki, (e.path for e in watched)) != seen:
         return None
     notes = [e.path for e in watched]
     return json.dumps(
@@ -221,8 +221,9 @@ def _stamp(wiki: str, before: _Folders | None, entries: list[Entry]) -> str | No
     )
 
 
-def _unchanged(wiki: str, stamp: str | None) -> bool:
-    """Whether the wiki is as ``stamp`` recorded it."""
+def unchanged(wiki: str, stamp: str | None) -> bool:
+    """Whether the wiki is as ``stamp`` recorded it, where it is now (a store copied or moved
+    with its catalogue is not told by the folders it was copied from)."""
     if stamp is None:
         return False
     try:
@@ -235,10 +236,12 @@ def _unchanged(wiki: str, stamp: str | None) -> bool:
         )
     except (ValueError, TypeError, KeyError):
         return False
-    return bool(_mtimes(folders) == mtimes and _watch(wiki, notes) == seen)
+    if not isinstance(folders, list) or not folders or folders[0] != wiki:
+        return False
+    return bool(_mtimes(folders) == mtimes and watch(wiki, notes) == seen)
 
 
-def _connect(store: Store) -> sqlite3.Connection:
+def connect(store: Store) -> sqlite3.Connection:
     """The catalogue's database in the store's ``.vaultkit/`` (in memory when that cannot be
     written; started afresh when it is damaged or of another version)."""
     path = os.path.join(store.at("state"), CATALOGUE)
@@ -261,19 +264,27 @@ def _connect(store: Store) -> sqlite3.Connection:
         return conn
 
 
-def _saved_stamp(conn: sqlite3.Connection) -> str | None:
+def saved_stamp(conn: sqlite3.Connection) -> str | None:
     row = conn.execute("SELECT v FROM meta WHERE k = 'fingerprint'").fetchone()
     return str(row[0]) if row else None
 
 
-def _known(conn: sqlite3.Connection) -> dict[str, Entry]:
-    known = {}
-    for path, size, mtime, aliases, facts in conn.execute(
-        "SELECT path, size, mtime_ns, aliases, facts FROM notes"
-    ):
-        keys, extra = facts.split(_ROWS)
-        known[path] = Entry(path, size, mtime, _split(aliases), _split(keys), _split(extra))
-    return known
+def entry_of(path: str, size: int, mtime: int, aliases: str, facts: str) -> Entry:
+    """A ``notes`` row's ``path, size, mtime_ns, aliases, facts`` as an entry."""
+    keys, extra = facts.split(_ROWS)
+    return Entry(path, size, mtime, split_units(aliases), split_units(keys), split_units(extra))
+
+
+def known_entries(conn: sqlite3.Connection) -> dict[str, Entry]:
+    rows = conn.execute("SELECT path, size, mtime_ns, aliases, facts FROM notes")
+    return {row[0]: entry_of(*row) for row in rows}
+
+
+def read_entry(store: Store, rel: str, size: int, mtime: int) -> Entry:
+    """The note ``rel`` as its file says (a session note's facts are its name only)."""
+    aliases, extra = ((), ()) if is_session_note(rel) else read_facts(store.wiki / rel)
+    keys = (key_of(title_words(rel)), *map(key_of, aliases))
+    return Entry(rel, size, mtime, aliases, keys, extra)
 
 
 def _entries(store: Store, known: Mapping[str, Entry], found: list[Found]) -> list[Entry]:
@@ -284,20 +295,18 @@ def _entries(store: Store, known: Mapping[str, Entry], found: list[Found]) -> li
         if old is not None and old.size == size and old.mtime_ns == mtime:
             entries.append(old)
             continue
-        aliases, extra = ((), ()) if _is_session_note(rel) else _read_facts(store.wiki / rel)
-        keys = (_key(_title_words(rel)), *map(_key, aliases))
-        entries.append(Entry(rel, size, mtime, aliases, keys, extra))
+        entries.append(read_entry(store, rel, size, mtime))
     return entries
 
 
-def _lead(key: str) -> str:
+def lead_of(key: str) -> str:
     """A key's first two words: a key written in the transcript has them next to each other."""
     return " ".join(key.split(" ", 2)[:2])
 
 
-def _name_rows(entry: Entry) -> Iterator[tuple[str, int, str, str]]:
+def name_rows(entry: Entry) -> Iterator[tuple[str, int, str, str]]:
     """The lookup rows of a note's name and aliases (kind 0)."""
-    return ((_lead(key), 0, key, entry.path) for key in entry.keys if key)
+    return ((lead_of(key), 0, key, entry.path) for key in entry.keys if key)
 
 
 def _lookup_rows(entries: list[Entry]) -> Iterable[tuple[str, int, str, str]]:
@@ -305,17 +314,17 @@ def _lookup_rows(entries: list[Entry]) -> Iterable[tuple[str, int, str, str]]:
     1 a heading or a tag carried by at most ``SHARED_MAX`` notes."""
     shared = Counter(k for e in entries for k in e.extra)
     for entry in entries:
-        yield from _name_rows(entry)
+        yield from name_rows(entry)
         for key in entry.extra:
             if shared[key] <= SHARED_MAX:
-                yield _lead(key), 1, key, entry.path
+                yield lead_of(key), 1, key, entry.path
 
 
-def _name_words(entry: Entry) -> set[str]:
+def name_words(entry: Entry) -> set[str]:
     return set(entry.keys[0].split()) if entry.keys else set()
 
 
-def _bag_row(path: str, parts: list[str], frequency: Mapping[str, int]) -> tuple[str, ...] | None:
+def bag_row(path: str, parts: list[str], frequency: Mapping[str, int]) -> tuple[str, ...] | None:
     """``(path, word, parts)``: a several-word name by its rarest word, when that word is in at
     most ``BAG_DF_MAX`` names (a name of common words only says little, and would be looked at
     in most sessions)."""
@@ -325,24 +334,24 @@ def _bag_row(path: str, parts: list[str], frequency: Mapping[str, int]) -> tuple
     return (path, rarest, " ".join(parts)) if frequency[rarest] <= BAG_DF_MAX else None
 
 
-def _note_row(entry: Entry, link: str | None, inode: int) -> tuple[object, ...]:
+def note_row(entry: Entry, link: str | None, inode: int) -> tuple[object, ...]:
     facts = _UNIT.join(entry.keys) + _ROWS + _UNIT.join(entry.extra)
     folder = entry.path.rpartition("/")[0]
     aliases = _UNIT.join(entry.aliases)
-    stem = _stem(entry.path).casefold()
+    stem = stem_of(entry.path).casefold()
     return (entry.path, entry.size, entry.mtime_ns, aliases, facts, link, folder, stem, inode)
 
 
-_IN = "IN (SELECT value FROM json_each(?))"
+IN_JSON = "IN (SELECT value FROM json_each(?))"
 
 
-def _link_names(paths: Iterable[str]) -> Mapping[str, str]:
+def link_names(paths: Iterable[str]) -> Mapping[str, str]:
     listed = list(paths)
-    counts = Counter(_stem(p).casefold() for p in listed)
-    return {p: _stem(p) if counts[_stem(p).casefold()] == 1 else p[:-3] for p in listed}
+    counts = Counter(stem_of(p).casefold() for p in listed)
+    return {p: stem_of(p) if counts[stem_of(p).casefold()] == 1 else p[:-3] for p in listed}
 
 
-_INSERT = {
+INSERT = {
     "notes": "INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     "lookup": "INSERT INTO lookup VALUES (?, ?, ?, ?)",
     "facet": "INSERT INTO facet VALUES (?, ?)",
@@ -362,27 +371,27 @@ def _write_all(
     for statement in _SCHEMA.split(";"):
         if statement.strip():
             conn.execute(statement)
-    links = _link_names(e.path for e in entries)
-    rows = (_note_row(e, links[e.path], inodes[e.path]) for e in entries)
-    conn.executemany(_INSERT["notes"], rows)
-    conn.executemany(_INSERT["lookup"], _lookup_rows(entries))
-    conn.executemany(_INSERT["facet"], ((k, e.path) for e in entries for k in e.extra))
-    conn.executemany(_INSERT["words"], ((w, e.path) for e in entries for w in _name_words(e)))
-    frequency = Counter(w for e in entries for w in _name_words(e))
-    conn.executemany(_INSERT["df"], frequency.items())
-    bag = (_bag_row(e.path, e.keys[0].split() if e.keys else [], frequency) for e in entries)
-    conn.executemany(_INSERT["bag"], (row for row in bag if row is not None))
-    conn.execute(_INSERT["meta"], ("count", str(len(entries))))
+    links = link_names(e.path for e in entries)
+    rows = (note_row(e, links[e.path], inodes[e.path]) for e in entries)
+    conn.executemany(INSERT["notes"], rows)
+    conn.executemany(INSERT["lookup"], _lookup_rows(entries))
+    conn.executemany(INSERT["facet"], ((k, e.path) for e in entries for k in e.extra))
+    conn.executemany(INSERT["words"], ((w, e.path) for e in entries for w in name_words(e)))
+    frequency = Counter(w for e in entries for w in name_words(e))
+    conn.executemany(INSERT["df"], frequency.items())
+    bag = (bag_row(e.path, e.keys[0].split() if e.keys else [], frequency) for e in entries)
+    conn.executemany(INSERT["bag"], (row for row in bag if row is not None))
+    conn.execute(INSERT["meta"], ("count", str(len(entries))))
     if stamp is not None:
-        conn.execute(_INSERT["meta"], ("fingerprint", stamp))
+        conn.execute(INSERT["meta"], ("fingerprint", stamp))
 
 
-def _rebuild(conn: sqlite3.Connection, store: Store) -> None:
+def rebuild(conn: sqlite3.Connection, store: Store) -> None:
     """Scan the wiki again and store the notes, the lookup by words and the bag of rare words."""
     wiki = str(store.wiki)
     before = _look(wiki)
     found = _scan(store.wiki)
-    entries = _entries(store, _known(conn), found)
+    entries = _entries(store, known_entries(conn), found)
     stamp = _stamp(wiki, before, entries)
     conn.execute("BEGIN IMMEDIATE")
     try:

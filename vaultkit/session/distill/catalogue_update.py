@@ -19,36 +19,10 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 from vaultkit.base.store import Store
-from vaultkit.session.distill.catalogue import (
-    _IN,
-    _INSERT,
-    _ROWS,
-    CHANGES_MAX,
-    SHARED_MAX,
-    Entry,
-    Found,
-    _bag_row,
-    _connect,
-    _is_session_note,
-    _key,
-    _known,
-    _lead,
-    _link_names,
-    _name_rows,
-    _name_words,
-    _note_row,
-    _read_facts,
-    _rebuild,
-    _saved_stamp,
-    _split,
-    _stem,
-    _title_words,
-    _unchanged,
-    _watch,
-)
+from vaultkit.session.distill import catalogue as cat
 
 
-class _Saved(NamedTuple):
+class Saved(NamedTuple):
     """What the last stamp recorded: each folder's mtime and each watched note's
     ``[size, mtime_ns]``, by wiki path (a folder's is ``""`` for the wiki itself)."""
 
@@ -60,7 +34,7 @@ def _relative(wiki: str, folder: str) -> str:
     return "" if folder == wiki else folder[len(wiki) + 1 :]
 
 
-def _saved(wiki: str, stamp: str | None) -> _Saved | None:
+def read_saved(wiki: str, stamp: str | None) -> Saved | None:
     """The stamp read back (None: none, damaged, or taken where the wiki was elsewhere)."""
     if stamp is None:
         return None
@@ -70,7 +44,7 @@ def _saved(wiki: str, stamp: str | None) -> _Saved | None:
         if not folders or folders[0] != wiki:
             return None
         rel = {_relative(wiki, f): int(m) for f, m in zip(folders, mtimes, strict=True)}
-        return _Saved(rel, dict(zip(saved["notes"], saved["seen"], strict=True)))
+        return Saved(rel, dict(zip(saved["notes"], saved["seen"], strict=True)))
     except (ValueError, TypeError, KeyError, IndexError):
         return None
 
@@ -109,7 +83,7 @@ def _list_folder(wiki: str, folder: str) -> _Listed | None:
     return found, below
 
 
-def _folders_now(wiki: str, saved: _Saved) -> dict[str, int] | None:
+def _folders_now(wiki: str, saved: Saved) -> dict[str, int] | None:
     """The mtime of each folder the stamp knew and that is still there (a folder added
     changes its parent's, so the listing of the parent finds it); None when the wiki is a
     link or is gone."""
@@ -145,22 +119,22 @@ def _listing(
     return listed
 
 
-class _Diff(NamedTuple):
+class Diff(NamedTuple):
     """What changed: the notes whose rows go (removed or changed), those (re)inserted with
     their size and mtime, and every watched note's ``[size, mtime_ns]`` now."""
 
     gone: list[str]
-    fresh: list[Found]
+    fresh: list[cat.Found]
     seen: dict[str, list[int]]
 
 
 def _edited(
-    wiki: str, saved: _Saved, current: Mapping[str, int], relist: set[str]
-) -> dict[str, Found]:
+    wiki: str, saved: Saved, current: Mapping[str, int], relist: set[str]
+) -> dict[str, cat.Found]:
     """The watched notes in the ``current`` folders but not in ``relist``, as they are now;
     the folder of one that cannot be stat-ed joins ``relist``."""
     base = os.path.join(wiki, "")
-    now: dict[str, Found] = {}
+    now: dict[str, cat.Found] = {}
     for path in saved.seen:
         folder = path.rpartition("/")[0]
         if folder in relist or folder not in current:
@@ -170,13 +144,13 @@ def _edited(
         except OSError:
             relist.add(folder)
             continue
-        now[path] = Found(path, info.st_size, info.st_mtime_ns, info.st_ino)
+        now[path] = cat.Found(path, info.st_size, info.st_mtime_ns, info.st_ino)
     return {p: found for p, found in now.items() if p.rpartition("/")[0] not in relist}
 
 
 def _diff(
-    conn: sqlite3.Connection, wiki: str, current: dict[str, int], saved: _Saved
-) -> _Diff | None:
+    conn: sqlite3.Connection, wiki: str, current: dict[str, int], saved: Saved
+) -> Diff | None:
     """The notes changed since ``saved``: only the folders whose mtime changed are listed again
     (a note added, removed or renamed changes its folder's); a watched note elsewhere is
     stat-ed. None when a folder cannot be listed as the full scan would."""
@@ -188,71 +162,58 @@ def _diff(
         return None
     folders = json.dumps(sorted(relist | (saved.folders.keys() - current.keys())))
     rows = conn.execute(
-        f"SELECT path, size, mtime_ns, inode FROM notes WHERE folder {_IN}", (folders,)
+        f"SELECT path, size, mtime_ns, inode FROM notes WHERE folder {cat.IN_JSON}", (folders,)
     )
     now = set(listed)
     was = set(rows)  # a row not listed as it is: a note removed or changed
-    fresh = [Found(*row) for row in now.difference(was)]
+    fresh = [cat.Found(*row) for row in now.difference(was)]
     gone = [row[0] for row in was.difference(now)]
     seen = {p: [f.size, f.mtime_ns] for p, f in watched.items()}
     seen.update((p, [size, mtime]) for p, size, mtime, _ in listed if p in saved.seen)
-    seen.update((f.path, [f.size, f.mtime_ns]) for f in fresh if not _is_session_note(f.path))
+    seen.update((f.path, [f.size, f.mtime_ns]) for f in fresh if not cat.is_session_note(f.path))
     gone.extend(f.path for f in edited)
-    return _Diff(gone, fresh + edited, seen)
+    return Diff(gone, fresh + edited, seen)
 
 
-def _rows_of(conn: sqlite3.Connection, paths: list[str]) -> list[Entry]:
+def _rows_of(conn: sqlite3.Connection, paths: list[str]) -> list[cat.Entry]:
     rows = conn.execute(
-        f"SELECT path, size, mtime_ns, aliases, facts FROM notes WHERE path {_IN}",
+        f"SELECT path, size, mtime_ns, aliases, facts FROM notes WHERE path {cat.IN_JSON}",
         (json.dumps(paths),),
     )
-    found = []
-    for path, size, mtime, aliases, facts in rows:
-        keys, extra = facts.split(_ROWS)
-        found.append(Entry(path, size, mtime, _split(aliases), _split(keys), _split(extra)))
-    return found
+    return [cat.entry_of(*row) for row in rows]
 
 
-def _read_entries(store: Store, fresh: list[Found]) -> list[Entry]:
-    entries = []
-    for rel, size, mtime, _ in fresh:
-        aliases, extra = ((), ()) if _is_session_note(rel) else _read_facts(store.wiki / rel)
-        keys = (_key(_title_words(rel)), *map(_key, aliases))
-        entries.append(Entry(rel, size, mtime, aliases, keys, extra))
-    return entries
-
-
-def _drop(conn: sqlite3.Connection, entry: Entry) -> None:
+def _drop(conn: sqlite3.Connection, entry: cat.Entry) -> None:
     """A note's own rows deleted (its headings' and tags' lookup rows go with the recount)."""
     conn.execute("DELETE FROM notes WHERE path = ?", (entry.path,))
     conn.execute("DELETE FROM bag WHERE path = ?", (entry.path,))
-    for lead in {_lead(key) for key in entry.keys if key}:
+    for lead in {cat.lead_of(key) for key in entry.keys if key}:
         conn.execute(
             "DELETE FROM lookup WHERE lead = ? AND kind = 0 AND path = ?", (lead, entry.path)
         )
     for key in entry.extra:
         conn.execute("DELETE FROM facet WHERE key = ? AND path = ?", (key, entry.path))
-    for word in _name_words(entry):
+    for word in cat.name_words(entry):
         conn.execute("DELETE FROM words WHERE word = ? AND path = ?", (word, entry.path))
 
 
-def _put(conn: sqlite3.Connection, entry: Entry, inode: int) -> None:
+def _put(conn: sqlite3.Connection, entry: cat.Entry, inode: int) -> None:
     """A note's own rows inserted (its link name and bag row are set by the recount)."""
-    conn.execute(_INSERT["notes"], _note_row(entry, None, inode))
-    conn.executemany(_INSERT["lookup"], _name_rows(entry))
-    conn.executemany(_INSERT["facet"], ((key, entry.path) for key in entry.extra))
-    conn.executemany(_INSERT["words"], ((word, entry.path) for word in _name_words(entry)))
+    conn.execute(cat.INSERT["notes"], cat.note_row(entry, None, inode))
+    conn.executemany(cat.INSERT["lookup"], cat.name_rows(entry))
+    conn.executemany(cat.INSERT["facet"], ((key, entry.path) for key in entry.extra))
+    conn.executemany(cat.INSERT["words"], ((word, entry.path) for word in cat.name_words(entry)))
 
 
 def _recount_facets(conn: sqlite3.Connection, keys: set[str]) -> None:
     """The lookup rows of these heading and tag keys again: every note carrying one, when at
     most ``SHARED_MAX`` notes do."""
     for key in keys:
-        lead = _lead(key)
+        lead = cat.lead_of(key)
         conn.execute("DELETE FROM lookup WHERE lead = ? AND kind = 1 AND key = ?", (lead, key))
         paths = [row[0] for row in conn.execute("SELECT path FROM facet WHERE key = ?", (key,))]
-        if len(paths) <= SHARED_MAX:
-            conn.executemany(_INSERT["lookup"], ((lead, 1, key, path) for path in paths))
+        if len(paths) <= cat.SHARED_MAX:
+            conn.executemany(cat.INSERT["lookup"], ((lead, 1, key, path) for path in paths))
 
 
 def _recount_words(conn: sqlite3.Connection, words: set[str], put: set[str]) -> None:
@@ -261,75 +222,82 @@ def _recount_words(conn: sqlite3.Connection, words: set[str], put: set[str]) -> 
     for word in words:
         n = conn.execute("SELECT COUNT(*) FROM words WHERE word = ?", (word,)).fetchone()[0]
         if n:
-            conn.execute(_INSERT["df"], (word, n))
+            conn.execute(cat.INSERT["df"], (word, n))
         else:
             conn.execute("DELETE FROM df WHERE word = ?", (word,))
     said = json.dumps(sorted(words))
-    rows = conn.execute(f"SELECT DISTINCT path FROM words WHERE word {_IN}", (said,))
+    rows = conn.execute(f"SELECT DISTINCT path FROM words WHERE word {cat.IN_JSON}", (said,))
     paths = put.union(row[0] for row in rows)
-    parts = {path: _key(_title_words(path)).split() for path in paths}
+    parts = {path: cat.key_of(cat.title_words(path)).split() for path in paths}
     needed = json.dumps(sorted({w for name in parts.values() for w in name}))
-    frequency = dict(conn.execute(f"SELECT word, n FROM df WHERE word {_IN}", (needed,)))
+    frequency = dict(conn.execute(f"SELECT word, n FROM df WHERE word {cat.IN_JSON}", (needed,)))
     for path, name in parts.items():
-        row = _bag_row(path, name, frequency)
+        row = cat.bag_row(path, name, frequency)
         if row is None:
             conn.execute("DELETE FROM bag WHERE path = ?", (path,))
         else:
-            conn.execute(_INSERT["bag"], row)
+            conn.execute(cat.INSERT["bag"], row)
 
 
 def _relink(conn: sqlite3.Connection, stems: set[str]) -> None:
     """The link names of the notes with these (case-folded) file names again."""
     for stem in stems:
         paths = [row[0] for row in conn.execute("SELECT path FROM notes WHERE stem = ?", (stem,))]
-        for path, link in _link_names(paths).items():
+        for path, link in cat.link_names(paths).items():
             conn.execute("UPDATE notes SET link = ? WHERE path = ?", (link, path))
 
 
-def _apply(conn: sqlite3.Connection, store: Store, diff: _Diff) -> None:
+def apply_diff(conn: sqlite3.Connection, store: Store, diff: Diff) -> None:
     """The changed notes' rows replaced, and the vault-wide counts they touch recounted."""
     old = _rows_of(conn, diff.gone)
-    new = _read_entries(store, diff.fresh)
+    new = [cat.read_entry(store, f.path, f.size, f.mtime_ns) for f in diff.fresh]
     for entry in old:
         _drop(conn, entry)
     for entry, found in zip(new, diff.fresh, strict=True):
         _put(conn, entry, found.inode)
     moved = {e.path for e in old} ^ {e.path for e in new}  # added or removed, not edited
     _recount_facets(conn, {key for e in (*old, *new) for key in e.extra})
-    words = {w for e in (*old, *new) if e.path in moved for w in _name_words(e)}
+    words = {w for e in (*old, *new) if e.path in moved for w in cat.name_words(e)}
     _recount_words(conn, words, {e.path for e in new})
-    _relink(conn, {_stem(e.path).casefold() for e in new} | {_stem(p).casefold() for p in moved})
+    _relink(
+        conn,
+        {cat.stem_of(e.path).casefold() for e in new} | {cat.stem_of(p).casefold() for p in moved},
+    )
     count = conn.execute("SELECT COUNT(*) FROM notes").fetchone()[0]
-    conn.execute(_INSERT["meta"], ("count", str(count)))
+    conn.execute(cat.INSERT["meta"], ("count", str(count)))
+
+
+def stamp_text(wiki: str, folders: Mapping[str, int], seen: Mapping[str, list[int]]) -> str:
+    """The stamp of ``folders``' mtimes (wiki paths) and the watched notes' ``seen``."""
+    paths = sorted((os.path.join(wiki, f) if f else wiki, m) for f, m in folders.items())
+    notes = sorted(seen)
+    fields = {
+        "folders": [f for f, _ in paths],
+        "mtimes": [m for _, m in paths],
+        "notes": notes,
+        "seen": [seen[p] for p in notes],
+    }
+    return json.dumps(fields)
 
 
 def _update_held(conn: sqlite3.Connection, store: Store) -> bool:
     """``update`` with the write lock held."""
     wiki = str(store.wiki)
-    stamp = _saved_stamp(conn)
-    if _unchanged(wiki, stamp):
+    stamp = cat.saved_stamp(conn)
+    if cat.unchanged(wiki, stamp):
         return True  # another selection brought it up to date
-    saved = _saved(wiki, stamp)
+    saved = read_saved(wiki, stamp)
     current = _folders_now(wiki, saved) if saved is not None else None
     if current is None or saved is None:
         return False
     diff = _diff(conn, wiki, current, saved)
-    if diff is None or len(diff.gone) + len(diff.fresh) > CHANGES_MAX:
+    if diff is None or len(diff.gone) + len(diff.fresh) > cat.CHANGES_MAX:
         return False
-    _apply(conn, store, diff)
-    notes = sorted(diff.seen)
-    seen = [diff.seen[p] for p in notes]
+    apply_diff(conn, store, diff)
     read = [f.path for f in diff.fresh if f.path in diff.seen]
     conn.execute("DELETE FROM meta WHERE k = 'fingerprint'")
-    if _watch(wiki, read) == [diff.seen[p] for p in read]:  # else one changed as it was read
-        folders = sorted((os.path.join(wiki, f) if f else wiki, m) for f, m in current.items())
-        fields = {
-            "folders": [f for f, _ in folders],
-            "mtimes": [m for _, m in folders],
-            "notes": notes,
-            "seen": seen,
-        }
-        conn.execute(_INSERT["meta"], ("fingerprint", json.dumps(fields)))
+    if cat.watch(wiki, read) == [diff.seen[p] for p in read]:  # else one changed as it was read
+        conn.execute(cat.INSERT["meta"], ("fingerprint", stamp_text(wiki, current, diff.seen)))
     return True
 
 
@@ -349,16 +317,16 @@ def update(conn: sqlite3.Connection, store: Store) -> bool:
 def open_catalogue(store: Store) -> sqlite3.Connection:
     """The catalogue, brought up to date when its stamp says the wiki changed: the rows of the
     notes that changed, when it can tell which (``update``), or every table again."""
-    conn = _connect(store)
-    if not _unchanged(str(store.wiki), _saved_stamp(conn)) and not update(conn, store):
-        _rebuild(conn, store)
+    conn = cat.connect(store)
+    if not cat.unchanged(str(store.wiki), cat.saved_stamp(conn)) and not update(conn, store):
+        cat.rebuild(conn, store)
     return conn
 
 
-def catalogue(store: Store) -> list[Entry]:
+def catalogue(store: Store) -> list[cat.Entry]:
     """Every wiki note with its aliases and facts, as the catalogue holds them."""
     conn = open_catalogue(store)
     try:
-        return sorted(_known(conn).values())
+        return sorted(cat.known_entries(conn).values())
     finally:
         conn.close()

@@ -33,6 +33,7 @@ from vaultkit.session.distill.backends import (
     run_backend,
 )
 from vaultkit.session.distill.candidates import Candidate, select
+from vaultkit.session.distill.catalogue_written import noting
 from vaultkit.session.distill.costs import NO_USAGE, Usage
 from vaultkit.session.distill.markers import Parsed, parse_markers
 from vaultkit.session.distill.selfcheck import rejection
@@ -244,8 +245,11 @@ def _write(
     settle_with: Settling,
 ) -> DistillOutcome:
     handoff, wiki, meta, stubs = _settled(store, meta, parts, settle_with)
-    summary_path, wiki_path = write_session_notes(store, meta, title, handoff, wiki)
-    write_stubs(store.wiki, settle_with.stub_folder, stubs, wiki_path.stem, meta.ended_at)
+    with noting(store, meta.session_id) as record:  # the next selection need not look
+        summary_path, wiki_path = write_session_notes(store, meta, title, handoff, wiki)
+        folder = settle_with.stub_folder
+        write_stubs(store.wiki, folder, stubs, wiki_path.stem, meta.ended_at)
+        record([wiki_path, *(store.wiki / f"{folder}/{s}.md" for s in stubs if folder)])
     quality: Literal["ok", "degraded"] = "degraded" if meta.quality == "degraded" else "ok"
     return DistillOutcome(
         title=redact(" ".join(title.split())) or "untitled",
