@@ -353,11 +353,12 @@ class _Body:
     names: dict[str, str] = field(default_factory=dict)  # one str object per distinct name
     # a bulk paragraph's simple wikilinks, by their key: a Link's fields but line and column
     simple: dict[str, _LinkFields] = field(default_factory=dict)
-    # a body walked window by window: where its links are packed as they are found, whether
-    # they were packed in order so far, and a bulk link's packed fields by its key
+    # a body walked window by window: where its links are packed, whether they were packed in
+    # order so far, a bulk link's packed fields by its key, and the bulk paragraphs to scan
     packer: LinkPacker | None = None
     in_order: bool = True
     keys: dict[str, PackedKey] = field(default_factory=dict)
+    waiting: list[tuple[int, int]] = field(default_factory=list)  # bulk paragraphs, not scanned
 
     def share(self, text: str) -> str:
         """``text``, as the one object of its value in this note: a note that links a
@@ -400,13 +401,19 @@ class _Body:
             taken += 1
         if taken == len(tokens):
             return
-        found = scan_bulk(self.locator.lines, [_span(token) for token in tokens[taken:]])
+        spans = [_span(token) for token in tokens[taken:]]
+        if self.packer is None:
+            self.bulk_links(self.scan(spans))
+            return
+        if self.links:  # found after the paragraphs waiting: those are packed first
+            self.flush()
+        self.waiting += spans  # scanned together at the next flush: one scan a window
+
+    def scan(self, spans: list[tuple[int, int]]) -> BulkLinks:
+        found = scan_bulk(self.locator.lines, spans)
         if not found.keys:
             raise AssertionError("bulk paragraphs without a simple wikilink")
-        if self.packer is None:
-            self.bulk_links(found)
-        else:
-            self.bulk_packed(self.packer, found)
+        return found
 
     def bulk_links(self, found: BulkLinks) -> None:
         """Add ``found`` as ``Link`` tuples (each distinct link's fields made once a note)."""
@@ -420,8 +427,7 @@ class _Body:
         self.links.extend(map(_new_link, fields))
 
     def bulk_packed(self, packer: LinkPacker, found: BulkLinks) -> None:
-        """Write ``found`` straight into the packer's columns, after the links found before."""
-        self.flush()
+        """Write ``found`` straight into the packer's columns, after the links packed before."""
         keys = self.keys
         for key in set(found.keys).difference(keys):
             keys[key] = packer.key(*self.bulk_link(key))
@@ -431,8 +437,15 @@ class _Body:
         packer.add_keyed(list(map(keys.__getitem__, found.keys)), found.lines, found.cols)
 
     def flush(self) -> None:
-        """Pack the links found since the last flush (a body walked window by window)."""
-        if self.packer is not None and self.links:
+        """Pack what was found since the last flush, in order (a body walked window by window,
+        before its lines are let go): the bulk paragraphs waiting, all of them before the
+        other links found, then those."""
+        if self.packer is None:
+            return
+        if self.waiting:
+            self.bulk_packed(self.packer, self.scan(self.waiting))
+            self.waiting.clear()
+        if self.links:
             self.in_order = _pack(self.packer, self.links) and self.in_order
             self.links.clear()
 
@@ -624,8 +637,8 @@ def _walk_windows(
             raise AssertionError("a window of a body without references planned none")
         _walk_plan(body, lines, plan)
         del plan
-        let_go(lines, windowed.kinds, low, high)
         body.flush()
+        let_go(lines, windowed.kinds, low, high)
     packed = packer.packed()
     # batches each in order and none before the last one: the same as one sort of them all
     return packed if body.in_order else pack_links(sorted(packed, key=lambda x: (x.line, x.col)))
