@@ -7,14 +7,17 @@ import random
 import resource
 import subprocess
 import sys
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from benchmarks.bench_bignote import PEAK, write_note
-from vaultkit.vault import fastparse, thresholds
-from vaultkit.vault.parse import parse_note
+from vaultkit.vault import fastparse, parse, thresholds
+from vaultkit.vault.bulkscan import BulkLinks, scan_bulk
+from vaultkit.vault.model import PackedLinks
+from vaultkit.vault.parse import parse_note, parse_note_with
 
 BLOCKS = (
     "# Heading {n} [[Head {n}]]\n",
@@ -66,6 +69,46 @@ def test_a_long_note_parses_the_same_window_by_window(
         fastparse.let_go(lines, windowed.kinds, low, high)
     assert parse_note("Big.md", data) == whole
     assert len(whole.links) > 1000
+
+
+# Bulk paragraphs (only simple wikilinks and embeds), with an indent, trailing spaces and tabs,
+# among blocks the bulk scan must not read (a fence, a list item, prose without links, and a
+# paragraph with an indented line, which the fast scanner leaves to markdown-it).
+BULK = (
+    "[[A {n}]] words ![[pic {n}.png]]\nand [[B {n}#h|shown]]   \n",
+    "   indented [[C {n}]]\nnext [[D {n}]]\t\nlast ![[D {n}#^b|300]] \t\n",
+    "x [[G {n}]]\n  lazy [[H {n}]]\n",
+    "[[E]] [[E]] [[E|e]] ![[E]]\n",
+    "```\n[[In code {n}]]\n```\n",
+    "- item [[L {n}]]\n",
+    "plain words\n",
+)
+
+
+def test_bulk_paragraphs_window_by_window_match_markdown_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rng = random.Random(8)
+    parts = ["---\ntitle: Big\n---\n# Big\n\nfirst [[F]]\n\n"]
+    for n in range(600):
+        parts.append(rng.choice(BULK).format(n=n) + "\n" * rng.choice((0, 1, 1, 2)))
+    data = "".join(parts).encode()
+    reference = parse_note_with("Big.md", data, fast=False)  # markdown-it, whole
+    table = replace(thresholds.TABLE, big_body_lines=100, window_lines=40)
+    monkeypatch.setattr(thresholds, "TABLE", table)
+    scanned: list[int] = []
+
+    def counting(lines: Sequence[str], spans: Sequence[tuple[int, int]]) -> BulkLinks:
+        found = scan_bulk(lines, spans)
+        scanned.append(len(found.keys))
+        return found
+
+    monkeypatch.setattr(parse, "scan_bulk", counting)
+    windowed = parse_note("Big.md", data)
+    assert isinstance(windowed.links, PackedLinks)
+    assert windowed == reference
+    assert sum(scanned) > 0.5 * len(reference.links)  # most links were read by the bulk scan
+    assert sum(link.embed for link in windowed.links) > 100
 
 
 def test_a_long_note_with_a_reference_definition_is_planned_whole(

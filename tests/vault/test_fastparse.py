@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from markdown_it.rules_block.table import escapedSplit
 from markdown_it.rules_inline.escape import _ESCAPED
 
 from benchmarks.generate import write_vault
+from vaultkit.vault.bulkscan import EMBED_KEY, scan_bulk, simple_pattern
 from vaultkit.vault.fastparse import (
     BULK_META,
     ESCAPABLE,
@@ -29,7 +31,7 @@ from vaultkit.vault.fastparse import (
     simple_yaml,
 )
 from vaultkit.vault.fastparse.tokens import BULK_GAP, EMPTY_WIKILINK
-from vaultkit.vault.parse import _SIMPLE_BODY, _parse_frontmatter, parse_note, parse_note_with
+from vaultkit.vault.parse import _parse_frontmatter, parse_note, parse_note_with
 from vaultkit.vault.wikilink import get_parser
 from vaultkit.vault.wikisyntax import SIMPLE_WIKILINK
 from vaultkit.vault.yamlfront import _Loader
@@ -807,13 +809,41 @@ _LINKISH = ["!", "!!", "[[", "]]", "[", "]", "a", "#h", "|", "\n"]
 
 @SETTINGS
 @given(st.lists(st.sampled_from(_LINKISH)).map("".join))
-def test_the_bulk_walk_finds_the_simple_wikilinks_of_the_pattern(text: str) -> None:
-    """``parse._SIMPLE_BODY`` (no "!"), an embed's "!" read before it, finds SIMPLE_WIKILINK's."""
-    found = []
-    for match in _SIMPLE_BODY.finditer(text):
-        at = match.start() - (match.start() > 0 and text[match.start() - 1] == "!")
-        found.append((at, text[at : match.end()]))
-    assert found == [(m.start(), m.group()) for m in SIMPLE_WIKILINK.finditer(text)]
+def test_the_bulk_scan_pattern_finds_the_simple_wikilinks(text: str) -> None:
+    """``bulkscan.simple_pattern`` (no "!" searched for in text without one) finds exactly
+    SIMPLE_WIKILINK's matches, at the same places."""
+    for probe in (text, text.replace("!", "")):
+        found = [(m.start(), m.group()) for m in simple_pattern(probe).finditer(probe)]
+        assert found == [(m.start(), m.group()) for m in SIMPLE_WIKILINK.finditer(probe)]
+
+
+@SETTINGS
+@given(
+    st.lists(st.lists(st.sampled_from([*_LINKISH[:-1], " ", "\t"])).map("".join), max_size=12),
+    st.lists(st.integers(0, 12), max_size=8),
+)
+def test_the_bulk_scan_finds_each_lines_links_where_they_are(
+    lines: list[str], cuts: list[int]
+) -> None:
+    """scan_bulk over some spans of lines: the links SIMPLE_WIKILINK finds line by line, with
+    the 1-based line and column of each and its key (inner text, EMBED_KEY before an embed)."""
+    bounds = sorted({min(cut, len(lines)) for cut in cuts})
+    spans = list(itertools.pairwise(bounds))[::2]  # every other gap between cuts: some skipped
+    expected = [
+        (index + 1, m.start() + 1, EMBED_KEY * bool(m.group(1)) + m.group(2))
+        for low, high in spans
+        for index in range(low, high)
+        for m in SIMPLE_WIKILINK.finditer(lines[index])
+    ]
+    found = scan_bulk(lines, spans)
+    assert list(zip(found.lines, found.cols, found.keys, strict=True)) == expected
+    assert found.ordered
+
+
+def test_the_bulk_scan_tells_paragraphs_out_of_order() -> None:
+    lines = ["[[a]] x", "", "y ![[b|c]]"]
+    assert scan_bulk(lines, [(0, 1), (2, 3)]) == (["a", "![[b|c"], [1, 3], [1, 3], True)
+    assert scan_bulk(lines, [(2, 3), (0, 1)]) == (["![[b|c", "a"], [3, 1], [3, 1], False)
 
 
 def test_is_bulk_is_linear_on_long_content_it_declines() -> None:

@@ -22,7 +22,7 @@ from vaultkit.lint.runner import collect
 from vaultkit.vault import analysis, records, thresholds
 from vaultkit.vault.graph import FORMATS, build_graph, export
 from vaultkit.vault.load import load_vault
-from vaultkit.vault.model import Finding, Link, Note, PackedLinks, pack_links
+from vaultkit.vault.model import Finding, Link, LinkPacker, Note, PackedLinks, pack_links
 from vaultkit.vault.relink import Affected, affected, link_state, relink
 from vaultkit.vault.resolve import (
     ResolvedLinks,
@@ -69,6 +69,28 @@ def test_packed_links_read_and_compare_as_their_tuple(found: list[Link]) -> None
         changed = (*plain[:-1], plain[-1]._replace(col=plain[-1].col + 1))
         assert packed != changed and pack_links(changed) != packed
     assert packed != (*plain, Link("wikilink", "Plan"))
+
+
+@settings(max_examples=100, deadline=None)
+@given(first=st.lists(links, max_size=10), keyed=st.lists(links, max_size=30))
+def test_links_added_by_key_pack_as_the_same_links_added_whole(
+    first: list[Link], keyed: list[Link]
+) -> None:
+    packer = LinkPacker()
+    packer.add(first)
+    keys = [packer.key(x.kind, x.target, x.subpath, x.display, x.embed) for x in keyed]
+    packer.add_keyed(keys, [x.line for x in keyed], [x.col for x in keyed])
+    packed = packer.packed()
+    assert packed == tuple(first + keyed)
+    assert PackedLinks.from_columns(*packed.columns()) == packed
+
+
+def test_links_added_by_key_need_a_line_and_a_column_each() -> None:
+    packer = LinkPacker()
+    key = packer.key("wikilink", "Plan", "", None, False)
+    with pytest.raises(ValueError, match="different lengths"):
+        packer.add_keyed([key, key], [1, 2], [1])
+    assert len(packer) == 0
 
 
 def test_packed_links_of_a_tuple_and_a_list_do_not_equal_other_types() -> None:

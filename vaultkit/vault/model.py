@@ -46,6 +46,7 @@ _KINDS: tuple[LinkKind, ...] = ("wikilink", "embed", "markdown", "frontmatter")
 _FLAGS = {(kind, embed): 2 * n + embed for n, kind in enumerate(_KINDS) for embed in (0, 1)}
 _make_link = partial(tuple.__new__, Link)  # Link(*fields) at C speed, from a tuple of fields
 _BATCH = 20_000  # links turned into columns at a time
+PackedKey = tuple[int, int, int, int]  # a packed link's target, subpath and display ids, its flag
 
 
 class PackedLinks(Sequence[Link]):
@@ -167,6 +168,29 @@ class LinkPacker:
         """The line and column of the last link added, or None."""
         lines, cols = self._columns[3], self._columns[4]
         return (lines[-1], cols[-1]) if lines else None
+
+    def key(
+        self, kind: LinkKind, target: str, subpath: str, display: str | None, embed: bool
+    ) -> PackedKey:
+        """A link's name ids and kind byte, its names numbered as needed (for :meth:`add_keyed`)."""
+        ids = self._ids
+        target_id = ids.setdefault(target, len(ids))
+        subpath_id = ids.setdefault(subpath, len(ids))
+        return target_id, subpath_id, ids.setdefault(display, len(ids)), _FLAGS[kind, int(embed)]
+
+    def add_keyed(
+        self, keys: Sequence[PackedKey], lines: Sequence[int], cols: Sequence[int]
+    ) -> None:
+        """Add links given by their :meth:`key` and their lines and columns: no ``Link`` made."""
+        if not len(keys) == len(lines) == len(cols):
+            raise ValueError("packed link keys, lines and columns of different lengths")
+        out = self._columns
+        for column, ids in zip(
+            (out[0], out[1], out[2], out[5]), zip(*keys, strict=True), strict=False
+        ):
+            column.extend(ids)
+        out[3].extend(lines)
+        out[4].extend(cols)
 
     def add(self, links: Iterable[Link]) -> None:
         found = iter(links)

@@ -12,6 +12,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import unquote
 
+from vaultkit.vault.bulkscan import EMBED_KEY, BulkLinks, scan_bulk
 from vaultkit.vault.fastparse import (
     BULK_META,
     ROW_META,
@@ -31,11 +32,12 @@ from vaultkit.vault.model import (
     LinkKind,
     LinkPacker,
     Note,
+    PackedKey,
     PackedLinks,
     Severity,
     pack_links,
 )
-from vaultkit.vault.wikisyntax import SIMPLE_WIKILINK, display_bar, scan_wikilink, split_wikilink
+from vaultkit.vault.wikisyntax import display_bar, scan_wikilink, split_wikilink
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -58,15 +60,11 @@ _BREAKS = frozenset({"softbreak", "hardbreak"})
 _SAMPLE = 8192  # how much of a file the binary test looks at
 _NOT_CONTROL = bytes(b for b in range(256) if (b >= 0x20 and b != 0x7F) or b in b"\t\n\r\f\x1b")
 
-# SIMPLE_WIKILINK less its leading "(!?)": the same matches, an embed's one character later (its
-# "!" just before it), found several times faster (the search skips to each "[[").
-_SIMPLE_BODY = re.compile(SIMPLE_WIKILINK.pattern.removeprefix("(!?)"))
-_SIMPLE_ALL = _SIMPLE_BODY.finditer
 _LinkFields = tuple["LinkKind", str, str, str | None, bool]  # a Link but its line and column
 
 
 # A Link from its fields, without NamedTuple's Python-level ``__new__`` and without a Python
-# frame per call (a partial of a C function: called once a link, 1.6 million times in a huge note)
+# frame per call (a partial of a C function: mapped over a bulk paragraph's links)
 _new_link: Callable[[tuple[LinkKind, str, str, str | None, int, int, bool]], Link] = partial(
     tuple.__new__, Link
 )
@@ -353,8 +351,14 @@ class _Body:
     first_heading: str = ""
     first_paragraph: str = ""
     names: dict[str, str] = field(default_factory=dict)  # one str object per distinct name
-    # a bulk paragraph's simple wikilinks, by their text: a Link's fields but line and column
+    # a bulk paragraph's simple wikilinks, by their key: a Link's fields but line and column
     simple: dict[str, _LinkFields] = field(default_factory=dict)
+    # a body walked window by window: where its links are packed, whether they were packed in
+    # order so far, a bulk link's packed fields by its key, and the bulk paragraphs to scan
+    packer: LinkPacker | None = None
+    in_order: bool = True
+    keys: dict[str, PackedKey] = field(default_factory=dict)
+    waiting: list[tuple[int, int]] = field(default_factory=list)  # bulk paragraphs, not scanned
 
     def share(self, text: str) -> str:
         """``text``, as the one object of its value in this note: a note that links a
@@ -386,44 +390,72 @@ class _Body:
             if child.type in _WATCHED:
                 self.child(token, child, children, index)
 
-    def bulk(self, token: Piece) -> None:
-        """A paragraph whose only inline syntax is simple wikilinks (fastparse's BULK_META):
-        its links read in one regex pass over each line, what :meth:`inline` finds in the
-        children the inline rules make (the first paragraph is walked whole, for its text)."""
-        if not self.first_paragraph:
-            level, full = expanded((0, token))
+    def bulk(self, tokens: Sequence[Piece]) -> None:
+        """Bulk paragraphs (fastparse's BULK_META), in document order: their links read in one
+        regex pass over their lines, what :meth:`inline` finds in the children the inline
+        rules make (the first paragraph is walked whole, for its text)."""
+        taken = 0
+        while taken < len(tokens) and not self.first_paragraph:
+            level, full = expanded((0, tokens[taken]))
             self.inline(full, level)
+            taken += 1
+        if taken == len(tokens):
             return
-        first = token.map[0] if token.map else 0
-        made, raws = self.simple, self.locator.lines
-        append, line_offset, finditer = self.links.append, self.locator.line_offset, _SIMPLE_ALL
-        for number, text in enumerate(token.content.split("\n")):
-            if "[[" not in text:
-                continue
-            line = first + number
-            # a line of the paragraph is the file's line, but the first's indent and the last's
-            # trailing spaces (the same columns as _Locator.locate gives)
-            col = 1 if raws[line] == text else line_offset(text, line) + 1
-            for match in finditer(text):
-                at = match.start()
-                if at and text[at - 1] == "!":
-                    at -= 1
-                    written = text[at : match.end()]
-                else:
-                    written = match.group()
-                known = made.get(written)
-                if known is None:
-                    known = made[written] = self.bulk_link(written)
-                kind, target, subpath, shown, embed = known
-                append(_new_link((kind, target, subpath, shown, line + 1, col + at, embed)))
+        spans = [_span(token) for token in tokens[taken:]]
+        if self.packer is None:
+            self.bulk_links(self.scan(spans))
+            return
+        if self.links:  # found after the paragraphs waiting: those are packed first
+            self.flush()
+        self.waiting += spans  # scanned together at the next flush: one scan a window
 
-    def bulk_link(self, written: str) -> _LinkFields:
+    def scan(self, spans: list[tuple[int, int]]) -> BulkLinks:
+        found = scan_bulk(self.locator.lines, spans)
+        if not found.keys:
+            raise AssertionError("bulk paragraphs without a simple wikilink")
+        return found
+
+    def bulk_links(self, found: BulkLinks) -> None:
+        """Add ``found`` as ``Link`` tuples (each distinct link's fields made once a note)."""
+        made = self.simple
+        for key in set(found.keys).difference(made):
+            made[key] = self.bulk_link(key)
+        kinds, targets, subpaths, shown, embeds = zip(
+            *map(made.__getitem__, found.keys), strict=True
+        )
+        fields = zip(kinds, targets, subpaths, shown, found.lines, found.cols, embeds, strict=True)
+        self.links.extend(map(_new_link, fields))
+
+    def bulk_packed(self, packer: LinkPacker, found: BulkLinks) -> None:
+        """Write ``found`` straight into the packer's columns, after the links packed before."""
+        keys = self.keys
+        for key in set(found.keys).difference(keys):
+            keys[key] = packer.key(*self.bulk_link(key))
+        last = packer.last()
+        before = last is not None and (found.lines[0], found.cols[0]) < last
+        self.in_order = self.in_order and found.ordered and not before
+        packer.add_keyed(list(map(keys.__getitem__, found.keys)), found.lines, found.cols)
+
+    def flush(self) -> None:
+        """Pack what was found since the last flush, in order (a body walked window by window,
+        before its lines are let go): the bulk paragraphs waiting, all of them before the
+        other links found, then those."""
+        if self.packer is None:
+            return
+        if self.waiting:
+            self.bulk_packed(self.packer, self.scan(self.waiting))
+            self.waiting.clear()
+        if self.links:
+            self.in_order = _pack(self.packer, self.links) and self.in_order
+            self.links.clear()
+
+    def bulk_link(self, key: str) -> _LinkFields:
         """A simple wikilink's fields (as :meth:`wikilink` makes them), its strings shared:
-        ``written`` is one whole match of SIMPLE_WIKILINK."""
-        embed = written.startswith("!")
-        parts = split_wikilink(written[2 + embed : -2])
+        ``key`` is its ``bulkscan.BulkLinks`` key (its inner text, after EMBED_KEY)."""
+        embed = key.startswith(EMBED_KEY)
+        parts = split_wikilink(key[len(EMBED_KEY) :] if embed else key)
         if parts is None:
-            raise AssertionError(f"a bulk paragraph's wikilink names nothing: {written}")
+            raise AssertionError(f"a bulk paragraph's wikilink names nothing: {key}")
         shown = None if parts.display is None else self.share(parts.display)
         kind: LinkKind = "embed" if embed else "wikilink"
         return kind, self.share(parts.target), self.share(parts.subpath), shown, embed
@@ -567,13 +599,26 @@ def _walk_plan(body: _Body, lines: Sequence[str], plan: Sequence[Segment]) -> No
         if blocks is None:
             body.walk(_region_tokens(lines, low, high))
         else:
-            for level, token in blocks:
-                if token.meta is ROW_META:
-                    body.table_row(token)
-                elif token.meta is BULK_META:
-                    body.bulk(token)
-                else:
-                    body.inline(token, level)
+            for bulk, run in itertools.groupby(blocks, _is_bulk):
+                if bulk:
+                    body.bulk([token for _level, token in run])
+                    continue
+                for level, token in run:
+                    if token.meta is ROW_META:
+                        body.table_row(token)
+                    else:
+                        body.inline(token, level)
+
+
+def _is_bulk(block: tuple[int, Piece]) -> bool:
+    return block[1].meta is BULK_META
+
+
+def _span(token: Piece) -> tuple[int, int]:
+    """A fast block's line map (the fast scanner gives every block one)."""
+    if token.map is None:
+        raise AssertionError(f"a fast block without its lines: {token.content!r}")
+    return token.map[0], token.map[1]
 
 
 def _walk_windows(
@@ -581,22 +626,22 @@ def _walk_windows(
 ) -> PackedLinks:
     """Plan and walk a very long body one window at a time (see ``fastparse.windows``); a
     walked window's lines are let go (each window starts afresh: none is read again) and its
-    links are packed, so neither the note's lines nor its links as tuples are all held at
-    once. Returns the links of ``front`` (the frontmatter's) and the body, in order."""
-    packer = LinkPacker()
-    in_order = _pack(packer, front)
+    links are packed (a bulk paragraph's as they are found, never made as tuples), so neither
+    the note's lines nor its links as tuples are all held at once. Returns the links of
+    ``front`` (the frontmatter's) and the body, in order."""
+    packer = body.packer = LinkPacker()
+    body.in_order = _pack(packer, front)
     for low, high in itertools.pairwise(windowed.bounds):
         plan = body_plan(lines, low, high, windowed.kinds)
         if plan is None:  # windows() found no reference definition in the whole body
             raise AssertionError("a window of a body without references planned none")
         _walk_plan(body, lines, plan)
         del plan
+        body.flush()
         let_go(lines, windowed.kinds, low, high)
-        in_order = _pack(packer, body.links) and in_order
-        body.links.clear()
     packed = packer.packed()
-    # a batch put in order and not before the last one: the same as one sort of them all
-    return packed if in_order else pack_links(sorted(packed, key=lambda x: (x.line, x.col)))
+    # batches each in order and none before the last one: the same as one sort of them all
+    return packed if body.in_order else pack_links(sorted(packed, key=lambda x: (x.line, x.col)))
 
 
 def _pack(packer: LinkPacker, links: list[Link]) -> bool:

@@ -53,8 +53,8 @@ def text_piece(content: str) -> Piece:
 
 
 # A paragraph whose only inline syntax is simple wikilinks and embeds (``[[t]]``, ``[[t#h|x]]``,
-# ``![[t]]``): its inline token has no children; the walk reads its links straight from the
-# content with SIMPLE_WIKILINK (``parse._Body.bulk``), what the inline rules would find there.
+# ``![[t]]``): its inline token has no children; the walk reads its links straight from its
+# lines with SIMPLE_WIKILINK (``parse._Body.bulk``, ``bulkscan``), what the inline rules find.
 BULK_META: dict[str, Any] = {"vk_bulk": True}
 # Outside its simple wikilinks, a bulk paragraph holds none of these: where another inline rule
 # may start (SPECIAL but the line break), a tag's ``#`` or a block id's ``^``; and no backslash at
