@@ -11,12 +11,12 @@ here.
 
 from __future__ import annotations
 
-from benchmarks.recall_queries import LANGUAGES, Case
+from benchmarks.recall_queries import LANGUAGES, Case, Questions, question_cases
 
 FRESH = "fresh"  # the form of these cases, reported apart from the other sets
 
 # permalink(s) -> {language: question}
-TOPICS: tuple[tuple[tuple[str, ...], dict[str, str]], ...] = (
+TOPICS: Questions = (
     (
         ("plugins/footnotes",),
         {
@@ -189,6 +189,4 @@ TOPICS: tuple[tuple[tuple[str, ...], dict[str, str]], ...] = (
 
 def cases(languages: tuple[str, ...] = LANGUAGES) -> list[Case]:
     """Every fresh question of ``languages``."""
-    return [
-        Case(lang, FRESH, by_lang[lang], right) for right, by_lang in TOPICS for lang in languages
-    ]
+    return question_cases(FRESH, TOPICS, languages)

@@ -9,12 +9,12 @@ notes are named by ``permalink`` frontmatter, as there. No text of the vault is 
 
 from __future__ import annotations
 
-from benchmarks.recall_queries import LANGUAGES, Case
+from benchmarks.recall_queries import LANGUAGES, Case, Questions, question_cases
 
 HELDOUT = "held-out"  # the form of these cases, reported apart from the main set
 
 # permalink(s) -> {language: question}
-TOPICS: tuple[tuple[tuple[str, ...], dict[str, str]], ...] = (
+TOPICS: Questions = (
     (
         ("plugins/word-count",),
         {
@@ -128,6 +128,4 @@ TOPICS: tuple[tuple[tuple[str, ...], dict[str, str]], ...] = (
 
 def cases(languages: tuple[str, ...] = LANGUAGES) -> list[Case]:
     """Every held-out question of ``languages``."""
-    return [
-        Case(lang, HELDOUT, by_lang[lang], right) for right, by_lang in TOPICS for lang in languages
-    ]
+    return question_cases(HELDOUT, TOPICS, languages)

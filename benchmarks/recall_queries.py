@@ -25,6 +25,17 @@ class Case:
     right: tuple[str, ...]
 
 
+# a set of questions alone: permalink(s) -> {language: question}
+Questions = tuple[tuple[tuple[str, ...], dict[str, str]], ...]
+
+
+def question_cases(form: str, topics: Questions, languages: tuple[str, ...]) -> list[Case]:
+    """Every question of ``topics`` in ``languages``, as cases of ``form``."""
+    return [
+        Case(lang, form, by_lang[lang], right) for right, by_lang in topics for lang in languages
+    ]
+
+
 # permalink(s) -> {language: (keywords, question)}
 TOPICS: tuple[tuple[tuple[str, ...], dict[str, tuple[str, str]]], ...] = (
     (
