@@ -23,8 +23,10 @@ from vaultkit.vault.fastparse import (
     HTML_BLOCK_NAMES,
     TAG,
     TEXT,
+    block_kinds,
     body_plan,
     classify,
+    cuts,
     escaped_split,
     inline_blocks,
     is_bulk,
@@ -712,6 +714,7 @@ def test_mixed_notes_match_markdown_it_and_often_mix() -> None:
         ("a\n\n| t |\n|-|\n| r |\n\nb\n", [(0, 7, 4)]),  # a table: its two rows are fast
         ("a\n\n| t |\n|-|\nglued\n\nb\n", [(0, 7, 4)]),  # a paragraph line is a row
         ("a\n\n| t |\n|-|\n> glued\n\nb\n", [(0, 2, 1), (2, 6, None), (6, 7, 1)]),
+        ("a\n\n>\tq\nb [[x]]\n", [(0, 2, 1), (2, 5, None)]),  # no cut after a non-blank line
     ],
 )
 def test_body_plan_cuts(text: str, expected: list[tuple[int, int, int | None]] | None) -> None:
@@ -719,6 +722,22 @@ def test_body_plan_cuts(text: str, expected: list[tuple[int, int, int | None]] |
     shape = None if plan is None else [(lo, hi, b if b is None else len(b)) for lo, hi, b in plan]
     assert shape == expected
     _check("n.md", text.encode("utf-8"))
+
+
+def test_cuts_across_chunks() -> None:
+    """Thousands of plain lines around a fence and lines with an HTML start or a ``%%``
+    comment: the paragraph starts after a blank line, none inside the fence."""
+    lines, expected = ["# top"], [0]
+    for index in range(1, 6000):
+        if lines[-1]:
+            lines.append("")
+        elif index == 2500:
+            lines += ["```", "", "inside [[x]]", "", "```"]
+        else:
+            expected.append(len(lines))
+            kept = {4100: "a <div> b", 4200: "%% c %% [[x]]"}.get(index)
+            lines.append(kept or (f"p{index} [[x]]" if index % 3 else f"# h{index}"))
+    assert cuts(lines, block_kinds(lines, 0, len(lines)), 0, len(lines)) == expected
 
 
 SOUP = [

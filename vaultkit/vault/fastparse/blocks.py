@@ -220,11 +220,22 @@ def _comment_end(lines: Sequence[str], last: int, line_max: int) -> int:
     return last
 
 
+def _text_run_end(kinds: Sequence[int | None], low: int, line_max: int) -> int:
+    """The next blank line's index when it is near (a paragraph's usual end) and only TEXT
+    lines lie between, else ``low``: two C searches instead of a loop over the lines."""
+    near = min(line_max, low + 64)
+    try:
+        blank = kinds.index(BLANK, low, near)
+    except ValueError:
+        return low
+    return blank if kinds[low:blank].count(TEXT) == blank - low else low
+
+
 def paragraph_at(
     lines: Sequence[str], kinds: Sequence[int | None], start: int, line_max: int
 ) -> tuple[str, int] | None:
     """(content, next line) of the paragraph starting at ``start``."""
-    end = start + 1
+    end = _text_run_end(kinds, start + 1, line_max)
     while end < line_max:
         kind = kinds[end]
         if kind == TEXT:
@@ -244,7 +255,9 @@ def paragraph_at(
 
 def block_kinds(lines: Sequence[str], start: int, line_max: int) -> list[int | None]:
     """Each line's :func:`classify` kind (lines before ``start`` are blank)."""
-    return [BLANK] * start + [classify(line) for line in lines[start:line_max]]
+    # (a line starting with a letter is TEXT: decided here, without a call)
+    body = lines[start:line_max]
+    return [BLANK] * start + [TEXT if line[:1].isalpha() else classify(line) for line in body]
 
 
 def body_end(lines: Sequence[str]) -> int:

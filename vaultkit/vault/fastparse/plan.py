@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Sequence
-from itertools import repeat
+from collections.abc import Iterator, Sequence
+from itertools import compress, repeat
+from operator import eq
 from typing import NamedTuple
 
 from vaultkit.vault import thresholds
@@ -75,6 +76,36 @@ def _runs_on(line: str) -> bool:
     return "<" in line and _RAW_HTML.search(line) is not None
 
 
+# What makes a line more than a paragraph start or a blank to :func:`cuts`: a comment or math
+# marker, an HTML start, a fence's character. Lines with none of them are skipped in bulk.
+_MARKS = (COMMENT, MATH, "<", "`", "~")
+_CHUNK = 1024  # lines joined at a time by _marked
+
+
+def _marked(lines: Sequence[str], low: int, high: int, marks: Sequence[str]) -> Iterator[int]:
+    """The lines of ``lines[low:high]`` holding one of ``marks``, in order (a chunk of lines
+    without one is passed over by a few searches of the chunk joined)."""
+    for base in range(low, high, _CHUNK):
+        chunk = lines[base : min(base + _CHUNK, high)]
+        text = "\n".join(chunk)
+        if any(mark in text for mark in marks):
+            for offset, line in enumerate(chunk):
+                if any(mark in line for mark in marks):
+                    yield base + offset
+
+
+def _paragraph_starts(
+    lines: Sequence[str], kinds: Sequence[int | None], low: int, high: int
+) -> list[int]:
+    """The lines of ``(low, high)`` after a blank line where a paragraph or heading starts."""
+    after_blank = compress(range(low + 1, high), map(eq, kinds[low : high - 1], repeat(BLANK)))
+    return [
+        index
+        for index in after_blank
+        if kinds[index] in (TEXT, HEADING) and starts_paragraph(lines[index])
+    ]
+
+
 def cuts(lines: Sequence[str], kinds: Sequence[int | None], start: int, line_max: int) -> list[int]:
     """The lines before which markdown-it surely starts afresh at the top level, in order.
 
@@ -85,26 +116,46 @@ def cuts(lines: Sequence[str], kinds: Sequence[int | None], start: int, line_max
     with an odd number of ``%%`` or with ``%%`` and a backtick, or starting (in whatever
     container) with ``$$``, where a math block may open. (When every ``%%`` line has
     an even count and no backtick, a code span holds whole lines of them, so no paragraph
-    can leave a comment open.)
+    can leave a comment open.) Outside a fence and a possible HTML block, the lines up to
+    the next one holding a _MARKS character are only looked at for paragraph starts.
     """
     found = [start]
     fence: tuple[str, int] | None = None
     blank_before = True
     maybe_html = False
-    for index in range(start, line_max):
+    marked = _marked(lines, start, line_max, _MARKS)
+    mark = next(marked, line_max)
+    index = start
+    while index < line_max:
+        if mark < index:
+            mark = next(marked, line_max)
+            continue
+        if fence is None and not maybe_html and mark > index:
+            first = blank_before and index > start and kinds[index] in (TEXT, HEADING)
+            if first and starts_paragraph(lines[index]):
+                found.append(index)
+            found += _paragraph_starts(lines, kinds, index, mark)
+            blank_before, index = kinds[mark - 1] == BLANK, mark
+            continue
         line = lines[index]
+        index += 1
         if fence is not None:
             if _closes(line, *fence):
                 fence = None
                 blank_before = False
             continue
-        kind = kinds[index]
+        kind = kinds[index - 1]
         if kind == BLANK:
             blank_before = True
             maybe_html = False
             continue
-        if blank_before and index > start and kind in (TEXT, HEADING) and starts_paragraph(line):
-            found.append(index)
+        if (
+            blank_before
+            and index - 1 > start
+            and kind in (TEXT, HEADING)
+            and starts_paragraph(line)
+        ):
+            found.append(index - 1)
         blank_before = False
         if (COMMENT in line or MATH in line or "<" in line) and _runs_on(line):  # (cheap first)
             break
@@ -224,7 +275,7 @@ def windows(lines: Sequence[str], start: int) -> Windows | None:
     line_max = body_end(lines)
     if line_max - start < thresholds.TABLE.big_body_lines:
         return None
-    if any("]:" in line and REFERENCE.search(line) for line in lines[start:line_max]):
+    if any(REFERENCE.search(lines[at]) for at in _marked(lines, start, line_max, ("]:",))):
         return None
     bounds, kinds = [start], block_kinds(lines, start, line_max)
     for cut in cuts(lines, kinds, start, line_max):
