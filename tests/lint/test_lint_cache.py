@@ -525,7 +525,7 @@ def test_a_bug_in_the_stored_path_is_raised_not_hidden(
     def broken(self: object) -> None:
         raise AttributeError("a bug")
 
-    monkeypatch.setattr(state.LintStore, "findings", broken)
+    monkeypatch.setattr(state.LintStore, "finding_rows", broken)  # what the stored path reads
     with pytest.raises(AttributeError, match="a bug"):
         lint_vault(root, cache=True)
 

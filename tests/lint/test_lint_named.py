@@ -291,3 +291,31 @@ def test_note_names_are_the_link_names_of_the_paths() -> None:
     paths = ["a/Plan.md", "Plan.md", "b/NOTE.MD", "x/İdea.Md", "c.md.md", "pic.png", "d/.md", "e/f"]
     assert suggest.note_names(paths) == {link_name(p) for p in paths}
     assert suggest.note_names(paths) == {"Plan", "NOTE", "İdea", "c.md", "pic.png", "", "f"}
+
+
+def test_a_named_lint_through_the_caches_loads_no_openssl(tmp_path: Path) -> None:
+    """The caches' blake2b is CPython's own: a deleted note's lint, with the note cache and
+    the lint cache warm, never loads ``_hashlib`` (OpenSSL), and its digests are hashlib's."""
+    import hashlib
+
+    from vaultkit.base.digest import blake2b
+
+    data = "café note\n".encode()
+    assert blake2b(data, digest_size=16).digest() == hashlib.blake2b(data, digest_size=16).digest()
+    root = write_vault(tmp_path / "vault", 60, 9)
+    gone = sorted(p for p in list_vault_files(root) if p.endswith(".md"))[0]
+    for _ in range(2):  # the first run builds both caches, the second makes them current
+        subprocess.run([sys.executable, "-m", "vaultkit", "lint", "-q", str(root)], check=False)
+    (root / gone).unlink()
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "vaultkit", "lint", "--files-from", "-", "."],
+        cwd=root,
+        input=f"{gone}\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    modules = {line.rpartition("|")[2].strip() for line in done.stderr.splitlines()}
+    assert "vaultkit.lint.cache.named" in modules and "_sqlite3" in modules
+    assert "_hashlib" not in modules and "hashlib" not in modules

@@ -14,9 +14,9 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterable
-from hashlib import blake2b
 from pathlib import Path
 
+from vaultkit.base.digest import blake2b
 from vaultkit.base.log import append_log
 from vaultkit.base.statedir import ensure_folder
 

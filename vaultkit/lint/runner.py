@@ -25,7 +25,7 @@ from vaultkit.lint.suggest import GHOST_CODES, suggest_some, with_suggestions
 from vaultkit.lint.suppress import Suppression, apply_suppressions, read_suppressions, silenced
 from vaultkit.vault.index import INDEX_NAME
 from vaultkit.vault.load import load_vault
-from vaultkit.vault.model import Finding
+from vaultkit.vault.model import Finding, FindingFields
 
 _CODE = re.compile(r"VK\d{0,3}")
 
@@ -124,7 +124,7 @@ def finish_some(
     notes: Collection[str],
     own: Iterable[str],
     some: Iterable[Finding],
-    every: Sequence[Finding],
+    every: Sequence[FindingFields],
 ) -> list[Finding]:
     """What :func:`finish` over all ``notes`` and ``every`` finding (sorted) gives for the
     findings ``some`` of them, and the VK501s of the notes ``own`` (every note holding one of
@@ -136,7 +136,7 @@ def finish_some(
     findings = [*some, *store_link_findings(root)]
     kept = in_scope(apply_suppressions(root, mine, findings, mine), scope)
 
-    def ghosts() -> Iterator[Finding]:
+    def ghosts() -> Iterator[FindingFields]:
         for f in every:
             if f.code not in GHOST_CODES or not scope.keeps(f):
                 continue

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vaultkit.lint.globs import match_any
-from vaultkit.vault.model import Finding
+from vaultkit.vault.model import Finding, FindingFields
 
 # What a template folder is not checked for (VK106 malformed and VK202 unreadable still are).
 TEMPLATE_CODES = ("VK101", "VK102", "VK103", "VK105", "VK107", "VK201", "VK301")
@@ -59,7 +59,7 @@ class Scope:
             codes.extend(TEMPLATE_CODES)
         return tuple(codes)
 
-    def keeps(self, finding: Finding) -> bool:
+    def keeps(self, finding: FindingFields) -> bool:
         if self.excluded(finding.path):
             return False
         return not any(finding.code.startswith(code) for code in self.ignored(finding.path))

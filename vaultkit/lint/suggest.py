@@ -15,7 +15,7 @@ import difflib
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 
-from vaultkit.vault.model import NOTE_SUFFIX, Finding
+from vaultkit.vault.model import NOTE_SUFFIX, Finding, FindingFields
 
 MARK = "no note named "
 GHOST_CODES = ("VK101", "VK107")  # a ghost in the body, in a property
@@ -115,7 +115,7 @@ class _Counted:
 
 
 def _near_names(
-    findings: Iterable[Finding],
+    findings: Iterable[FindingFields],
     candidates: Callable[[str], list[str]],
     wanted: set[str] | None = None,
     size: Callable[[str], int] | None = None,
@@ -162,7 +162,7 @@ def with_suggestions(findings: Iterable[Finding], notes: Iterable[str]) -> list[
 
 
 def suggest_some(
-    findings: Iterable[Finding], ghosts: Iterable[Finding], notes: Iterable[str]
+    findings: Iterable[Finding], ghosts: Iterable[FindingFields], notes: Iterable[str]
 ) -> list[Finding]:
     """``findings`` (some of a run's) with the hints :func:`with_suggestions` gives them over
     the whole run: ``ghosts`` is every ghost finding of that run in order (read only as far as

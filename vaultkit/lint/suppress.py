@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vaultkit.lint.codes import RULES, finding
-from vaultkit.vault.model import Finding
+from vaultkit.vault.model import Finding, FindingFields
 
 _COMMENT = re.compile(r"%%\s*vaultkit:\s*ignore(?![\w-])([^%]*)%%")
 _KEY = "vaultkit-ignore:"
@@ -107,7 +107,7 @@ def unknown_codes(path: str, found: Iterable[Suppression]) -> Iterator[Finding]:
                 yield finding(path, item.line, item.col, "VK501", message)
 
 
-def silenced(f: Finding, found: Iterable[Suppression]) -> bool:
+def silenced(f: FindingFields, found: Iterable[Suppression]) -> bool:
     """True when a suppression of the note covers the finding ``f``."""
     if f.code == "VK501":
         return False

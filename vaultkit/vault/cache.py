@@ -29,10 +29,10 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from hashlib import blake2b
 from pathlib import Path
 from typing import NamedTuple
 
+from vaultkit.base.digest import blake2b
 from vaultkit.base.gcpause import gc_paused
 from vaultkit.base.sqlitedb import (
     build_database,

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from itertools import islice
 from operator import eq
-from typing import Literal, NamedTuple, overload
+from typing import Literal, NamedTuple, Protocol, overload
 
 LinkKind = Literal["wikilink", "embed", "markdown", "frontmatter"]
 Severity = Literal["error", "warning", "info"]
@@ -228,6 +228,22 @@ class Heading:
     text: str
     level: int
     line: int
+
+
+class FindingFields(Protocol):
+    """What reading a finding needs: a :class:`Finding`, or the lint cache's row of one
+    (``vaultkit.lint.compact.FindingRow``), which a named lint reads without building it."""
+
+    @property
+    def path(self) -> str: ...
+    @property
+    def line(self) -> int: ...
+    @property
+    def col(self) -> int: ...
+    @property
+    def code(self) -> str: ...
+    @property
+    def message(self) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,8 +13,8 @@ import marshal
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from hashlib import blake2b
 
+from vaultkit.base.digest import blake2b
 from vaultkit.vault import model, thresholds
 from vaultkit.vault.model import Finding, Heading, Link, LinkKind, Note, Severity
 

@@ -56,11 +56,16 @@ class Part:
 
 @dataclass(frozen=True, slots=True)
 class Merged:
-    """Every finding of the run (sorted), the number of readable notes and what to store."""
+    """Every finding of the run (sorted, as cache rows), the number of readable notes and
+    what to store."""
 
-    findings: list[Finding]
+    rows: list[FindingRow]
     notes: int
     update: Update
+
+    @property
+    def findings(self) -> list[Finding]:
+        return [Finding(*r) for r in self.rows]
 
 
 def global_change(relinted: Relinted) -> GlobalChange:
@@ -218,4 +223,4 @@ def merge(inputs: Inputs, relinted: Relinted) -> Merged | Full:
     meta = {key: value for part in parts for key, value in part.meta.items()}
     findings = None if rows == old_rows else rows
     meta.update(meta_values(inputs.config, inputs.walked, sorted(unreadable), findings, notes))
-    return Merged([Finding(*r) for r in rows], notes, _update(inputs, relinted, meta))
+    return Merged(rows, notes, _update(inputs, relinted, meta))

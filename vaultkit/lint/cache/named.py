@@ -20,10 +20,10 @@ from vaultkit.lint.cache.run import LintResult, Notice, Progress, all_findings
 from vaultkit.lint.cache.walk import walk_vault
 from vaultkit.lint.context import LintTarget
 from vaultkit.lint.runner import finish_some
-from vaultkit.vault.model import Finding
+from vaultkit.vault.model import Finding, FindingFields
 
 
-def reported(only: frozenset[str], links: set[Position]) -> Callable[[Finding], bool]:
+def reported(only: frozenset[str], links: set[Position]) -> Callable[[FindingFields], bool]:
     """Whether a finding is reported: in a named note, or a link finding at one of ``links``."""
     return lambda f: f.path in only or (f.code < "VK2" and (f.path, f.line, f.col) in links)
 
@@ -41,12 +41,15 @@ def lint_named(
     the ``gone`` paths (sorted, every code); ``cache`` as for
     :func:`~vaultkit.lint.cache.run.lint_vault`."""
     walked = walk_vault(target.root)
-    result = all_findings(target, walked, progress, cache, notice)
-    every = result.findings
+    result = all_findings(target, walked, progress, cache, notice, rows=True)
+    every = result.every
     use = cache is not False
     links = reached_links(target, only | gone, cache=use, findings=every, stats=walked.stats)
     wanted = reported(only, links)
-    some = [f for f in result.findings if wanted(f)]
+    if result.rows is None:  # a full run's findings, built already
+        some = [f for f in result.findings if wanted(f)]
+    else:  # the store's rows: only the reported ones become findings
+        some = [Finding(*row) for row in result.rows if wanted(row)]
     notes = [path for path, stat in walked.stats.items() if stat is not None]
     own = {f.path for f in some} | only
     finished = finish_some(target, notes, own, some, every)

@@ -26,7 +26,7 @@ from vaultkit.lint.context import LintTarget
 from vaultkit.lint.links import link_name
 from vaultkit.vault import cache as notecache
 from vaultkit.vault.load import load_vault
-from vaultkit.vault.model import Finding, Link, Note
+from vaultkit.vault.model import FindingFields, Link, Note
 from vaultkit.vault.records import digest_of, note_from_record, parse_note
 from vaultkit.vault.resolve import match_key
 
@@ -67,7 +67,7 @@ def _first_owners(store: LintStore, links: Iterable[Link]) -> dict[str, str]:
 def _from_cache(
     target: LintTarget,
     keys: set[str],
-    findings: Sequence[Finding] | None,
+    findings: Sequence[FindingFields] | None,
     stats: Mapping[str, Stat | None],
 ) -> set[Position] | None:
     """The links naming ``keys``, from the notes the lint cache says hold such a link (only
@@ -150,7 +150,7 @@ def reached_links(
     paths: Iterable[str],
     *,
     cache: bool = True,
-    findings: Sequence[Finding] | None = None,
+    findings: Sequence[FindingFields] | None = None,
     stats: Mapping[str, Stat | None] | None = None,
 ) -> set[Position]:
     """Where in ``target``'s vault a link names any of ``paths`` (vault paths, existing or not).

@@ -47,13 +47,13 @@ from vaultkit.lint.cache.state import (
     meta_values,
 )
 from vaultkit.lint.cache.walk import Walked, same_file_stat, walk_vault
-from vaultkit.lint.compact import GLOBAL_CODES, TargetKeys, finding_row, note_data
+from vaultkit.lint.compact import GLOBAL_CODES, FindingRow, TargetKeys, finding_row, note_data
 from vaultkit.lint.context import LintContext, LintTarget
 from vaultkit.lint.runner import collect, finish, lint_target, read_index_text
 from vaultkit.vault import cache as notecache
 from vaultkit.vault.index import INDEX_NAME
 from vaultkit.vault.load import load_vault
-from vaultkit.vault.model import Finding
+from vaultkit.vault.model import Finding, FindingFields
 from vaultkit.vault.records import read_one
 from vaultkit.vault.resolve import by_source
 
@@ -65,13 +65,21 @@ BIG_NOTE_BYTES = 5_000_000  # a note this large takes a visible while: say so be
 @dataclass(frozen=True, slots=True)
 class LintResult:
     """Every finding (all codes, sorted), the number of readable notes and the settings;
-    ``how`` the run took and, for a full run, ``why`` the stored state could not serve."""
+    ``how`` the run took and, for a full run, ``why`` the stored state could not serve.
+    A run asked for ``rows`` (:func:`all_findings`) served from the store leaves ``findings``
+    empty and gives them as the cache's rows, unbuilt."""
 
     findings: list[Finding]
     notes: int
     config: Config
     how: Literal["full", "stored", "incremental"] = "full"  # stored: nothing changed
     why: str = ""
+    rows: list[FindingRow] | None = None
+
+    @property
+    def every(self) -> Sequence[FindingFields]:
+        """Every finding, built or as rows."""
+        return self.findings if self.rows is None else self.rows
 
 
 class _Served(NamedTuple):
@@ -133,9 +141,13 @@ def all_findings(
     progress: Progress | None,
     cache: bool | None,
     notice: Notice | None,
+    *,
+    rows: bool = False,
 ) -> LintResult:
     """Every finding of the vault as ``walked``, not yet finished (:func:`finish`), through the
-    lint cache when it is wanted (a run that changed it stores its state)."""
+    lint cache when it is wanted (a run that changed it stores its state). ``rows``: what the
+    store serves stays as its rows (:attr:`LintResult.rows`), for a caller that reports only
+    some of them (a :class:`Finding` each costs about a microsecond and a half)."""
     path = lint_cache_path(target.root, target.state_dir)
     store = LintStore.open(path) if notecache.wanted(path, walked.notes, cache) else None
     if store is None:
@@ -144,7 +156,7 @@ def all_findings(
         ctx = LintContext(vault, target.config, read_index_text(target.root))
         return LintResult(collect(ctx), len(vault.notes), target.config, why="no cache")
     try:
-        return _cached(target, progress, store, walked, notice)
+        return _cached(target, progress, store, walked, notice, rows)
     finally:
         store.close()
 
@@ -155,10 +167,11 @@ def _cached(
     store: LintStore,
     walked: Walked,
     notice: Notice | None,
+    rows: bool,
 ) -> LintResult:
     try:
         with store.snapshot():
-            served = _from_store(target, store, walked)
+            served = _from_store(target, store, walked, rows)
     except (sqlite3.DatabaseError, StoredDamage) as exc:  # a damaged or foreign file: rebuild
         store.log(f"is unusable ({type(exc).__name__}: {exc}); rebuilt")
         served = Full(f"damaged: {exc}")
@@ -170,14 +183,14 @@ def _cached(
     return served.result
 
 
-def _from_store(target: LintTarget, store: LintStore, walked: Walked) -> _Served | Full:
+def _from_store(target: LintTarget, store: LintStore, walked: Walked, rows: bool) -> _Served | Full:
     """The stored findings, or the incremental run's; :class:`Full` when neither can be had."""
     meta = store.read_meta(target.config)
     if isinstance(meta, Full):
         return meta
     note_cache = notecache.cache_path(target.root, target.state_dir)
     inputs = Inputs(target.root, target.config, note_cache, store, meta, walked)
-    stored = _reuse(inputs)
+    stored = _reuse(inputs, rows)
     if stored is not None:
         return stored
     relinted = relint(inputs)
@@ -186,11 +199,23 @@ def _from_store(target: LintTarget, store: LintStore, walked: Walked) -> _Served
     merged = merge(inputs, relinted)
     if isinstance(merged, Full):
         return merged
-    result = LintResult(merged.findings, merged.notes, target.config, how="incremental")
+    result = _result(merged.rows, merged.notes, target.config, "incremental", rows)
     return _Served(result, meta.generation, merged.update)
 
 
-def _reuse(inputs: Inputs) -> _Served | None:
+def _result(
+    found: list[FindingRow],
+    notes: int,
+    config: Config,
+    how: Literal["stored", "incremental"],
+    rows: bool,
+) -> LintResult:
+    if rows:
+        return LintResult([], notes, config, how, rows=found)
+    return LintResult([Finding(*r) for r in found], notes, config, how)
+
+
+def _reuse(inputs: Inputs, rows: bool) -> _Served | None:
     """The stored findings when nothing changed (racy notes verified by their hash)."""
     meta, walked, store = inputs.meta, inputs.walked, inputs.store
     if meta.retry or walked.fingerprint != meta.fingerprint:
@@ -206,7 +231,7 @@ def _reuse(inputs: Inputs) -> _Served | None:
     racy = walked.racy()
     # verified: stop re-hashing notes that are old enough now
     update = Update(meta={"racy": marshal.dumps(racy)}) if racy != meta.racy else Update()
-    result = LintResult(store.findings(), meta.notes, inputs.config, how="stored")
+    result = _result(store.finding_rows(), meta.notes, inputs.config, "stored", rows)
     return _Served(result, meta.generation, update)
 
 

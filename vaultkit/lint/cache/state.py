@@ -33,7 +33,6 @@ from vaultkit.base.sqlitedb import (
 from vaultkit.lint.cache.walk import Stats, Walked
 from vaultkit.lint.compact import EntryRow, FindingRow, NoteData, name_key
 from vaultkit.vault.cache import cache_version
-from vaultkit.vault.model import Finding
 from vaultkit.vault.resolve import match_key
 
 LINT_CACHE_NAME = "lint.sqlite"
@@ -225,11 +224,8 @@ class LintStore:
         retry = decoded(meta.get("retry"), "notes to retry", tuple)
         return Meta(generation, fp, racy, retry, notes, bool(indexed))
 
-    def findings(self) -> list[Finding]:
-        """The stored findings (sorted and unique when stored)."""
-        return decoded(self.meta("findings").get("findings"), "findings", _findings)
-
     def finding_rows(self) -> list[FindingRow]:
+        """The stored findings as rows (sorted and unique when stored)."""
         return decoded(self.meta("findings").get("findings"), "findings", _finding_rows)
 
     def incoming(self) -> dict[str, int]:
@@ -310,10 +306,6 @@ class LintStore:
         self.log(f"is unreadable ({exc}); rebuilt")
         self.close()
         delete_database(self.path)
-
-
-def _findings(rows: Iterable[Sequence[Any]]) -> list[Finding]:
-    return [Finding(*r) for r in rows]
 
 
 def _finding_rows(rows: Iterable[Sequence[Any]]) -> list[FindingRow]:

@@ -14,9 +14,9 @@ import os
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from hashlib import blake2b
 from pathlib import Path
 
+from vaultkit.base.digest import blake2b
 from vaultkit.vault.cache import RACY_NS  # a note changed this close to a run may change unseen
 from vaultkit.vault.load import list_vault_files
 from vaultkit.vault.model import NOTE_SUFFIX
