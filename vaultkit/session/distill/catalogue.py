@@ -215,30 +215,65 @@ def _stamp(wiki: str, before: _Folders | None, entries: list[Entry]) -> str | No
     seen = [[e.size, e.mtime_ns] for e in watched]
     if before is None or watch(wiki, (e.path for e in watched)) != seen:
         return None
-    notes = [e.path for e in watched]
-    return json.dumps(
-        {"folders": before.paths, "mtimes": before.mtimes, "notes": notes, "seen": seen}
+    folders = {_relative(wiki, f): m for f, m in zip(before.paths, before.mtimes, strict=True)}
+    return stamp_text(wiki, folders, {e.path: s for e, s in zip(watched, seen, strict=True)})
+
+
+class Saved(NamedTuple):
+    """What the last stamp recorded: each folder's mtime and each watched note's
+    ``[size, mtime_ns]``, by wiki path (a folder's is ``""`` for the wiki itself)."""
+
+    folders: dict[str, int]
+    seen: dict[str, list[int]]
+
+
+def _relative(wiki: str, folder: str) -> str:
+    return "" if folder == wiki else folder[len(wiki) + 1 :]
+
+
+def read_saved(wiki: str, stamp: str | None) -> Saved | None:
+    """The stamp read back (None: none, damaged, or taken where the wiki was elsewhere)."""
+    if stamp is None:
+        return None
+    try:
+        saved = json.loads(stamp)
+        folders, mtimes = saved["folders"], saved["mtimes"]
+        if not folders or folders[0] != wiki:
+            return None
+        rel = {_relative(wiki, f): int(m) for f, m in zip(folders, mtimes, strict=True)}
+        return Saved(rel, dict(zip(saved["notes"], saved["seen"], strict=True)))
+    except (ValueError, TypeError, KeyError, IndexError):
+        return None
+
+
+def stamp_text(wiki: str, folders: Mapping[str, int], seen: Mapping[str, list[int]]) -> str:
+    """The stamp of ``folders``' mtimes (wiki paths) and the watched notes' ``seen``."""
+    paths = sorted((os.path.join(wiki, f) if f else wiki, m) for f, m in folders.items())
+    notes = sorted(seen)
+    fields = {
+        "folders": [f for f, _ in paths],
+        "mtimes": [m for _, m in paths],
+        "notes": notes,
+        "seen": [seen[p] for p in notes],
+    }
+    return json.dumps(fields)
+
+
+def holds(wiki: str, saved: Saved) -> bool:
+    """Whether every folder and watched note is as ``saved`` recorded it."""
+    folders = [os.path.join(wiki, f) if f else wiki for f in saved.folders]
+    notes = list(saved.seen)
+    return bool(
+        _mtimes(folders) == list(saved.folders.values())
+        and watch(wiki, notes) == [saved.seen[p] for p in notes]
     )
 
 
 def unchanged(wiki: str, stamp: str | None) -> bool:
     """Whether the wiki is as ``stamp`` recorded it, where it is now (a store copied or moved
     with its catalogue is not told by the folders it was copied from)."""
-    if stamp is None:
-        return False
-    try:
-        saved = json.loads(stamp)
-        folders, mtimes, notes, seen = (
-            saved["folders"],
-            saved["mtimes"],
-            saved["notes"],
-            saved["seen"],
-        )
-    except (ValueError, TypeError, KeyError):
-        return False
-    if not isinstance(folders, list) or not folders or folders[0] != wiki:
-        return False
-    return bool(_mtimes(folders) == mtimes and watch(wiki, notes) == seen)
+    saved = read_saved(wiki, stamp)
+    return saved is not None and holds(wiki, saved)
 
 
 def connect(store: Store) -> sqlite3.Connection:

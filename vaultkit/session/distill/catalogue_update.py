@@ -21,34 +21,6 @@ from typing import NamedTuple
 from vaultkit.base.store import Store
 from vaultkit.session.distill import catalogue as cat
 
-
-class Saved(NamedTuple):
-    """What the last stamp recorded: each folder's mtime and each watched note's
-    ``[size, mtime_ns]``, by wiki path (a folder's is ``""`` for the wiki itself)."""
-
-    folders: dict[str, int]
-    seen: dict[str, list[int]]
-
-
-def _relative(wiki: str, folder: str) -> str:
-    return "" if folder == wiki else folder[len(wiki) + 1 :]
-
-
-def read_saved(wiki: str, stamp: str | None) -> Saved | None:
-    """The stamp read back (None: none, damaged, or taken where the wiki was elsewhere)."""
-    if stamp is None:
-        return None
-    try:
-        saved = json.loads(stamp)
-        folders, mtimes = saved["folders"], saved["mtimes"]
-        if not folders or folders[0] != wiki:
-            return None
-        rel = {_relative(wiki, f): int(m) for f, m in zip(folders, mtimes, strict=True)}
-        return Saved(rel, dict(zip(saved["notes"], saved["seen"], strict=True)))
-    except (ValueError, TypeError, KeyError, IndexError):
-        return None
-
-
 _Listed = tuple[list[tuple[str, int, int, int]], list[str]]
 
 
@@ -83,7 +55,7 @@ def _list_folder(wiki: str, folder: str) -> _Listed | None:
     return found, below
 
 
-def _folders_now(wiki: str, saved: Saved) -> dict[str, int] | None:
+def _folders_now(wiki: str, saved: cat.Saved) -> dict[str, int] | None:
     """The mtime of each folder the stamp knew and that is still there (a folder added
     changes its parent's, so the listing of the parent finds it); None when the wiki is a
     link or is gone."""
@@ -129,7 +101,7 @@ class Diff(NamedTuple):
 
 
 def _edited(
-    wiki: str, saved: Saved, current: Mapping[str, int], relist: set[str]
+    wiki: str, saved: cat.Saved, current: Mapping[str, int], relist: set[str]
 ) -> dict[str, cat.Found]:
     """The watched notes in the ``current`` folders but not in ``relist``, as they are now;
     the folder of one that cannot be stat-ed joins ``relist``."""
@@ -149,7 +121,7 @@ def _edited(
 
 
 def _diff(
-    conn: sqlite3.Connection, wiki: str, current: dict[str, int], saved: Saved
+    conn: sqlite3.Connection, wiki: str, current: dict[str, int], saved: cat.Saved
 ) -> Diff | None:
     """The notes changed since ``saved``: only the folders whose mtime changed are listed again
     (a note added, removed or renamed changes its folder's); a watched note elsewhere is
@@ -267,26 +239,12 @@ def apply_diff(conn: sqlite3.Connection, store: Store, diff: Diff) -> None:
     conn.execute(cat.INSERT["meta"], ("count", str(count)))
 
 
-def stamp_text(wiki: str, folders: Mapping[str, int], seen: Mapping[str, list[int]]) -> str:
-    """The stamp of ``folders``' mtimes (wiki paths) and the watched notes' ``seen``."""
-    paths = sorted((os.path.join(wiki, f) if f else wiki, m) for f, m in folders.items())
-    notes = sorted(seen)
-    fields = {
-        "folders": [f for f, _ in paths],
-        "mtimes": [m for _, m in paths],
-        "notes": notes,
-        "seen": [seen[p] for p in notes],
-    }
-    return json.dumps(fields)
-
-
 def _update_held(conn: sqlite3.Connection, store: Store) -> bool:
     """``update`` with the write lock held."""
     wiki = str(store.wiki)
-    stamp = cat.saved_stamp(conn)
-    if cat.unchanged(wiki, stamp):
+    saved = cat.read_saved(wiki, cat.saved_stamp(conn))
+    if saved is not None and cat.holds(wiki, saved):
         return True  # another selection brought it up to date
-    saved = read_saved(wiki, stamp)
     current = _folders_now(wiki, saved) if saved is not None else None
     if current is None or saved is None:
         return False
@@ -297,7 +255,7 @@ def _update_held(conn: sqlite3.Connection, store: Store) -> bool:
     read = [f.path for f in diff.fresh if f.path in diff.seen]
     conn.execute("DELETE FROM meta WHERE k = 'fingerprint'")
     if cat.watch(wiki, read) == [diff.seen[p] for p in read]:  # else one changed as it was read
-        conn.execute(cat.INSERT["meta"], ("fingerprint", stamp_text(wiki, current, diff.seen)))
+        conn.execute(cat.INSERT["meta"], ("fingerprint", cat.stamp_text(wiki, current, diff.seen)))
     return True
 
 

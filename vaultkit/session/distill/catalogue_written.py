@@ -37,7 +37,7 @@ def _ignore(_written: Iterable[Path]) -> None:
     return None
 
 
-def _open_held(store: Store) -> tuple[sqlite3.Connection, upd.Saved] | None:
+def _open_held(store: Store) -> tuple[sqlite3.Connection, cat.Saved] | None:
     """The catalogue with its write lock held, and its stamp, when the stamp holds now (a
     store with no catalogue yet gets none: its first selection builds it)."""
     if not os.path.isfile(os.path.join(store.at("state"), cat.CATALOGUE)):
@@ -50,9 +50,8 @@ def _open_held(store: Store) -> tuple[sqlite3.Connection, upd.Saved] | None:
         conn.close()
         return None
     wiki = str(store.wiki)
-    stamp = cat.saved_stamp(conn)
-    saved = upd.read_saved(wiki, stamp) if cat.unchanged(wiki, stamp) else None
-    if saved is None:
+    saved = cat.read_saved(wiki, cat.saved_stamp(conn))
+    if saved is None or not cat.holds(wiki, saved):
         conn.execute("ROLLBACK")
         conn.close()
         return None
@@ -106,7 +105,7 @@ def _gone(conn: sqlite3.Connection, wiki: str, folders: set[str], session_id: st
 
 
 def _record(
-    conn: sqlite3.Connection, store: Store, saved: upd.Saved, session_id: str, paths: list[Path]
+    conn: sqlite3.Connection, store: Store, saved: cat.Saved, session_id: str, paths: list[Path]
 ) -> bool:
     """The rows of the notes ``paths`` put, the session's vanished notes' rows dropped, and
     the stamp taken again; False when that cannot be told (nothing then is kept)."""
@@ -131,5 +130,5 @@ def _record(
         seen.pop(path, None)
     upd.apply_diff(conn, store, upd.Diff([*gone, *replaced], fresh, seen))
     mtimes = {**saved.folders, **now}
-    conn.execute(cat.INSERT["meta"], ("fingerprint", upd.stamp_text(wiki, mtimes, seen)))
+    conn.execute(cat.INSERT["meta"], ("fingerprint", cat.stamp_text(wiki, mtimes, seen)))
     return True
