@@ -40,7 +40,6 @@ from vaultkit.lint.notes import (
 )
 from vaultkit.lint.runner import read_index_text
 from vaultkit.vault.index import INDEX_NAME
-from vaultkit.vault.model import Finding
 
 ROW_ORDER = itemgetter(0, 1, 2, 3, 5)  # FindingRow.sort_key, without a call per row
 Readable = Callable[[], list[str]]  # the readable notes now, computed once when first asked
@@ -62,10 +61,6 @@ class Merged:
     rows: list[FindingRow]
     notes: int
     update: Update
-
-    @property
-    def findings(self) -> list[Finding]:
-        return [Finding(*r) for r in self.rows]
 
 
 def global_change(relinted: Relinted) -> GlobalChange:
