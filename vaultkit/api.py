@@ -21,16 +21,17 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from vaultkit.base.isodate import since_date
 from vaultkit.search.find import Filters, Hit
 from vaultkit.search.index import Progress
 from vaultkit.search.recall import Found, Neighbours, related_notes, search_folder
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from vaultkit.search.across import Across, ProjectHit
     from vaultkit.search.related import Related
     from vaultkit.vault.analysis import backlinks, dead_ends, degraded, ghosts, isolated, orphans
@@ -124,7 +125,7 @@ def _safe(hit: Hit) -> Hit:
     def clean(text: str) -> str:
         return redact(strip_private(text))
 
-    return replace(hit, title=clean(hit.title), snippet=clean(hit.snippet))
+    return hit.replace(title=clean(hit.title), snippet=clean(hit.snippet))
 
 
 def search(
@@ -138,7 +139,7 @@ def search(
     """Search the store or vault at ``folder`` (``narrow``: the keywords of :func:`filters`).
     Raises :class:`~vaultkit.errors.VaultkitError` for a malformed query or filter."""
     found = search_folder(folder, query, filters(**narrow), update=update, progress=progress)
-    return replace(found, hits=tuple(_safe(h) for h in found.hits))
+    return found.replace(hits=tuple(_safe(h) for h in found.hits))
 
 
 def search_everywhere(query: str, *, here: Path | None = None, **narrow: Any) -> Across:
@@ -154,7 +155,7 @@ def search_everywhere(query: str, *, here: Path | None = None, **narrow: Any) ->
     from vaultkit.search.across import search_stores
 
     found = search_stores(tops, query, filters(**narrow))
-    return replace(found, hits=tuple(replace(p, hit=_safe(p.hit)) for p in found.hits))
+    return found.replace(hits=tuple(p.replace(hit=_safe(p.hit)) for p in found.hits))
 
 
 def related(vault: Path, note: str, limit: int = 10) -> Neighbours:

@@ -504,6 +504,17 @@ def test_quick_search_loads_no_typer(example: Path) -> None:
     assert _heavy(imported("search", "schema", "examples/sessions", cwd=example)) == set()
 
 
+def test_quick_search_loads_no_dataclasses_nor_typing(example: Path) -> None:
+    """``vaultkit search`` is a whole process per question: ``dataclasses`` (with ``inspect``,
+    ``ast``, ``dis``) and ``typing`` were about a third of its start-up, so its records are
+    ``base.record`` values and its type-only imports stay behind ``TYPE_CHECKING``. The first
+    search builds the index (parsing notes may load them); the next one, the usual case, not."""
+    imported("search", "schema", "examples/sessions", cwd=example)
+    modules = imported("search", "schema", "examples/sessions", cwd=example)
+    assert "vaultkit.search.find" in modules, "the search itself must have run"
+    assert {"dataclasses", "inspect", "typing"} & modules == set()
+
+
 GRAPH_FORMS = [
     ["examples/sessions/wiki"],
     ["examples/sessions/wiki", "--format", "dot"],

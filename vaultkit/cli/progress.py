@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import TextIO
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TextIO
 
 WIDTH = 30
 MIN_TOTAL = 200  # small vaults load faster than a bar can be read

@@ -9,15 +9,14 @@ line goes to typer, whose help and usage errors stay its own.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from vaultkit.base.record import Record
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Collection, Mapping
 
 
-@dataclass(frozen=True, slots=True)
-class Words:
+class Words(Record):
     """A command line split: ``values`` are (field, value) and ``flags`` (field, spelling), each
     in the order given."""
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 from vaultkit.base.isodate import since_date
+from vaultkit.base.record import Record
 from vaultkit.cli import quickwords
 from vaultkit.cli.progress import progress_for
 from vaultkit.cli.spec import SEARCH, spellings, valued
@@ -25,8 +25,7 @@ KINDS = ("wiki", "summary", "transcript", "note")
 FORMATS = ("text", "json")
 
 
-@dataclass(frozen=True, slots=True)
-class SearchArgs:
+class SearchArgs(Record):
     """The options of one ``vaultkit search`` run."""
 
     query: str

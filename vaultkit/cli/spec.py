@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from vaultkit.base.record import Record
 
 
-@dataclass(frozen=True, slots=True)
-class Opt:
+class Opt(Record):
     """One option: the field it sets, its spellings, its help, whether it takes a value, and
     the name its value has in the help (typer's own when None)."""
 

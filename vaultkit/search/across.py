@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
+from vaultkit.base.record import Record
 from vaultkit.errors import VaultkitError
 from vaultkit.search.find import Filters, Hit
 from vaultkit.search.query import parse_query
@@ -25,8 +25,7 @@ from vaultkit.search.recall import search_folder
 RRF_K = 60  # the usual reciprocal-rank constant: damps the gap between rank 1 and rank 2
 
 
-@dataclass(frozen=True, slots=True)
-class ProjectHit:
+class ProjectHit(Record):
     """A hit and the project whose store holds it (``path`` stays relative to that store)."""
 
     project: str
@@ -36,8 +35,7 @@ class ProjectHit:
         return {"project": self.project, **self.hit.as_json()}
 
 
-@dataclass(frozen=True, slots=True)
-class Across:
+class Across(Record):
     """The merged hits, how many stores were searched, and the ones that could not be."""
 
     query: str

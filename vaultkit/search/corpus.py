@@ -5,17 +5,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
+from vaultkit.base.record import Record
 from vaultkit.base.store import STORE_DIR, Store, read_problem, state_dir_for_vault
 
 INDEX_NAME = "search.sqlite"
 KINDS = ("wiki", "summary", "transcript", "note")
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
+class Source(Record):
     """One folder of documents: every ``.md`` below it (dot-folders skipped) is of ``kind``;
     shown paths are ``prefix`` + the path below ``folder``."""
 
@@ -30,8 +29,7 @@ class Source:
         return self.store is not None and bool(read_problem(self.store, path))
 
 
-@dataclass(frozen=True, slots=True)
-class Corpus:
+class Corpus(Record):
     """The documents one search runs over and the folder holding its index.
 
     ``root`` is what shown paths are relative to: the store's ``sessions/`` folder, or the vault.

@@ -6,17 +6,16 @@ from __future__ import annotations
 import re
 import time
 import unicodedata
-from dataclasses import dataclass
 
 from vaultkit.base.author import clean_author
+from vaultkit.base.record import Record
 
 MAX_BODY_CHARS = 4 * 1024 * 1024  # a readable transcript past this is indexed by its head
 
 _DATE = re.compile(r"(\d{4})[-_](\d{2})[-_](\d{2})")
 
 
-@dataclass(frozen=True, slots=True)
-class Document:
+class Document(Record):
     """What is indexed of one file. ``body`` is the text after the frontmatter, starting at
     line ``body_line`` of the file, so a line of the body maps back to the file."""
 

@@ -19,8 +19,8 @@ note whose title names the question may come before a long note that holds every
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
 
+from vaultkit.base.record import Record
 from vaultkit.errors import VaultkitError
 from vaultkit.search.blend import blend
 from vaultkit.search.loose import rank_loose
@@ -38,8 +38,7 @@ MAX_CANDIDATES = 2_000  # ... up to this many (never fewer than the limit)
 SNIPPET_CHARS = 160
 
 
-@dataclass(frozen=True, slots=True)
-class Filters:
+class Filters(Record):
     """What narrows a search besides the query."""
 
     kinds: tuple[str, ...] = ()
@@ -50,8 +49,7 @@ class Filters:
     author: str = ""  # frontmatter ``author:``, compared without regard to (ASCII) case
 
 
-@dataclass(frozen=True, slots=True)
-class Hit:
+class Hit(Record):
     """One result: where it is (path, line), what it is, and the line that matched."""
 
     path: str

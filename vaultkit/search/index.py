@@ -19,16 +19,16 @@ import contextlib
 import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from vaultkit.base.log import append_log
+from vaultkit.base.record import Record
 from vaultkit.base.statedir import ensure_folder
 from vaultkit.errors import VaultkitError
 from vaultkit.search.corpus import Corpus, walk
 from vaultkit.search.grams import bigram_text, unigram_text
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # read_document is imported when a file is read, not by every search
     from vaultkit.search.document import Document
 
@@ -55,8 +55,7 @@ CHUNK = 64
 AUTO_REFRESH_MAX = 20_000  # documents: above this a search trusts the index (see ``opened``)
 
 
-@dataclass(frozen=True, slots=True)
-class Refresh:
+class Refresh(Record):
     """What one refresh did: files parsed again, removed, and the number indexed after it."""
 
     updated: int
@@ -430,7 +429,7 @@ def update_index(corpus: Corpus, only: Iterable[str] | None = None) -> Refresh:
         return Refresh(0, 0, 0, in_memory=True)
     if only is None or created:  # created just now (empty): filled whole
         with opened(corpus) as (_, result):
-            return replace(result, rebuilt=True) if created else result
+            return result.replace(rebuilt=True) if created else result
     with opened(corpus, update=False) as (conn, result):
         if result.rebuilt:
             return result

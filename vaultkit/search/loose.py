@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import math
 import sqlite3
-from dataclasses import dataclass, field
 
+from vaultkit.base.record import Record, field
 from vaultkit.search.query import Query, Unit
 
 CANDIDATES = 200  # best BM25 matches of any unit looked at
@@ -26,8 +26,7 @@ HEADS_BONUS = 2.0  # a unit in the title, a heading or an alias counts this much
 K1, B = 1.2, 0.3  # BM25 saturation, and a mild length normalisation (see _lengths)
 
 
-@dataclass(frozen=True, slots=True)
-class Loose:
+class Loose(Record):
     """Ranked partial matches (file id, BM25 score), and the units no candidate held."""
 
     ranked: list[tuple[int, float]]

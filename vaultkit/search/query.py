@@ -15,15 +15,14 @@ can hold any character, and a malformed query (an unclosed quote, nothing but ex
 from __future__ import annotations
 
 import string
-from dataclasses import dataclass
 
+from vaultkit.base.record import Record
 from vaultkit.errors import VaultkitError
 from vaultkit.search.grams import bigrams, cjk_runs, is_cjk
 from vaultkit.search.words import cjk_pieces, is_stop_word, korean_stem, stem_prefix
 
 
-@dataclass(frozen=True, slots=True)
-class Columns:
+class Columns(Record):
     """The FTS5 columns a term is looked for in: words, CJK bigrams, CJK single characters."""
 
     words: str
@@ -39,8 +38,7 @@ HINT = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Term:
+class Term(Record):
     """One query term: its text, and whether it is a phrase, a prefix or excluded."""
 
     text: str
@@ -68,8 +66,7 @@ class Term:
         return tuple(found)
 
 
-@dataclass(frozen=True, slots=True)
-class Unit:
+class Unit(Record):
     """One content word of a query on its own: its FTS5 expressions over ``docs`` and
     ``heads``, its weight in a document's coverage, and the word as shown to the user."""
 
@@ -81,8 +78,7 @@ class Unit:
     # attributive form of a Korean verb or adjective stem
 
 
-@dataclass(frozen=True, slots=True)
-class Query:
+class Query(Record):
     """A parsed query: alternatives (joined by OR), each a list of terms (joined by AND)."""
 
     text: str

@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from vaultkit.base.record import Record
 from vaultkit.search.corpus import corpus_for
 from vaultkit.search.find import Filters, Hit, search
 from vaultkit.search.index import Progress, Refresh, opened
 from vaultkit.search.query import parse_query
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # the graph side (vault.resolve, vault.analysis) only when ``related`` runs
     from vaultkit.search.related import Related
 
 
-@dataclass(frozen=True, slots=True)
-class Found:
+class Found(Record):
     """A search's hits, what refreshing the index took, and, when the hits are none or hold
     only some of the query's words, why and what to try (``advice``)."""
 
@@ -64,8 +63,7 @@ def search_folder(
     return Found(text, hits, refresh, advice, note)
 
 
-@dataclass(frozen=True, slots=True)
-class Neighbours:
+class Neighbours(Record):
     """The note asked about (as a vault path) and the notes nearest to it."""
 
     note: str

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from dataclasses import dataclass
 
+from vaultkit.base.record import Record
 from vaultkit.errors import VaultkitError
 from vaultkit.vault.analysis import is_root_index
 from vaultkit.vault.resolve import resolve_target
@@ -24,8 +24,7 @@ COCITATION = 1.0
 NAMED_PER_REASON = 3
 
 
-@dataclass(frozen=True, slots=True)
-class Related:
+class Related(Record):
     """One near note: its path, its score and why (plain sentences, most telling first)."""
 
     path: str
