@@ -195,6 +195,19 @@ def test_the_fresh_recall_set_asks_about_notes_no_other_set_names() -> None:
     assert not {p for right, _ in recall_fresh.TOPICS for p in right} & named
 
 
+def test_the_second_fresh_set_asks_about_notes_no_earlier_set_names() -> None:
+    from benchmarks import recall_fresh, recall_fresh2, recall_heldout, recall_queries
+
+    asked = recall_fresh2.cases()
+    for lang in recall_queries.LANGUAGES:
+        assert len([c for c in asked if c.lang == lang]) >= 12
+    assert len({(c.lang, c.text) for c in asked}) == len(asked)
+    named = {p for right, _ in recall_queries.TOPICS for p in right}
+    for earlier in (recall_heldout.TOPICS, recall_fresh.TOPICS):
+        named |= {p for right, _ in earlier for p in right}
+    assert not {p for right, _ in recall_fresh2.TOPICS for p in right} & named
+
+
 @pytest.mark.slow
 def test_the_recall_benchmark_runs_on_a_vault_it_is_pointed_at(tmp_path: Path) -> None:
     from conftest import require_program
