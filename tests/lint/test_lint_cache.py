@@ -587,3 +587,22 @@ def test_one_lint_loads_the_settings_once_and_finds_the_state_folder_once(
     assert (store / ".vaultkit" / "lint.sqlite").is_file()
     assert (store / ".vaultkit" / "cache.sqlite").is_file()
     assert not (wiki / ".vaultkit").exists()  # the store's state folder, found once, was used
+
+
+def test_rows_served_from_the_store_read_as_findings_too(tmp_path: Path) -> None:
+    """A run asked for rows keeps the store's rows unbuilt in ``found``, and ``findings`` still
+    gives every finding (it gave [] when the rows lived beside an empty findings list)."""
+    from vaultkit.lint.cache.walk import walk_vault
+    from vaultkit.lint.compact import FindingRow
+
+    root = _vault(tmp_path, 40, 5)
+    full = check(root)
+    assert full.findings, "the seeded vault has findings"
+    target = lint_target(root)
+    served = run.all_findings(target, walk_vault(root), None, True, None, rows=True)
+    assert served.how == "stored"
+    assert all(isinstance(f, FindingRow) for f in served.found)
+    built = run.all_findings(target, walk_vault(root), None, True, None)
+    assert all(isinstance(f, Finding) for f in built.found)
+    assert served.findings == built.findings
+    assert len(served.findings) == len(served.found) > 0

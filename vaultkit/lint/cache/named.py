@@ -42,14 +42,12 @@ def lint_named(
     :func:`~vaultkit.lint.cache.run.lint_vault`."""
     walked = walk_vault(target.root)
     result = all_findings(target, walked, progress, cache, notice, rows=True)
-    every = result.every
+    every = result.found
     use = cache is not False
     links = reached_links(target, only | gone, cache=use, findings=every, stats=walked.stats)
     wanted = reported(only, links)
-    if result.rows is None:  # a full run's findings, built already
-        some = [f for f in result.findings if wanted(f)]
-    else:  # the store's rows: only the reported ones become findings
-        some = [Finding(*row) for row in result.rows if wanted(row)]
+    # Only the reported rows become findings (a full run's are built already).
+    some = [f if isinstance(f, Finding) else Finding(*f) for f in every if wanted(f)]
     notes = [path for path, stat in walked.stats.items() if stat is not None]
     own = {f.path for f in some} | only
     finished = finish_some(target, notes, own, some, every)

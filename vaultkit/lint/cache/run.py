@@ -53,7 +53,7 @@ from vaultkit.lint.runner import collect, finish, lint_target, read_index_text
 from vaultkit.vault import cache as notecache
 from vaultkit.vault.index import INDEX_NAME
 from vaultkit.vault.load import load_vault
-from vaultkit.vault.model import Finding, FindingFields
+from vaultkit.vault.model import Finding
 from vaultkit.vault.records import read_one
 from vaultkit.vault.resolve import by_source
 
@@ -66,20 +66,20 @@ BIG_NOTE_BYTES = 5_000_000  # a note this large takes a visible while: say so be
 class LintResult:
     """Every finding (all codes, sorted), the number of readable notes and the settings;
     ``how`` the run took and, for a full run, ``why`` the stored state could not serve.
-    A run asked for ``rows`` (:func:`all_findings`) served from the store leaves ``findings``
-    empty and gives them as the cache's rows, unbuilt."""
+    ``found`` holds each finding as it came: a :class:`Finding`, or the lint cache's row when a
+    run asked for ``rows`` (:func:`all_findings`) was served from the store; ``findings`` gives
+    them all as :class:`Finding` values."""
 
-    findings: list[Finding]
+    found: Sequence[Finding | FindingRow]
     notes: int
     config: Config
     how: Literal["full", "stored", "incremental"] = "full"  # stored: nothing changed
     why: str = ""
-    rows: list[FindingRow] | None = None
 
     @property
-    def every(self) -> Sequence[FindingFields]:
-        """Every finding, built or as rows."""
-        return self.findings if self.rows is None else self.rows
+    def findings(self) -> list[Finding]:
+        """Every finding as a :class:`Finding` (a row is built on each call: read it once)."""
+        return [f if isinstance(f, Finding) else Finding(*f) for f in self.found]
 
 
 class _Served(NamedTuple):
@@ -146,7 +146,7 @@ def all_findings(
 ) -> LintResult:
     """Every finding of the vault as ``walked``, not yet finished (:func:`finish`), through the
     lint cache when it is wanted (a run that changed it stores its state). ``rows``: what the
-    store serves stays as its rows (:attr:`LintResult.rows`), for a caller that reports only
+    store serves stays as its rows (in :attr:`LintResult.found`), for a caller that reports only
     some of them (a :class:`Finding` each costs about a microsecond and a half)."""
     path = lint_cache_path(target.root, target.state_dir)
     store = LintStore.open(path) if notecache.wanted(path, walked.notes, cache) else None
@@ -210,9 +210,7 @@ def _result(
     how: Literal["stored", "incremental"],
     rows: bool,
 ) -> LintResult:
-    if rows:
-        return LintResult([], notes, config, how, rows=found)
-    return LintResult([Finding(*r) for r in found], notes, config, how)
+    return LintResult(found if rows else [Finding(*r) for r in found], notes, config, how)
 
 
 def _reuse(inputs: Inputs, rows: bool) -> _Served | None:
