@@ -183,29 +183,31 @@ def test_the_recall_queries_cover_four_languages_in_both_forms() -> None:
     assert len({(c.lang, c.text) for c in asked}) == len(asked)  # no query asked twice
 
 
-def test_the_fresh_recall_set_asks_about_notes_no_other_set_names() -> None:
-    from benchmarks import recall_fresh, recall_heldout, recall_queries
+@pytest.mark.parametrize(
+    ("name", "earlier", "least"),
+    [
+        ("recall_fresh", ("recall_queries", "recall_heldout"), 15),
+        ("recall_fresh2", ("recall_queries", "recall_heldout", "recall_fresh"), 12),
+    ],
+)
+def test_a_fresh_recall_set_asks_about_notes_no_earlier_set_names(
+    name: str, earlier: tuple[str, ...], least: int
+) -> None:
+    import importlib
 
-    asked = recall_fresh.cases()
-    for lang in recall_queries.LANGUAGES:
-        assert len([c for c in asked if c.lang == lang]) >= 15
+    from benchmarks.recall_queries import LANGUAGES
+
+    fresh = importlib.import_module(f"benchmarks.{name}")
+    asked = fresh.cases()
+    for lang in LANGUAGES:
+        assert len([c for c in asked if c.lang == lang]) >= least
     assert len({(c.lang, c.text) for c in asked}) == len(asked)
-    named = {p for right, _ in recall_queries.TOPICS for p in right}
-    named |= {p for right, _ in recall_heldout.TOPICS for p in right}
-    assert not {p for right, _ in recall_fresh.TOPICS for p in right} & named
-
-
-def test_the_second_fresh_set_asks_about_notes_no_earlier_set_names() -> None:
-    from benchmarks import recall_fresh, recall_fresh2, recall_heldout, recall_queries
-
-    asked = recall_fresh2.cases()
-    for lang in recall_queries.LANGUAGES:
-        assert len([c for c in asked if c.lang == lang]) >= 12
-    assert len({(c.lang, c.text) for c in asked}) == len(asked)
-    named = {p for right, _ in recall_queries.TOPICS for p in right}
-    for earlier in (recall_heldout.TOPICS, recall_fresh.TOPICS):
-        named |= {p for right, _ in earlier for p in right}
-    assert not {p for right, _ in recall_fresh2.TOPICS for p in right} & named
+    named = set()
+    for other in earlier:
+        topics = importlib.import_module(f"benchmarks.{other}").TOPICS
+        named |= {p for right, _ in topics for p in right}
+    assert named, "the earlier sets name notes"
+    assert not {p for right, _ in fresh.TOPICS for p in right} & named
 
 
 @pytest.mark.slow
