@@ -31,6 +31,8 @@ from vaultkit.cli import main
 from vaultkit.errors import VaultkitError
 from vaultkit.lint.cache import merge, plan, run, state
 from vaultkit.lint.cache.run import LintResult, lint_cache_path, lint_vault
+from vaultkit.lint.cache.walk import walk_vault
+from vaultkit.lint.compact import FindingRow
 from vaultkit.lint.context import LintContext
 from vaultkit.lint.runner import collect, finish, lint_target, read_index_text
 from vaultkit.vault.indexer import regenerate_index
@@ -592,9 +594,6 @@ def test_one_lint_loads_the_settings_once_and_finds_the_state_folder_once(
 def test_rows_served_from_the_store_read_as_findings_too(tmp_path: Path) -> None:
     """A run asked for rows keeps the store's rows unbuilt in ``found``, and ``findings`` still
     gives every finding (it gave [] when the rows lived beside an empty findings list)."""
-    from vaultkit.lint.cache.walk import walk_vault
-    from vaultkit.lint.compact import FindingRow
-
     root = _vault(tmp_path, 40, 5)
     full = check(root)
     assert full.findings, "the seeded vault has findings"

@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from vaultkit.lint.cache.reach import Position, reached_links
-from vaultkit.lint.cache.run import LintResult, Notice, Progress, all_findings
+from vaultkit.lint.cache.run import LintResult, Notice, Progress, all_findings, as_finding
 from vaultkit.lint.cache.walk import walk_vault
 from vaultkit.lint.context import LintTarget
 from vaultkit.lint.runner import finish_some
-from vaultkit.vault.model import Finding, FindingFields
+from vaultkit.vault.model import FindingFields
 
 
 def reported(only: frozenset[str], links: set[Position]) -> Callable[[FindingFields], bool]:
@@ -47,7 +47,7 @@ def lint_named(
     links = reached_links(target, only | gone, cache=use, findings=every, stats=walked.stats)
     wanted = reported(only, links)
     # Only the reported rows become findings (a full run's are built already).
-    some = [f if isinstance(f, Finding) else Finding(*f) for f in every if wanted(f)]
+    some = [as_finding(f) for f in every if wanted(f)]
     notes = [path for path, stat in walked.stats.items() if stat is not None]
     own = {f.path for f in some} | only
     finished = finish_some(target, notes, own, some, every)

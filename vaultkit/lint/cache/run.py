@@ -79,7 +79,12 @@ class LintResult:
     @property
     def findings(self) -> list[Finding]:
         """Every finding as a :class:`Finding` (a row is built on each call: read it once)."""
-        return [f if isinstance(f, Finding) else Finding(*f) for f in self.found]
+        return [as_finding(f) for f in self.found]
+
+
+def as_finding(found: Finding | FindingRow) -> Finding:
+    """A finding of :attr:`LintResult.found` as a :class:`Finding` (a cache row is built)."""
+    return found if isinstance(found, Finding) else Finding(*found)
 
 
 class _Served(NamedTuple):
