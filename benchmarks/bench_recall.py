@@ -4,14 +4,15 @@ the same run; plus vaultkit's in-process query time and whole-process ``vaultkit
 against ``python -c pass``.
 
 Usage: ``.venv/bin/python -m benchmarks.bench_recall [--help-vault PATH] [--langs en,ko,zh,ja]
-[--runs 15] [--basic-memory-python PATH] [--json PATH] [--queries all|main|held-out|fresh|fresh2]``.
+[--runs 15] [--basic-memory-python PATH] [--json PATH]
+[--queries all|main|held-out|fresh|fresh2|fresh3]``.
 ``--help-vault`` (or ``$VAULTKIT_HELP_VAULT``) is a checkout of ``obsidianmd/obsidian-help``
 (its ``en/``, ``ko/``, ... folders); without it the benchmark clones the repository into
 ``$VAULTKIT_BENCH_DIR``. The vault is never copied into this repository: each language's notes
 are copied into a temporary folder, so no tool writes into the checkout. Queries and right
 notes: ``recall_queries.py``, and the held-out questions no ranking change was tuned on:
 ``recall_heldout.py`` and, each written after the one before it had been read,
-``recall_fresh.py`` and ``recall_fresh2.py``.
+``recall_fresh.py``, ``recall_fresh2.py`` and ``recall_fresh3.py``.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ from benchmarks.recall_fresh import FRESH
 from benchmarks.recall_fresh import cases as fresh_cases
 from benchmarks.recall_fresh2 import FRESH2
 from benchmarks.recall_fresh2 import cases as fresh2_cases
+from benchmarks.recall_fresh3 import FRESH3
+from benchmarks.recall_fresh3 import cases as fresh3_cases
 from benchmarks.recall_heldout import HELDOUT
 from benchmarks.recall_heldout import cases as heldout_cases
 from benchmarks.recall_queries import FORMS, LANGUAGES, Case, cases
@@ -224,7 +227,9 @@ def _stats(samples: list[float]) -> dict[str, float]:
 
 def in_process(tool: Tool, queries: list[Case], runs: int) -> dict[str, dict[str, float]]:
     """Per form: the time of one query, every query asked ``runs`` times."""
-    samples: dict[str, list[float]] = {form: [] for form in (*FORMS, HELDOUT, FRESH, FRESH2)}
+    samples: dict[str, list[float]] = {
+        form: [] for form in (*FORMS, HELDOUT, FRESH, FRESH2, FRESH3)
+    }
     for _ in range(runs):
         for case in queries:
             started = time.perf_counter()
@@ -288,7 +293,7 @@ def _print_table(table: dict[str, Any], langs: tuple[str, ...]) -> None:
             print(f"| {tool} | - | - | {rows['error'][:120]} | | | |")
             continue
         for lang in (*langs, "all"):
-            for form in (*FORMS, HELDOUT, FRESH, FRESH2):
+            for form in (*FORMS, HELDOUT, FRESH, FRESH2, FRESH3):
                 row = rows.get(f"{lang}/{form}")
                 if row is None:
                     continue
@@ -307,9 +312,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", help="where to write the results (default benchmarks/out/)")
     parser.add_argument(
         "--queries",
-        choices=("all", "main", "held-out", "fresh", "fresh2"),
+        choices=("all", "main", "held-out", "fresh", "fresh2", "fresh3"),
         default="all",
-        help="one set (recall_queries, _heldout, _fresh, _fresh2) or all (default)",
+        help="one set (recall_queries, _heldout, _fresh, _fresh2, _fresh3) or all (default)",
     )
     args = parser.parse_args(argv)
     langs = tuple(lang for lang in args.langs.split(",") if lang)
@@ -321,6 +326,8 @@ def main(argv: list[str] | None = None) -> int:
         queries += fresh_cases(langs)
     if args.queries in ("all", "fresh2"):
         queries += fresh2_cases(langs)
+    if args.queries in ("all", "fresh3"):
+        queries += fresh3_cases(langs)
     started = time.time()
     with tempfile.TemporaryDirectory(prefix="vk-recall-") as tmp:
         vaults = {lang: Path(tmp) / lang for lang in langs}

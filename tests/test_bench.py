@@ -188,6 +188,11 @@ def test_the_recall_queries_cover_four_languages_in_both_forms() -> None:
     [
         ("recall_fresh", ("recall_queries", "recall_heldout"), 15),
         ("recall_fresh2", ("recall_queries", "recall_heldout", "recall_fresh"), 12),
+        (
+            "recall_fresh3",
+            ("recall_queries", "recall_heldout", "recall_fresh", "recall_fresh2"),
+            20,
+        ),
     ],
 )
 def test_a_fresh_recall_set_asks_about_notes_no_earlier_set_names(
