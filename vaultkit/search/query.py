@@ -19,7 +19,13 @@ import string
 from vaultkit.base.record import Record
 from vaultkit.errors import VaultkitError
 from vaultkit.search.grams import bigrams, cjk_runs, is_cjk
-from vaultkit.search.words import cjk_pieces, is_stop_word, korean_stem, stem_prefix
+from vaultkit.search.words import (
+    cjk_pieces,
+    is_particle,
+    is_stop_word,
+    korean_stem,
+    stem_prefix,
+)
 
 
 class Columns(Record):
@@ -58,7 +64,7 @@ class Term(Record):
             words = self.text.split() if not self.phrase else [self.text]
             return tuple(w.lower() for w in words if w)
         found: list[str] = []
-        for piece, cjk in _pieces(self.text):
+        for piece, cjk in _content_pieces(self.text):
             if cjk:
                 found.extend(korean_stem(p) for p in cjk_pieces(piece))
             elif _has_token(core := _core(piece)) and not is_stop_word(core):
@@ -186,6 +192,16 @@ def _pieces(text: str) -> list[tuple[str, bool]]:
     return [part for word in text.split() for part in _parts(word)]
 
 
+def _content_pieces(text: str) -> list[tuple[str, bool]]:
+    """The pieces of a plain term, without a Korean particle glued to a Latin word
+    (``CSS는``, ``Evernote에서``: the particle alone would be searched for)."""
+    found: list[tuple[str, bool]] = []
+    for word in text.split():
+        parts = _parts(word)
+        found.extend(p for i, p in enumerate(parts) if not (i and p[1] and is_particle(p[0])))
+    return found
+
+
 def _stop_words(text: str) -> list[str]:
     out: list[str] = []
     for piece, cjk in _pieces(text):
@@ -210,7 +226,7 @@ def _units(term: Term) -> list[Unit]:
         heads = term_expression(term, HEADS)
         return [Unit(expression, heads or "", 1.0, term.text)] if expression else []
     units: list[Unit] = []
-    for piece, cjk in _pieces(term.text):
+    for piece, cjk in _content_pieces(term.text):
         if not cjk:
             core = _core(piece)
             if _has_token(core) and not is_stop_word(core):
@@ -284,7 +300,7 @@ def term_expression(term: Term, columns: Columns = DOCS) -> str | None:
     if term.phrase and not any(True for _ in cjk_runs(term.text)):
         return _latin(term.text, term.prefix, columns) if _has_token(term.text) else None
     pieces: list[str] = []
-    for piece, cjk in _pieces(term.text):
+    for piece, cjk in (_content_pieces if term.plain else _pieces)(term.text):
         if not term.plain:
             if cjk:
                 pieces.append(_cjk(piece, columns))

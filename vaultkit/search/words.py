@@ -43,21 +43,24 @@ KOREAN = frozenset(
     하나요 해요 합니까 하려면 되나요 돼요 됩니까 인가요 입니까 가요 나요 내 제 저 나 우리
     그 이 저것 이것 그것 좀 꼭 더 또 및 등 것 거 건가요 싶어요 싶습니다 주세요 알려줘
     알려주세요 가능한가요 가능할까요 가장 좋은 다른 지금 때 것인가요 여러
-    몇 얼마 얼마나 볼 보려면 보는 모든 되고 되면"""
+    몇 얼마 얼마나 볼 보려면 보는 모든 되고 되면 법
+    안에 안의 위에 위의 아래에 밖에 앞에 뒤에 옆에 사이에"""
     )
 )
 KOREAN_ENDINGS = tuple(
     sorted(
         _split(
-            """하려면 하나요 할까요 합니까 하는 하기 하고 해야 하면 했나요 했어요 되나요 되는 되어
-        되었나요 있는지 있는 인가요 에서는 에서 으로는 으로 에게 한테 까지 부터 처럼 보다
-        이나 이란 이라는 라는 은 는 이 가 을 를 에 의 로 와 과 도 만 요 나 으려면 려면 려고
-        하게 해서 어서 아서 으면 들이 들을 들은 들의 들에 들 할 해 게 면 된"""
+            """하려면 하나요 할까요 는지 합니까 하는 하기 하고 해야 하면 했나요 했어요 되나요
+        되는 되어 되었나요 있는지 있는 인가요 에서는 에서 으로는 으로도 으로서 으로써 으로
+        에게 한테 까지 부터 처럼 보다 이나 이란 이라는 라는 은 는 이 가 을 를 에 의 로 와 과
+        도 만 요 나 으려면 려면 려고 하게 해서 어서 아서 으면 들이 들을 들은 들의 들에 들 할
+        해 게 면 된"""
         ),
         key=len,
         reverse=True,
     )
 )
+_ENDING_SET = frozenset(KOREAN_ENDINGS)
 # Chinese and Japanese strings cut out of a run of characters (longest first). Single Han
 # characters are left in (most are parts of words too), but for a few sentence particles.
 CHINESE = (
@@ -80,9 +83,23 @@ _PARTICLES = frozenset("をにはがのでともへや")
 _LONE = frozenset("在会能要把被让给和与或就都也还再很又从对向后" + "見今後別時上下前全")
 
 
+# The first syllables of the auxiliary verbs 있다 (be, have), 하다 (do) and 되다 (become): one
+# of these with nothing but an ending after it (있는지, 하는지, 될까요) is grammar.
+_AUXILIARY = frozenset("있하할한해했되될된돼됐")
+
+
 def is_stop_word(word: str) -> bool:
     """True for an English or Korean word that is left out of a query's content words."""
-    return word.lower() in ENGLISH or word in KOREAN
+    return word.lower() in ENGLISH or word in KOREAN or _auxiliary(word)
+
+
+def _auxiliary(word: str) -> bool:
+    return len(word) > 1 and word[0] in _AUXILIARY and word[1:] in _ENDING_SET
+
+
+def is_particle(word: str) -> bool:
+    """True for a Korean particle or ending standing alone (``CSS는`` -> ``는``)."""
+    return word in _ENDING_SET
 
 
 @lru_cache(maxsize=1)
@@ -110,12 +127,26 @@ def stem_prefix(word: str) -> str:
     return lowered[:common] if common >= MIN_STEM else lowered
 
 
+# Particles that start with 으, which follows only a syllable with a final consonant (창으로,
+# 앱으로는; after a vowel the particle is 로): cut even when one syllable is left.
+AFTER_FINAL = ("으로는", "으로도", "으로서", "으로써", "으로")
+
+
 def korean_stem(word: str) -> str:
     """A Korean word without its particle or ending (``태그를`` -> ``태그``)."""
+    for ending in AFTER_FINAL:
+        if word.endswith(ending) and len(word) == len(ending) + 1 and _final(word[0]):
+            return word[0]
     for ending in KOREAN_ENDINGS:
         if word.endswith(ending) and len(word) - len(ending) >= 2:
             return word[: -len(ending)]
     return word
+
+
+def _final(syllable: str) -> bool:
+    """True for a Hangul syllable that ends in a consonant (its final, batchim)."""
+    code = ord(syllable) - 0xAC00  # (initial * 21 + vowel) * 28 + final
+    return 0 <= code < 11172 and code % 28 != 0
 
 
 def _hangul(char: str) -> bool:
@@ -159,7 +190,7 @@ def cjk_pieces(run: str) -> list[str]:
     particles cut out (a run of nothing else gives no piece), a Japanese one also cut where
     its script changes (:func:`_japanese_words`)."""
     if all(_hangul(c) for c in run):
-        return [] if run in KOREAN else [run]
+        return [] if run in KOREAN or _auxiliary(run) else [run]
     pieces = _cut(run)
     if any(_hiragana(c) or katakana(c) for c in run):
         pieces = [w for p in pieces for w in _japanese_words(p)]
