@@ -1,14 +1,17 @@
-"""How Korean questions become search units: particles after a final consonant, auxiliary
-verbs, a particle glued to a Latin word."""
+"""How Korean, Chinese and Japanese questions become search units: particles after a final
+consonant, auxiliary verbs, function characters, Katakana words and bigrams across words."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from vaultkit.search.corpus import vault_corpus
 from vaultkit.search.find import Filters
+from vaultkit.search.index import opened
+from vaultkit.search.loose import rarities
 from vaultkit.search.query import parse_query
 from vaultkit.search.recall import search_folder
-from vaultkit.search.words import is_stop_word, korean_stem
+from vaultkit.search.words import cjk_pieces, is_stop_word, korean_stem
 
 
 def _note(folder: Path, name: str, text: str) -> None:
@@ -40,3 +43,28 @@ def test_a_korean_particle_glued_to_a_latin_word_is_left_out(tmp_path: Path) -> 
     hits = search_folder(tmp_path, "CSS는", Filters()).hits
     assert [(h.path, h.complete) for h in hits] == [("스니펫.md", True)]  # no 는 needed
     assert parse_query('"CSS는"').units()[0].word == "CSS는"  # a phrase is as written
+
+
+def test_chinese_function_characters_cut_a_run() -> None:
+    assert cjk_pieces("把仓库移动到文件夹") == ["仓库移动到文件夹"]  # a leading 把
+    assert cjk_pieces("折叠标题和列表") == ["折叠标题", "列表"]  # a conjunction
+    assert cjk_pieces("在线") == ["在线"]  # two characters: kept whole
+    assert cjk_pieces("如何打开所有笔记") == ["打开", "笔记"]  # 所有: all
+    assert cjk_pieces("画面と同期") == ["画面", "同期"]  # Japanese: not cut so
+
+
+def test_a_bigram_across_a_word_boundary_counts_for_nothing(tmp_path: Path) -> None:
+    for i in range(6):
+        _note(tmp_path, f"n{i}.md", f"# 第{i}篇\n\n查看笔记。有多种笔记。\n")
+    _note(tmp_path, "x.md", "# 其他\n\n记有一处。\n")
+    units = parse_query("查看笔记有").units()
+    assert [u.word for u in units] == ["查看", "看笔", "笔记", "记有"]
+    with opened(vault_corpus(tmp_path), update=True) as (conn, _):
+        rarity = rarities(conn, units)
+    by_word = {u.word: rarity[u.docs] for u in units}
+    assert by_word["看笔"] > 0 and by_word["笔记"] > 0  # 看笔: no rarer than both sides
+    assert by_word["记有"] > 0  # at the end: kept
+    units = parse_query("查看笔记有多").units()  # 记有 now between 笔记 and 有多
+    with opened(vault_corpus(tmp_path), update=True) as (conn, _):
+        rarity = rarities(conn, units)
+    assert {u.word: rarity[u.docs] for u in units}["记有"] == 0.0

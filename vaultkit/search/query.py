@@ -23,6 +23,7 @@ from vaultkit.search.words import (
     cjk_pieces,
     is_particle,
     is_stop_word,
+    katakana,
     korean_stem,
     stem_prefix,
 )
@@ -82,6 +83,7 @@ class Unit(Record):
     word: str
     extra: bool = False  # beside the word itself: a bigram of a long Korean word, or the
     # attributive form of a Korean verb or adjective stem
+    run: str = ""  # for a bigram of a Chinese or Japanese piece: that piece
 
 
 class Query(Record):
@@ -260,7 +262,15 @@ def _cjk_units(piece: str) -> list[Unit]:
         return [whole, *_attributive(stem, piece[len(stem) :])]
     if all("\uac00" <= c <= "\ud7af" for c in piece):  # a Korean word: whole
         return [Unit(_cjk(piece, DOCS), _cjk(piece, HEADS), 1.0, piece)]
-    return [Unit(_cjk(g, DOCS), _cjk(g, HEADS), 0.5, g) for g in bigrams(piece)]
+    return _gram_units(piece)
+
+
+def _gram_units(piece: str) -> list[Unit]:
+    """A Chinese or Japanese piece of three or more characters as its bigrams, half a word
+    each; in a Han piece, those across a word boundary are left out by their rarity
+    (:func:`vaultkit.search.loose.rarities`; a Katakana word is one word)."""
+    run = "" if all(katakana(c) for c in piece) else piece
+    return [Unit(_cjk(g, DOCS), _cjk(g, HEADS), 0.5, g, run=run) for g in bigrams(piece)]
 
 
 def _attributive(stem: str, ending: str) -> list[Unit]:

@@ -67,6 +67,10 @@ CHINESE = (
     "如何 怎么样 怎么 怎样 什么 哪些 哪个 哪里 为什么 是否 能否 可以 能够 一下 一个 一篇 一种"
     " 有哪些 有没有 我们 我的 你的 自己的 自己 以便 之间 的时候 时候 吗 呢 吧 的 了 么"
     " 多少 看到 之后 以后 然后"
+    # the counterparts of English stop words (all, every, some, other, another, via, this,
+    # these, that, those, need, should, if, but, because, or, and, may, already, again, same)
+    " 所有 全部 每个 一些 某些 其他 其它 另一个 另一篇 另一 通过 这个 这些 那个 那些 需要 应该"
+    " 如果 但是 因为 或者 以及 并且 可能 已经 再次 相同"
 )
 JAPANESE = (
     "するにはどうすればいいですか どうすればいいですか どうすればよいですか にするには するには"
@@ -80,7 +84,11 @@ _PARTICLES = frozenset("をにはがのでともへや")
 # Han characters that, left standing alone between the cuts, are function words (the
 # counterparts of English stop words: at, will, can, let, for, and, or, again, after, see,
 # now, another, above, before, all), not part of a word; Chinese, then Japanese.
-_LONE = frozenset("在会能要把被让给和与或就都也还再很又从对向后" + "見今後別時上下前全")
+_LONE = frozenset("在会能要把被让给和与或就都也还再很又从对向后是" + "見今後別時上下前全")
+# Chinese function characters a piece does not start with (a preposition or adverb before the
+# word it governs: 把仓库, 给笔记, 在白板上, 再切换) and conjunctions it is cut at (标题和列表).
+_LEADING = frozenset("在把被让给从向为再又也都就很将")
+_JOINING = frozenset("和与或及")
 
 
 # The first syllables of the auxiliary verbs 있다 (be, have), 하다 (do) and 되다 (become): one
@@ -194,7 +202,27 @@ def cjk_pieces(run: str) -> list[str]:
     pieces = _cut(run)
     if any(_hiragana(c) or katakana(c) for c in run):
         pieces = [w for p in pieces for w in _japanese_words(p)]
+    else:
+        pieces = [_unled(w) for p in pieces for w in _joined(p)]
     return [p for p in pieces if p and not (len(p) == 1 and p in _LONE)]
+
+
+def _joined(piece: str) -> list[str]:
+    """A Chinese piece cut at its conjunctions (``标题和列表`` -> ``标题``, ``列表``)."""
+    words = [""]
+    for char in piece:
+        if char in _JOINING:
+            words.append("")
+        else:
+            words[-1] += char
+    return words
+
+
+def _unled(piece: str) -> str:
+    """A Chinese piece without a leading preposition or adverb, when two characters are left."""
+    while len(piece) > 2 and piece[0] in _LEADING:
+        piece = piece[1:]
+    return piece
 
 
 def _cut(run: str) -> list[str]:
