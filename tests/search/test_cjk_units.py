@@ -53,6 +53,15 @@ def test_chinese_function_characters_cut_a_run() -> None:
     assert cjk_pieces("画面と同期") == ["画面", "同期"]  # Japanese: not cut so
 
 
+def test_a_katakana_word_is_one_word_its_bigrams_share_another() -> None:
+    assert _words("ショートカットを変更") == [
+        ("ショートカット", 1.0),
+        *((g, round(1 / 6, 3)) for g in ["ショ", "ョー", "ート", "トカ", "カッ", "ット"]),
+        ("変更", 1.0),
+    ]
+    assert _words("ショートカット") == [("ショートカット", 1.0)]  # alone: as a substring
+
+
 def test_a_bigram_across_a_word_boundary_counts_for_nothing(tmp_path: Path) -> None:
     for i in range(6):
         _note(tmp_path, f"n{i}.md", f"# 第{i}篇\n\n查看笔记。有多种笔记。\n")

@@ -81,8 +81,8 @@ class Unit(Record):
     heads: str
     weight: float
     word: str
-    extra: bool = False  # beside the word itself: a bigram of a long Korean word, or the
-    # attributive form of a Korean verb or adjective stem
+    extra: bool = False  # beside the word itself: a bigram of a long Korean word or of a
+    # Katakana word, or the attributive form of a Korean verb or adjective stem
     run: str = ""  # for a bigram of a Chinese or Japanese piece: that piece
 
 
@@ -266,11 +266,16 @@ def _cjk_units(piece: str) -> list[Unit]:
 
 
 def _gram_units(piece: str) -> list[Unit]:
-    """A Chinese or Japanese piece of three or more characters as its bigrams, half a word
-    each; in a Han piece, those across a word boundary are left out by their rarity
-    (:func:`vaultkit.search.loose.rarities`; a Katakana word is one word)."""
-    run = "" if all(katakana(c) for c in piece) else piece
-    return [Unit(_cjk(g, DOCS), _cjk(g, HEADS), 0.5, g, run=run) for g in bigrams(piece)]
+    """A Chinese or Japanese piece of three or more characters: a Katakana (loan)word whole,
+    its bigrams sharing one word's weight beside it (キーボードショートカット finds a note
+    that says ショートカット); any other piece as its bigrams, half a word each, those across
+    a word boundary left out by their rarity (:func:`vaultkit.search.loose.rarities`)."""
+    pairs = bigrams(piece)
+    if all(katakana(c) for c in piece):
+        whole = Unit(_cjk(piece, DOCS), _cjk(piece, HEADS), 1.0, piece)
+        share = 1.0 / len(pairs)
+        return [whole, *(Unit(_cjk(g, DOCS), _cjk(g, HEADS), share, g, True) for g in pairs)]
+    return [Unit(_cjk(g, DOCS), _cjk(g, HEADS), 0.5, g, run=piece) for g in pairs]
 
 
 def _attributive(stem: str, ending: str) -> list[Unit]:
