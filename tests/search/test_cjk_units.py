@@ -77,3 +77,13 @@ def test_a_bigram_across_a_word_boundary_counts_for_nothing(tmp_path: Path) -> N
     with opened(vault_corpus(tmp_path), update=True) as (conn, _):
         rarity = rarities(conn, units)
     assert {u.word: rarity[u.docs] for u in units}["记有"] == 0.0
+
+
+def test_a_katakana_compound_loses_the_bigram_between_its_words(tmp_path: Path) -> None:
+    for i in range(4):
+        _note(tmp_path, f"k{i}.md", f"# キー{i}\n\nキーボードとショートカット。\n")
+    units = parse_query("キーボードショートカットを変更").units()
+    with opened(vault_corpus(tmp_path), update=True) as (conn, _):
+        rarity = rarities(conn, units)
+    zero = {u.word for u in units if rarity[u.docs] == 0.0}
+    assert zero == {"ドシ"}  # held by no note, between two that every note holds

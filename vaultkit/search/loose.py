@@ -86,8 +86,8 @@ def rarities(conn: sqlite3.Connection, units: tuple[Unit, ...]) -> dict[str, flo
 
 def _valleys(grams: list[str], rarity: dict[str, float]) -> list[str]:
     """The bigrams of a run that are rarer than the bigrams on both sides of them: a bigram
-    across a word boundary (the 记有 of 笔记有), which the words around it hold far more often
-    than it."""
+    across a word boundary (the 记有 of 笔记有, the ドシ of キーボードショートカット), which
+    the words around it hold far more often than it."""
     rare = [rarity[g] for g in grams]
     return [g for i, g in enumerate(grams[1:-1], 1) if rare[i] > max(rare[i - 1], rare[i + 1])]
 

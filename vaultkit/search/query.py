@@ -268,13 +268,14 @@ def _cjk_units(piece: str) -> list[Unit]:
 def _gram_units(piece: str) -> list[Unit]:
     """A Chinese or Japanese piece of three or more characters: a Katakana (loan)word whole,
     its bigrams sharing one word's weight beside it (キーボードショートカット finds a note
-    that says ショートカット); any other piece as its bigrams, half a word each, those across
-    a word boundary left out by their rarity (:func:`vaultkit.search.loose.rarities`)."""
+    that says ショートカット); any other piece as its bigrams, half a word each. In both, a
+    bigram across a word boundary is left out by its rarity (:func:`loose.rarities`)."""
     pairs = bigrams(piece)
     if all(katakana(c) for c in piece):
         whole = Unit(_cjk(piece, DOCS), _cjk(piece, HEADS), 1.0, piece)
         share = 1.0 / len(pairs)
-        return [whole, *(Unit(_cjk(g, DOCS), _cjk(g, HEADS), share, g, True) for g in pairs)]
+        grams = [Unit(_cjk(g, DOCS), _cjk(g, HEADS), share, g, True, piece) for g in pairs]
+        return [whole, *grams]
     return [Unit(_cjk(g, DOCS), _cjk(g, HEADS), 0.5, g, run=piece) for g in pairs]
 
 
