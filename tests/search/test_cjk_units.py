@@ -48,7 +48,10 @@ def test_a_korean_particle_glued_to_a_latin_word_is_left_out(tmp_path: Path) -> 
 def test_chinese_function_characters_cut_a_run() -> None:
     assert cjk_pieces("把仓库移动到文件夹") == ["仓库移动到文件夹"]  # a leading 把
     assert cjk_pieces("折叠标题和列表") == ["折叠标题", "列表"]  # a conjunction
+    assert cjk_pieces("在白板上添加卡片") == ["白板上添加卡片"]  # 上 is inside the piece
+    assert cjk_pieces("插入到笔记中") == ["插入到笔记"]  # a trailing postposition
     assert cjk_pieces("在线") == ["在线"]  # two characters: kept whole
+    assert cjk_pieces("同时") == ["同时"]
     assert cjk_pieces("如何打开所有笔记") == ["打开", "笔记"]  # 所有: all
     assert cjk_pieces("画面と同期") == ["画面", "同期"]  # Japanese: not cut so
 

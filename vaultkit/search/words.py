@@ -86,8 +86,10 @@ _PARTICLES = frozenset("をにはがのでともへや")
 # now, another, above, before, all), not part of a word; Chinese, then Japanese.
 _LONE = frozenset("在会能要把被让给和与或就都也还再很又从对向后是" + "見今後別時上下前全")
 # Chinese function characters a piece does not start with (a preposition or adverb before the
-# word it governs: 把仓库, 给笔记, 在白板上, 再切换) and conjunctions it is cut at (标题和列表).
+# word it governs: 把仓库, 给笔记, 在白板上, 再切换), does not end with (a postposition of place
+# or time: 笔记中, 白板上, 编辑时; in, on, when) and conjunctions it is cut at (标题和列表).
 _LEADING = frozenset("在把被让给从向为再又也都就很将")
+_TRAILING = frozenset("中上里时内")
 _JOINING = frozenset("和与或及")
 
 
@@ -219,9 +221,12 @@ def _joined(piece: str) -> list[str]:
 
 
 def _unled(piece: str) -> str:
-    """A Chinese piece without a leading preposition or adverb, when two characters are left."""
+    """A Chinese piece without a leading preposition or adverb and a trailing postposition,
+    while two characters are left."""
     while len(piece) > 2 and piece[0] in _LEADING:
         piece = piece[1:]
+    while len(piece) > 2 and piece[-1] in _TRAILING:
+        piece = piece[:-1]
     return piece
 
 
