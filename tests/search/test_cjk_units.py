@@ -65,6 +65,17 @@ def test_a_katakana_word_is_one_word_its_bigrams_share_another() -> None:
     assert _words("ショートカット") == [("ショートカット", 1.0)]  # alone: as a substring
 
 
+def test_a_han_character_alone_counts_half_a_korean_syllable_whole() -> None:
+    assert _words("新しいノートを作る") == [
+        ("新", 0.5),  # found in 更新, 最新 too: half a word
+        ("ノート", 1.0),
+        ("ノー", 0.5),
+        ("ート", 0.5),
+        ("作", 0.5),
+    ]
+    assert _words("창 배치를") == [("창", 1.0), ("배치", 1.0)]  # a Korean word between spaces
+
+
 def test_a_bigram_across_a_word_boundary_counts_for_nothing(tmp_path: Path) -> None:
     for i in range(6):
         _note(tmp_path, f"n{i}.md", f"# 第{i}篇\n\n查看笔记。有多种笔记。\n")

@@ -242,6 +242,10 @@ def _units(term: Term) -> list[Unit]:
 
 
 KOREAN_GRAM = 0.5  # the weight of each bigram of a long Korean word in coverage
+# the weight of one Han or kana character left alone in a Chinese or Japanese run (新 of 新しい,
+# 作 of 作る): it is found wherever a word holds it (更新, 作成), so it says half a word; a
+# one-syllable Korean word (창, 앱) stands between spaces and is a word
+LONE_CHAR = 0.5
 # endings cut off a verb or adjective stem (not a noun's particles): 빠르게, 만들려면, 저장해서
 VERB_ENDINGS = frozenset(
     ["게", "면", "으면", "려면", "으려면", "려고", "고", "기", "해서", "어서", "아서"]
@@ -250,7 +254,7 @@ VERB_ENDINGS = frozenset(
 
 def _cjk_units(piece: str) -> list[Unit]:
     stem = korean_stem(piece)
-    if len(stem) >= 3 and all("\uac00" <= c <= "\ud7af" for c in stem):
+    if len(stem) >= 3 and _hangul(stem):
         # a long Korean word is often a compound or keeps an ending the list lacks
         # (슬라이드쇼로 -> 슬라이드쇼, where the note says 슬라이드): its bigrams count too,
         # in a query of several words (see Query.units)
@@ -258,9 +262,10 @@ def _cjk_units(piece: str) -> list[Unit]:
         grams = [Unit(_cjk(g, DOCS), _cjk(g, HEADS), KOREAN_GRAM, g, True) for g in bigrams(stem)]
         return [whole, *grams]
     if stem != piece or len(piece) <= 2 or not any(is_cjk(c) for c in piece[:1]):
-        whole = Unit(_cjk(stem, DOCS), _cjk(stem, HEADS), 1.0, stem)
+        weight = LONE_CHAR if len(stem) == 1 and not _hangul(stem) else 1.0
+        whole = Unit(_cjk(stem, DOCS), _cjk(stem, HEADS), weight, stem)
         return [whole, *_attributive(stem, piece[len(stem) :])]
-    if all("\uac00" <= c <= "\ud7af" for c in piece):  # a Korean word: whole
+    if _hangul(piece):  # a Korean word: whole
         return [Unit(_cjk(piece, DOCS), _cjk(piece, HEADS), 1.0, piece)]
     return _gram_units(piece)
 
@@ -277,6 +282,10 @@ def _gram_units(piece: str) -> list[Unit]:
         grams = [Unit(_cjk(g, DOCS), _cjk(g, HEADS), share, g, True, piece) for g in pairs]
         return [whole, *grams]
     return [Unit(_cjk(g, DOCS), _cjk(g, HEADS), 0.5, g, run=piece) for g in pairs]
+
+
+def _hangul(text: str) -> bool:
+    return all("\uac00" <= c <= "\ud7af" for c in text)
 
 
 def _attributive(stem: str, ending: str) -> list[Unit]:
