@@ -83,7 +83,7 @@ class Unit(Record):
     word: str
     extra: bool = False  # beside the word itself: a bigram of a long Korean word or of a
     # Katakana word, or the attributive form of a Korean verb or adjective stem
-    run: str = ""  # for a bigram of a Chinese or Japanese piece: that piece
+    run: str = ""  # for a bigram of a Chinese or Japanese piece (a Katakana word): the piece
 
 
 class Query(Record):
@@ -254,7 +254,7 @@ VERB_ENDINGS = frozenset(
 
 def _cjk_units(piece: str) -> list[Unit]:
     stem = korean_stem(piece)
-    if len(stem) >= 3 and _hangul(stem):
+    if len(stem) >= 3 and _syllables(stem):
         # a long Korean word is often a compound or keeps an ending the list lacks
         # (슬라이드쇼로 -> 슬라이드쇼, where the note says 슬라이드): its bigrams count too,
         # in a query of several words (see Query.units)
@@ -262,10 +262,10 @@ def _cjk_units(piece: str) -> list[Unit]:
         grams = [Unit(_cjk(g, DOCS), _cjk(g, HEADS), KOREAN_GRAM, g, True) for g in bigrams(stem)]
         return [whole, *grams]
     if stem != piece or len(piece) <= 2 or not any(is_cjk(c) for c in piece[:1]):
-        weight = LONE_CHAR if len(stem) == 1 and not _hangul(stem) else 1.0
+        weight = LONE_CHAR if len(stem) == 1 and not _syllables(stem) else 1.0
         whole = Unit(_cjk(stem, DOCS), _cjk(stem, HEADS), weight, stem)
         return [whole, *_attributive(stem, piece[len(stem) :])]
-    if _hangul(piece):  # a Korean word: whole
+    if _syllables(piece):  # a Korean word: whole
         return [Unit(_cjk(piece, DOCS), _cjk(piece, HEADS), 1.0, piece)]
     return _gram_units(piece)
 
@@ -284,7 +284,8 @@ def _gram_units(piece: str) -> list[Unit]:
     return [Unit(_cjk(g, DOCS), _cjk(g, HEADS), 0.5, g, run=piece) for g in pairs]
 
 
-def _hangul(text: str) -> bool:
+def _syllables(text: str) -> bool:
+    """True when ``text`` is all Hangul syllables (a Korean word)."""
     return all("\uac00" <= c <= "\ud7af" for c in text)
 
 

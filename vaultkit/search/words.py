@@ -198,14 +198,15 @@ def cjk_pieces(run: str) -> list[str]:
     """The content pieces of one run of CJK characters: a Hangul word as it is (its ending is
     cut by :func:`korean_stem` later), a Chinese or Japanese run with its stop strings and
     particles cut out (a run of nothing else gives no piece), a Japanese one also cut where
-    its script changes (:func:`_japanese_words`)."""
+    its script changes (:func:`_japanese_words`), a Chinese one at its conjunctions and
+    without the function characters at its edges (:func:`_trimmed`)."""
     if all(_hangul(c) for c in run):
         return [] if run in KOREAN or _auxiliary(run) else [run]
     pieces = _cut(run)
     if any(_hiragana(c) or katakana(c) for c in run):
         pieces = [w for p in pieces for w in _japanese_words(p)]
     else:
-        pieces = [_unled(w) for p in pieces for w in _joined(p)]
+        pieces = [_trimmed(w) for p in pieces for w in _joined(p)]
     return [p for p in pieces if p and not (len(p) == 1 and p in _LONE)]
 
 
@@ -220,7 +221,7 @@ def _joined(piece: str) -> list[str]:
     return words
 
 
-def _unled(piece: str) -> str:
+def _trimmed(piece: str) -> str:
     """A Chinese piece without a leading preposition or adverb and a trailing postposition,
     while two characters are left."""
     while len(piece) > 2 and piece[0] in _LEADING:
