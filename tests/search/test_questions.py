@@ -87,7 +87,7 @@ def test_korean_endings_and_cjk_stop_strings() -> None:
     assert korean_stem("태그를") == "태그"
     assert korean_stem("추가하나요") == "추가"
     assert korean_stem("나가") == "나가"  # one syllable would be left: kept
-    assert cjk_pieces("如何给笔记添加别名") == ["给笔记添加别名"]
+    assert cjk_pieces("如何给笔记添加别名") == ["笔记添加别名"]  # 给 leads: cut
     assert cjk_pieces("コールアウトを折りたたむ") == ["コールアウト", "折"]
     # Japanese: cut where the script changes, the Hiragana between (grammar) left out
     assert cjk_pieces("ショートカットを覚えていないときにコマンドを実行するには") == [

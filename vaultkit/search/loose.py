@@ -70,13 +70,26 @@ def documents(conn: sqlite3.Connection) -> int:
 
 
 def rarities(conn: sqlite3.Connection, units: tuple[Unit, ...]) -> dict[str, float]:
-    """Each unit's inverse document frequency (BM25's), by its ``docs`` expression."""
+    """Each unit's inverse document frequency (BM25's), by its ``docs`` expression; 0 for a
+    bigram of a Chinese or Japanese piece that is rarer than both its neighbours (see
+    :func:`_valleys`)."""
     total = documents(conn)
     found: dict[str, float] = {}
     for unit in units:
         if unit.docs not in found:
             found[unit.docs] = idf(_frequency(conn, "docs", unit.docs), total)
+    for run in {u.run for u in units if u.run}:
+        for docs in _valleys([u.docs for u in units if u.run == run], found):
+            found[docs] = 0.0
     return found
+
+
+def _valleys(grams: list[str], rarity: dict[str, float]) -> list[str]:
+    """The bigrams of a run that are rarer than the bigrams on both sides of them: a bigram
+    across a word boundary (the 记有 of 笔记有, the ドシ of キーボードショートカット), which
+    the words around it hold far more often than it."""
+    rare = [rarity[g] for g in grams]
+    return [g for i, g in enumerate(grams[1:-1], 1) if rare[i] > max(rare[i - 1], rare[i + 1])]
 
 
 def coverage(

@@ -19,7 +19,14 @@ import string
 from vaultkit.base.record import Record
 from vaultkit.errors import VaultkitError
 from vaultkit.search.grams import bigrams, cjk_runs, is_cjk
-from vaultkit.search.words import cjk_pieces, is_stop_word, korean_stem, stem_prefix
+from vaultkit.search.words import (
+    cjk_pieces,
+    is_particle,
+    is_stop_word,
+    katakana,
+    korean_stem,
+    stem_prefix,
+)
 
 
 class Columns(Record):
@@ -58,7 +65,7 @@ class Term(Record):
             words = self.text.split() if not self.phrase else [self.text]
             return tuple(w.lower() for w in words if w)
         found: list[str] = []
-        for piece, cjk in _pieces(self.text):
+        for piece, cjk in _content_pieces(self.text):
             if cjk:
                 found.extend(korean_stem(p) for p in cjk_pieces(piece))
             elif _has_token(core := _core(piece)) and not is_stop_word(core):
@@ -74,8 +81,9 @@ class Unit(Record):
     heads: str
     weight: float
     word: str
-    extra: bool = False  # beside the word itself: a bigram of a long Korean word, or the
-    # attributive form of a Korean verb or adjective stem
+    extra: bool = False  # beside the word itself: a bigram of a long Korean word or of a
+    # Katakana word, or the attributive form of a Korean verb or adjective stem
+    run: str = ""  # for a bigram of a Chinese or Japanese piece (a Katakana word): the piece
 
 
 class Query(Record):
@@ -186,6 +194,16 @@ def _pieces(text: str) -> list[tuple[str, bool]]:
     return [part for word in text.split() for part in _parts(word)]
 
 
+def _content_pieces(text: str) -> list[tuple[str, bool]]:
+    """The pieces of a plain term, without a Korean particle glued to a Latin word
+    (``CSS는``, ``Evernote에서``: the particle alone would be searched for)."""
+    found: list[tuple[str, bool]] = []
+    for word in text.split():
+        parts = _parts(word)
+        found.extend(p for i, p in enumerate(parts) if not (i and p[1] and is_particle(p[0])))
+    return found
+
+
 def _stop_words(text: str) -> list[str]:
     out: list[str] = []
     for piece, cjk in _pieces(text):
@@ -210,7 +228,7 @@ def _units(term: Term) -> list[Unit]:
         heads = term_expression(term, HEADS)
         return [Unit(expression, heads or "", 1.0, term.text)] if expression else []
     units: list[Unit] = []
-    for piece, cjk in _pieces(term.text):
+    for piece, cjk in _content_pieces(term.text):
         if not cjk:
             core = _core(piece)
             if _has_token(core) and not is_stop_word(core):
@@ -224,6 +242,10 @@ def _units(term: Term) -> list[Unit]:
 
 
 KOREAN_GRAM = 0.5  # the weight of each bigram of a long Korean word in coverage
+# the weight of one Han or kana character left alone in a Chinese or Japanese run (新 of 新しい,
+# 作 of 作る): it is found wherever a word holds it (更新, 作成), so it says half a word; a
+# one-syllable Korean word (창, 앱) stands between spaces and is a word
+LONE_CHAR = 0.5
 # endings cut off a verb or adjective stem (not a noun's particles): 빠르게, 만들려면, 저장해서
 VERB_ENDINGS = frozenset(
     ["게", "면", "으면", "려면", "으려면", "려고", "고", "기", "해서", "어서", "아서"]
@@ -232,7 +254,7 @@ VERB_ENDINGS = frozenset(
 
 def _cjk_units(piece: str) -> list[Unit]:
     stem = korean_stem(piece)
-    if len(stem) >= 3 and all("\uac00" <= c <= "\ud7af" for c in stem):
+    if len(stem) >= 3 and _syllables(stem):
         # a long Korean word is often a compound or keeps an ending the list lacks
         # (슬라이드쇼로 -> 슬라이드쇼, where the note says 슬라이드): its bigrams count too,
         # in a query of several words (see Query.units)
@@ -240,11 +262,31 @@ def _cjk_units(piece: str) -> list[Unit]:
         grams = [Unit(_cjk(g, DOCS), _cjk(g, HEADS), KOREAN_GRAM, g, True) for g in bigrams(stem)]
         return [whole, *grams]
     if stem != piece or len(piece) <= 2 or not any(is_cjk(c) for c in piece[:1]):
-        whole = Unit(_cjk(stem, DOCS), _cjk(stem, HEADS), 1.0, stem)
+        weight = LONE_CHAR if len(stem) == 1 and not _syllables(stem) else 1.0
+        whole = Unit(_cjk(stem, DOCS), _cjk(stem, HEADS), weight, stem)
         return [whole, *_attributive(stem, piece[len(stem) :])]
-    if all("\uac00" <= c <= "\ud7af" for c in piece):  # a Korean word: whole
+    if _syllables(piece):  # a Korean word: whole
         return [Unit(_cjk(piece, DOCS), _cjk(piece, HEADS), 1.0, piece)]
-    return [Unit(_cjk(g, DOCS), _cjk(g, HEADS), 0.5, g) for g in bigrams(piece)]
+    return _gram_units(piece)
+
+
+def _gram_units(piece: str) -> list[Unit]:
+    """A Chinese or Japanese piece of three or more characters: a Katakana (loan)word whole,
+    its bigrams sharing one word's weight beside it (キーボードショートカット finds a note
+    that says ショートカット); any other piece as its bigrams, half a word each. In both, a
+    bigram across a word boundary is left out by its rarity (:func:`loose.rarities`)."""
+    pairs = bigrams(piece)
+    if all(katakana(c) for c in piece):
+        whole = Unit(_cjk(piece, DOCS), _cjk(piece, HEADS), 1.0, piece)
+        share = 1.0 / len(pairs)
+        grams = [Unit(_cjk(g, DOCS), _cjk(g, HEADS), share, g, True, piece) for g in pairs]
+        return [whole, *grams]
+    return [Unit(_cjk(g, DOCS), _cjk(g, HEADS), 0.5, g, run=piece) for g in pairs]
+
+
+def _syllables(text: str) -> bool:
+    """True when ``text`` is all Hangul syllables (a Korean word)."""
+    return all("\uac00" <= c <= "\ud7af" for c in text)
 
 
 def _attributive(stem: str, ending: str) -> list[Unit]:
@@ -284,7 +326,7 @@ def term_expression(term: Term, columns: Columns = DOCS) -> str | None:
     if term.phrase and not any(True for _ in cjk_runs(term.text)):
         return _latin(term.text, term.prefix, columns) if _has_token(term.text) else None
     pieces: list[str] = []
-    for piece, cjk in _pieces(term.text):
+    for piece, cjk in (_content_pieces if term.plain else _pieces)(term.text):
         if not term.plain:
             if cjk:
                 pieces.append(_cjk(piece, columns))

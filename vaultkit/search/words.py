@@ -43,27 +43,34 @@ KOREAN = frozenset(
     하나요 해요 합니까 하려면 되나요 돼요 됩니까 인가요 입니까 가요 나요 내 제 저 나 우리
     그 이 저것 이것 그것 좀 꼭 더 또 및 등 것 거 건가요 싶어요 싶습니다 주세요 알려줘
     알려주세요 가능한가요 가능할까요 가장 좋은 다른 지금 때 것인가요 여러
-    몇 얼마 얼마나 볼 보려면 보는 모든 되고 되면"""
+    몇 얼마 얼마나 볼 보려면 보는 모든 되고 되면 법
+    안에 안의 위에 위의 아래에 밖에 앞에 뒤에 옆에 사이에"""
     )
 )
 KOREAN_ENDINGS = tuple(
     sorted(
         _split(
-            """하려면 하나요 할까요 합니까 하는 하기 하고 해야 하면 했나요 했어요 되나요 되는 되어
-        되었나요 있는지 있는 인가요 에서는 에서 으로는 으로 에게 한테 까지 부터 처럼 보다
-        이나 이란 이라는 라는 은 는 이 가 을 를 에 의 로 와 과 도 만 요 나 으려면 려면 려고
-        하게 해서 어서 아서 으면 들이 들을 들은 들의 들에 들 할 해 게 면 된"""
+            """하려면 하나요 할까요 는지 합니까 하는 하기 하고 해야 하면 했나요 했어요 되나요
+        되는 되어 되었나요 있는지 있는 인가요 에서는 에서 으로는 으로도 으로서 으로써 으로
+        에게 한테 까지 부터 처럼 보다 이나 이란 이라는 라는 은 는 이 가 을 를 에 의 로 와 과
+        도 만 요 나 으려면 려면 려고 하게 해서 어서 아서 으면 들이 들을 들은 들의 들에 들 할
+        해 게 면 된"""
         ),
         key=len,
         reverse=True,
     )
 )
+_ENDING_SET = frozenset(KOREAN_ENDINGS)
 # Chinese and Japanese strings cut out of a run of characters (longest first). Single Han
 # characters are left in (most are parts of words too), but for a few sentence particles.
 CHINESE = (
     "如何 怎么样 怎么 怎样 什么 哪些 哪个 哪里 为什么 是否 能否 可以 能够 一下 一个 一篇 一种"
     " 有哪些 有没有 我们 我的 你的 自己的 自己 以便 之间 的时候 时候 吗 呢 吧 的 了 么"
     " 多少 看到 之后 以后 然后"
+    # the counterparts of English stop words (all, every, some, other, another, via, this,
+    # these, that, those, need, should, if, but, because, or, and, may, already, again, same)
+    " 所有 全部 每个 一些 某些 其他 其它 另一个 另一篇 另一 通过 这个 这些 那个 那些 需要 应该"
+    " 如果 但是 因为 或者 以及 并且 可能 已经 再次 相同"
 )
 JAPANESE = (
     "するにはどうすればいいですか どうすればいいですか どうすればよいですか にするには するには"
@@ -77,12 +84,32 @@ _PARTICLES = frozenset("をにはがのでともへや")
 # Han characters that, left standing alone between the cuts, are function words (the
 # counterparts of English stop words: at, will, can, let, for, and, or, again, after, see,
 # now, another, above, before, all), not part of a word; Chinese, then Japanese.
-_LONE = frozenset("在会能要把被让给和与或就都也还再很又从对向后" + "見今後別時上下前全")
+_LONE = frozenset("在会能要把被让给和与或就都也还再很又从对向后是" + "見今後別時上下前全")
+# Chinese function characters a piece does not start with (a preposition or adverb before the
+# word it governs: 把仓库, 给笔记, 在白板上, 再切换), does not end with (a postposition of place
+# or time: 笔记中, 白板上, 编辑时; in, on, when) and conjunctions it is cut at (标题和列表).
+_LEADING = frozenset("在把被让给从向为再又也都就很将")
+_TRAILING = frozenset("中上里时内")
+_JOINING = frozenset("和与或及")
+
+
+# The first syllables of the auxiliary verbs 있다 (be, have), 하다 (do) and 되다 (become): one
+# of these with nothing but an ending after it (있는지, 하는지, 될까요) is grammar.
+_AUXILIARY = frozenset("있하할한해했되될된돼됐")
 
 
 def is_stop_word(word: str) -> bool:
     """True for an English or Korean word that is left out of a query's content words."""
-    return word.lower() in ENGLISH or word in KOREAN
+    return word.lower() in ENGLISH or word in KOREAN or _auxiliary(word)
+
+
+def _auxiliary(word: str) -> bool:
+    return len(word) > 1 and word[0] in _AUXILIARY and word[1:] in _ENDING_SET
+
+
+def is_particle(word: str) -> bool:
+    """True for a Korean particle or ending standing alone (``CSS는`` -> ``는``)."""
+    return word in _ENDING_SET
 
 
 @lru_cache(maxsize=1)
@@ -110,12 +137,26 @@ def stem_prefix(word: str) -> str:
     return lowered[:common] if common >= MIN_STEM else lowered
 
 
+# Particles that start with 으, which follows only a syllable with a final consonant (창으로,
+# 앱으로는; after a vowel the particle is 로): cut even when one syllable is left.
+AFTER_FINAL = ("으로는", "으로도", "으로서", "으로써", "으로")
+
+
 def korean_stem(word: str) -> str:
     """A Korean word without its particle or ending (``태그를`` -> ``태그``)."""
+    for ending in AFTER_FINAL:
+        if word.endswith(ending) and len(word) == len(ending) + 1 and _final(word[0]):
+            return word[0]
     for ending in KOREAN_ENDINGS:
         if word.endswith(ending) and len(word) - len(ending) >= 2:
             return word[: -len(ending)]
     return word
+
+
+def _final(syllable: str) -> bool:
+    """True for a Hangul syllable that ends in a consonant (its final, batchim)."""
+    code = ord(syllable) - 0xAC00  # (initial * 21 + vowel) * 28 + final
+    return 0 <= code < 11172 and code % 28 != 0
 
 
 def _hangul(char: str) -> bool:
@@ -157,13 +198,37 @@ def cjk_pieces(run: str) -> list[str]:
     """The content pieces of one run of CJK characters: a Hangul word as it is (its ending is
     cut by :func:`korean_stem` later), a Chinese or Japanese run with its stop strings and
     particles cut out (a run of nothing else gives no piece), a Japanese one also cut where
-    its script changes (:func:`_japanese_words`)."""
+    its script changes (:func:`_japanese_words`), a Chinese one at its conjunctions and
+    without the function characters at its edges (:func:`_trimmed`)."""
     if all(_hangul(c) for c in run):
-        return [] if run in KOREAN else [run]
+        return [] if run in KOREAN or _auxiliary(run) else [run]
     pieces = _cut(run)
     if any(_hiragana(c) or katakana(c) for c in run):
         pieces = [w for p in pieces for w in _japanese_words(p)]
+    else:
+        pieces = [_trimmed(w) for p in pieces for w in _joined(p)]
     return [p for p in pieces if p and not (len(p) == 1 and p in _LONE)]
+
+
+def _joined(piece: str) -> list[str]:
+    """A Chinese piece cut at its conjunctions (``标题和列表`` -> ``标题``, ``列表``)."""
+    words = [""]
+    for char in piece:
+        if char in _JOINING:
+            words.append("")
+        else:
+            words[-1] += char
+    return words
+
+
+def _trimmed(piece: str) -> str:
+    """A Chinese piece without a leading preposition or adverb and a trailing postposition,
+    while two characters are left."""
+    while len(piece) > 2 and piece[0] in _LEADING:
+        piece = piece[1:]
+    while len(piece) > 2 and piece[-1] in _TRAILING:
+        piece = piece[:-1]
+    return piece
 
 
 def _cut(run: str) -> list[str]:
