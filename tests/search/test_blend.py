@@ -154,3 +154,13 @@ def test_the_note_whose_lead_names_the_question_beats_a_sibling(tmp_path: Path) 
         _note(tmp_path, f"other{i}.md", f"# Other {i}\n\nA note about keys and things.\n")
     query = "How do I run a command when I don't remember its shortcut?"
     assert _hits(tmp_path, query)[0][0] == "Palette.md"
+
+
+def test_an_about_word_counts_by_its_stem_where_a_word_starts(tmp_path: Path) -> None:
+    _note(tmp_path, "Later.md", "# Later\n\nHeadless, subheadings, then headings.\n")
+    _note(tmp_path, "Never.md", "# Never\n\nHeadless and subheadings only.\n")
+    for i in range(4):
+        _note(tmp_path, f"other{i}.md", f"# Other {i}\n\nSomething else.\n")
+    about = _about(tmp_path, "headings")
+    assert about["Later.md"] == 1.0  # found past the words that only start (or hold) it
+    assert about["Never.md"] == 0.0

@@ -82,10 +82,22 @@ def _wanted(
 Wanted = list[tuple[str, bool, float, float]]  # what :func:`_wanted` gives
 
 
+def _has_stem(text: str, key: str) -> bool:
+    """Whether a word of ``text`` has the stem ``key`` (a stem starts its word: look for it
+    at word starts only, and stem just the words found there)."""
+    at = text.find(key)
+    while at >= 0:
+        if at == 0 or not _TOKEN.match(text, at - 1):
+            word = _TOKEN.match(text, at)
+            if word is not None and _stem(word.group()) == key:
+                return True
+        at = text.find(key, at + 1)
+    return False
+
+
 def _named(text: str, wanted: Wanted) -> float:
     """The credit of the units the lower-cased ``text`` names (see :func:`_wanted`)."""
-    stems = {_stem(token) for token in _TOKEN.findall(text)}
-    return sum(c for key, loose, _, c in wanted if (key in text if loose else key in stems))
+    return sum(c for key, loose, _, c in wanted if (key in text if loose else _has_stem(text, key)))
 
 
 def _wanted_in(
