@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from vaultkit.search.blend import title_share
+from vaultkit.search.blend import about_share, title_share
 from vaultkit.search.corpus import vault_corpus
 from vaultkit.search.find import Filters
 from vaultkit.search.index import opened
 from vaultkit.search.loose import rarities
 from vaultkit.search.query import parse_query
 from vaultkit.search.recall import search_folder
-from vaultkit.search.sections import sections
+from vaultkit.search.sections import best_sections, sections
 
 CATCH_ALL = (
     "# Command line\n\n"
@@ -109,3 +109,58 @@ def test_sections_are_cut_at_headings_outside_code() -> None:
     starts, heads = sections(body)
     assert [body[s : s + 5] for s in starts] == ["intro", "# One", "## Tw"]
     assert [body[s:h] for s, h in zip(starts, heads, strict=True)] == ["", "# One", "## Two"]
+
+
+def _about(folder: Path, query: str) -> dict[str, float]:
+    with opened(vault_corpus(folder)) as (conn, _):
+        paths = dict(conn.execute("SELECT id, path FROM files"))
+        units = parse_query(query).units()
+        rarity = rarities(conn, units)
+        share = about_share(conn, units, best_sections(conn, units, list(paths), rarity), rarity)
+    return {paths[fid]: value for fid, value in share.items()}
+
+
+def test_the_about_fields_are_the_lead_and_the_headings_not_the_rest(tmp_path: Path) -> None:
+    _note(tmp_path, "Lead.md", "# Lead\n\nShows the outline here.\n\n## Use\n\nNothing more.\n")
+    _note(tmp_path, "Late.md", "# Late\n\nNothing first.\n\n## Use\n\nShows the outline.\n")
+    _note(tmp_path, "Heading.md", "# Heading\n\nNothing first.\n\n## The outline\n\nShows.\n")
+    described = "---\ndescription: Shows the outline.\n---\n# Described\n\nNothing here.\n"
+    _note(tmp_path, "Described.md", described)
+    for i in range(4):
+        _note(tmp_path, f"other{i}.md", f"# Other {i}\n\nSomething else.\n")
+    about = _about(tmp_path, "outline")
+    assert about["Lead.md"] == about["Heading.md"] == about["Described.md"] == 1.0
+    assert about["Late.md"] == 0.0  # the word stands under a later heading only
+    _note(tmp_path, "Both.md", "# Both\n\nShows the outline.\n\n## Outline\n\nShows.\n")
+    again = _about(tmp_path, "outline")
+    assert again["Both.md"] == 2 * again["Lead.md"] > 0  # named in both fields
+
+
+SIBLING = (  # holds every word of the question (and wins without ABOUT), about keys
+    "# Keys\n\nKeys of every kind, listed below.\n\n"
+    + "".join(f"## Part {i}\n\nPress keys {i} for the thing {i}.\n\n" for i in range(8))
+    + "## More\n\nEvery command has a shortcut; a shortcut runs a command.\n\n"
+    + "## Last\n\nRun a command; remember a shortcut; run it again.\n"
+)
+ANSWER = (  # says in its lead what it is for, and holds fewer of the question's words
+    "# Palette\n\nThe palette lets you run a command by name.\n\n## Pinned\n\nPin what you use.\n"
+)
+
+
+def test_the_note_whose_lead_names_the_question_beats_a_sibling(tmp_path: Path) -> None:
+    _note(tmp_path, "Keys.md", SIBLING)
+    _note(tmp_path, "Palette.md", ANSWER)
+    for i in range(6):
+        _note(tmp_path, f"other{i}.md", f"# Other {i}\n\nA note about keys and things.\n")
+    query = "How do I run a command when I don't remember its shortcut?"
+    assert _hits(tmp_path, query)[0][0] == "Palette.md"
+
+
+def test_an_about_word_counts_by_its_stem_where_a_word_starts(tmp_path: Path) -> None:
+    _note(tmp_path, "Later.md", "# Later\n\nHeadless, subheadings, then headings.\n")
+    _note(tmp_path, "Never.md", "# Never\n\nHeadless and subheadings only.\n")
+    for i in range(4):
+        _note(tmp_path, f"other{i}.md", f"# Other {i}\n\nSomething else.\n")
+    about = _about(tmp_path, "headings")
+    assert about["Later.md"] == 1.0  # found past the words that only start (or hold) it
+    assert about["Never.md"] == 0.0

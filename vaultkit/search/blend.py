@@ -18,8 +18,13 @@ The best ``RERANKED`` candidates by these are ranked again with their coverage r
 most of the query one of their sections holds (:mod:`vaultkit.search.sections`): the note
 that answers a question holds its words together, under one heading, where a long note
 that mentions them in passing holds them apart (and its lead section, before the first
-heading, says what the note is about, so words there count as in a heading). A note holding
-every word keeps ``Hit.complete``; only the order is blended. These weights were set on
+heading, says what the note is about, so words there count as in a heading). Beside it, each
+is scored by what says it is *about* the query, weighted ``ABOUT``: the share of the query
+(counted as the title share is) its lead field names (title, aliases, description and lead
+section as one text), plus the share its headings name: of two sibling notes the one that
+answers a question names it where it says what it is about, while the other may hold more of
+its words throughout and win on whole-note coverage. A note holding every word keeps
+``Hit.complete``; only the order is blended. These weights were set on
 ``benchmarks/recall_queries.py`` and checked on ``benchmarks/recall_heldout.py`` and
 ``benchmarks/recall_fresh.py`` (see benchmarks/README.md); nothing here knows a query.
 """
@@ -33,13 +38,14 @@ from functools import lru_cache
 from vaultkit.search.grams import is_cjk
 from vaultkit.search.loose import Loose, coverage, documents, id_list, idf, rarities
 from vaultkit.search.query import Query, Unit
-from vaultkit.search.sections import best_sections
+from vaultkit.search.sections import Read, best_sections
 from vaultkit.search.words import stem_prefix
 
 BM25 = 1.5  # the weight of the BM25 part against coverage (1)
 TITLE = 2.0  # the weight of the share of the query the title and aliases name
 SECTION = 1.0  # the weight of the most of the query one section holds (in place of coverage)
 RERANKED = 30  # the best candidates (by coverage) whose sections are read
+ABOUT = 1.0  # the weight of each about field's share of the query (lead field, headings)
 COMMON = 2  # a word held by more than one note in this many counts less in a title
 _TOKEN = re.compile(r"\w+")
 
@@ -73,20 +79,58 @@ def _wanted(
     return wanted
 
 
+Wanted = list[tuple[str, bool, float, float]]  # what :func:`_wanted` gives
+
+
+def _has_stem(text: str, key: str) -> bool:
+    """Whether a word of ``text`` has the stem ``key`` (a stem starts its word: look for it
+    at word starts only, and stem just the words found there)."""
+    at = text.find(key)
+    while at >= 0:
+        if at == 0 or not _TOKEN.match(text, at - 1):
+            word = _TOKEN.match(text, at)
+            if word is not None and _stem(word.group()) == key:
+                return True
+        at = text.find(key, at + 1)
+    return False
+
+
+def _named(text: str, wanted: Wanted) -> float:
+    """The credit of the units the lower-cased ``text`` names (see :func:`_wanted`)."""
+    return sum(c for key, loose, _, c in wanted if (key in text if loose else _has_stem(text, key)))
+
+
+def _wanted_in(
+    conn: sqlite3.Connection, units: tuple[Unit, ...], rarity: dict[str, float]
+) -> tuple[Wanted, float]:
+    """The units as :func:`_wanted` gives them in this index, and their total weight."""
+    wanted = _wanted(units, rarity, idf(documents(conn) / COMMON, documents(conn)))
+    return wanted, sum(weight for _, _, weight, _ in wanted) or 1.0
+
+
 def title_share(
     conn: sqlite3.Connection, units: tuple[Unit, ...], ids: list[int], rarity: dict[str, float]
 ) -> dict[int, float]:
     """The share of the query's content words (by weight) each file's title or aliases name;
     a word held by more than one note in ``COMMON`` counts less (a title naming *note* in a
     vault of notes says little)."""
-    wanted = _wanted(units, rarity, idf(documents(conn) / COMMON, documents(conn)))
-    total = sum(weight for _, _, weight, _ in wanted) or 1.0
-    share: dict[int, float] = {}
-    for fid, names in _names(conn, ids).items():
-        stems = {_stem(token) for token in _TOKEN.findall(names)}
-        held = (c for key, loose, _, c in wanted if (key in names if loose else key in stems))
-        share[fid] = sum(held) / total
-    return share
+    wanted, total = _wanted_in(conn, units, rarity)
+    return {fid: _named(names, wanted) / total for fid, names in _names(conn, ids).items()}
+
+
+def about_share(
+    conn: sqlite3.Connection,
+    units: tuple[Unit, ...],
+    read: dict[int, Read],
+    rarity: dict[str, float],
+) -> dict[int, float]:
+    """For each file read, the share of the query (as :func:`title_share` counts it) its lead
+    field names plus the share its headings name (so at most 2)."""
+    wanted, total = _wanted_in(conn, units, rarity)
+    return {
+        fid: (_named(r.lead, wanted) + _named(r.headings, wanted)) / total
+        for fid, r in read.items()
+    }
 
 
 def blend(
@@ -108,9 +152,14 @@ def blend(
     rest = {fid: BM25 * bm25[fid] / best + TITLE * share.get(fid, 0.0) for fid in ids}
     first = {fid: cover.get(fid, 0.0) / top + rest[fid] for fid in ids}
     order = sorted(ids, key=lambda fid: (-round(first[fid], 9), fid))[: max(limit, RERANKED)]
-    held = best_sections(conn, units, order, rarity)
+    read = best_sections(conn, units, order, rarity)
+    held = {fid: r.held for fid, r in read.items()}
     most = max(held.values(), default=0.0) or 1.0
-    score = {fid: SECTION * held.get(fid, 0.0) / most + rest[fid] for fid in order}
+    about = about_share(conn, units, read, rarity)
+    score = {
+        fid: SECTION * held.get(fid, 0.0) / most + ABOUT * about.get(fid, 0.0) + rest[fid]
+        for fid in order
+    }
     whole = {fid for fid, _ in complete}
     order = sorted(order, key=lambda fid: (-round(score[fid], 9), fid))[:limit]
     return [(fid, score[fid], fid in whole) for fid in order]
