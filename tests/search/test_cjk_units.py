@@ -101,3 +101,16 @@ def test_a_katakana_compound_loses_the_bigram_between_its_words(tmp_path: Path) 
         rarity = rarities(conn, units)
     zero = {u.word for u in units if rarity[u.docs] == 0.0}
     assert zero == {"ドシ"}  # held by no note, between two that every note holds
+
+
+def test_a_bigram_before_a_repeated_word_is_judged_at_its_place(tmp_path: Path) -> None:
+    for i in range(6):
+        _note(tmp_path, f"n{i}.md", f"# 第{i}篇\n\n链接。预览。\n")
+    units = parse_query("链接预览链接").units()
+    assert [u.word for u in units] == ["链接", "接预", "预览", "览链"]  # 链接 is kept once
+    with opened(vault_corpus(tmp_path), update=True) as (conn, _):
+        rarity = rarities(conn, units)
+    by_word = {u.word: rarity[u.docs] for u in units}
+    assert by_word["接预"] == 0.0
+    assert by_word["览链"] == 0.0  # between 预览 and the second 链接, not at the run's end
+    assert by_word["链接"] > 0 and by_word["预览"] > 0

@@ -17,6 +17,7 @@ import math
 import sqlite3
 
 from vaultkit.base.record import Record, field
+from vaultkit.search.grams import bigrams
 from vaultkit.search.query import Query, Unit
 
 CANDIDATES = 200  # best BM25 matches of any unit looked at
@@ -78,10 +79,12 @@ def rarities(conn: sqlite3.Connection, units: tuple[Unit, ...]) -> dict[str, flo
     for unit in units:
         if unit.docs not in found:
             found[unit.docs] = idf(_frequency(conn, "docs", unit.docs), total)
-    for run in {u.run for u in units if u.run}:
-        for docs in _valleys([u.docs for u in units if u.run == run], found):
-            found[docs] = 0.0
-    return found
+    # each run's bigrams in order, a repeated one at each of its places (its unit is kept
+    # once), all judged by their own rarity before any is dropped
+    docs = {u.word: u.docs for u in units}
+    runs = {u.run for u in units if u.run}
+    low = {g for run in runs for g in _valleys([docs[b] for b in bigrams(run) if b in docs], found)}
+    return found | dict.fromkeys(low, 0.0)
 
 
 def _valleys(grams: list[str], rarity: dict[str, float]) -> list[str]:
