@@ -164,3 +164,12 @@ def test_an_about_word_counts_by_its_stem_where_a_word_starts(tmp_path: Path) ->
     about = _about(tmp_path, "headings")
     assert about["Later.md"] == 1.0  # found past the words that only start (or hold) it
     assert about["Never.md"] == 0.0
+
+
+def test_a_bigram_across_words_earns_no_about_or_title_credit(tmp_path: Path) -> None:
+    for i in range(6):
+        _note(tmp_path, f"n{i}.md", f"# 第{i}篇\n\n链接。预览。\n")
+    _note(tmp_path, "览链.md", "# 览链\n\n## 览链\n\n别的。\n")  # only the junk of 预览|链接
+    query = "链接预览链接"  # 览链 stands between 预览 and the second 链接
+    assert _shares(tmp_path, query)["览链.md"] == 0.0  # as it counts in coverage: nothing
+    assert _about(tmp_path, query)["览链.md"] == 0.0
