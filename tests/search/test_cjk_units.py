@@ -101,3 +101,44 @@ def test_a_katakana_compound_loses_the_bigram_between_its_words(tmp_path: Path) 
         rarity = rarities(conn, units)
     zero = {u.word for u in units if rarity[u.docs] == 0.0}
     assert zero == {"ドシ"}  # held by no note, between two that every note holds
+
+
+def test_a_korean_word_counts_no_rarer_than_its_first_syllables(tmp_path: Path) -> None:
+    for i in range(5):
+        _note(tmp_path, f"v{i}.md", f"# 노트 {i}\n\n보관함에 저장하고 링크를 바꾸세요.\n")
+    _note(tmp_path, "x.md", "# 기타\n\n보관소에서 링크한 것을 바꾼 다음.\n")
+    units = parse_query("보관소 링크한 바꾸게").units()
+    assert [u.word for u in units if u.stem] == [
+        "보관소",
+        "보관",
+        "관소",
+        "링크한",
+        "링크",
+        "크한",
+        "바꾼",
+    ]
+    with opened(vault_corpus(tmp_path), update=True) as (conn, _):
+        rarity = rarities(conn, units)
+    by_word = {u.word: rarity[u.docs] for u in units}
+    assert by_word["보관소"] == by_word["관소"] == by_word["보관"] < by_word["링크한"] + 1
+    assert by_word["링크한"] == by_word["크한"] == by_word["링크"]
+    assert by_word["바꾼"] == by_word["바꾸"]  # the attributive form: as its stem
+    alone = parse_query("보관소").units()  # one word: its stem is counted for it
+    with opened(vault_corpus(tmp_path), update=True) as (conn, _):
+        assert rarities(conn, alone)[alone[0].docs] == by_word["보관"]
+
+
+def test_a_chance_holder_of_a_rare_korean_form_does_not_win(tmp_path: Path) -> None:
+    for i in range(8):
+        text = f"# 노트 {i}\n\n보관함의 노트와 태그를 저장해요. 긴 문장이 여기에 있어요.\n"
+        _note(tmp_path, f"n{i}.md", text)
+    _note(
+        tmp_path, "태그.md", "# 태그 패널\n\n보관함의 모든 태그와 각 태그의 노트 수를 보여 줘요.\n"
+    )
+    _note(
+        tmp_path,
+        "들여오기.md",
+        "# 들여오기\n\n다른 보관소의 노트를 들여와요. 태그도 그대로 와요.\n",
+    )
+    hits = search_folder(tmp_path, "보관소의 모든 태그와 태그 노트 수를 보려면", Filters()).hits
+    assert hits[0].path == "태그.md"  # 보관소 counts as 보관, which both hold

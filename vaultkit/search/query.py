@@ -84,6 +84,8 @@ class Unit(Record):
     extra: bool = False  # beside the word itself: a bigram of a long Korean word or of a
     # Katakana word, or the attributive form of a Korean verb or adjective stem
     run: str = ""  # for a bigram of a Chinese or Japanese piece (a Katakana word): the piece
+    stem: str = ""  # for a unit of a Korean word: the docs expression of the word's stem, no
+    # rarer than which the unit counts (see loose.rarities)
 
 
 class Query(Record):
@@ -258,8 +260,12 @@ def _cjk_units(piece: str) -> list[Unit]:
         # a long Korean word is often a compound or keeps an ending the list lacks
         # (슬라이드쇼로 -> 슬라이드쇼, where the note says 슬라이드): its bigrams count too,
         # in a query of several words (see Query.units)
-        whole = Unit(_cjk(stem, DOCS), _cjk(stem, HEADS), 1.0, stem)
-        grams = [Unit(_cjk(g, DOCS), _cjk(g, HEADS), KOREAN_GRAM, g, True) for g in bigrams(stem)]
+        head = _head(stem)
+        whole = Unit(_cjk(stem, DOCS), _cjk(stem, HEADS), 1.0, stem, stem=head)
+        grams = [
+            Unit(_cjk(g, DOCS), _cjk(g, HEADS), KOREAN_GRAM, g, True, stem=head)
+            for g in bigrams(stem)
+        ]
         return [whole, *grams]
     if stem != piece or len(piece) <= 2 or not any(is_cjk(c) for c in piece[:1]):
         weight = LONE_CHAR if len(stem) == 1 and not _syllables(stem) else 1.0
@@ -297,7 +303,15 @@ def _attributive(stem: str, ending: str) -> list[Unit]:
     if ending not in VERB_ENDINGS or not 0 <= last < 11172 or last % 28:
         return []
     form = stem[:-1] + chr(0xAC00 + last + 4)  # final 4: ㄴ
-    return [Unit(_cjk(form, DOCS), _cjk(form, HEADS), KOREAN_GRAM, form, True)]
+    return [Unit(_cjk(form, DOCS), _cjk(form, HEADS), KOREAN_GRAM, form, True, stem=_head(stem))]
+
+
+def _head(word: str) -> str:
+    """The docs expression of a Korean word's first two syllables, the part that says what it
+    is: Korean adds to a word's end (endings the list lacks: 링크한, 숨기거; suffixes:
+    보관소 beside 보관함), so a form much rarer than its first syllables is an uncommon form
+    of them, and one note holding it by chance should not weigh as if it named a rare word."""
+    return _cjk(word[:2], DOCS)
 
 
 def _parts(text: str) -> list[tuple[str, bool]]:
