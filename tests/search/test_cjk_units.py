@@ -27,6 +27,9 @@ def test_a_particle_of_a_final_consonant_leaves_one_syllable() -> None:
     assert korean_stem("앱으로는") == "앱"
     assert korean_stem("방법으로도") == "방법"
     assert korean_stem("나로") == "나로"  # 로 alone would leave one syllable: kept
+    assert korean_stem("앱에서") == "앱"  # 에서 ends no word but as a particle
+    assert korean_stem("탭까지") == "탭"
+    assert korean_stem("앱에") == "앱에"  # 에 alone would leave one syllable: kept
 
 
 def test_auxiliary_verbs_and_their_endings_are_grammar() -> None:

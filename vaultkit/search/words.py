@@ -140,12 +140,18 @@ def stem_prefix(word: str) -> str:
 # Particles that start with 으, which follows only a syllable with a final consonant (창으로,
 # 앱으로는; after a vowel the particle is 로): cut even when one syllable is left.
 AFTER_FINAL = ("으로는", "으로도", "으로서", "으로써", "으로")
+# Particles of two syllables that end no word but as a particle (앱에서, 탭까지, 창처럼: in,
+# up to, like): cut even when one syllable, a one-syllable noun, is left.
+ALWAYS_PARTICLES = ("에서는", "에서", "에게", "까지", "부터", "처럼")
 
 
 def korean_stem(word: str) -> str:
     """A Korean word without its particle or ending (``태그를`` -> ``태그``)."""
     for ending in AFTER_FINAL:
         if word.endswith(ending) and len(word) == len(ending) + 1 and _final(word[0]):
+            return word[0]
+    for ending in ALWAYS_PARTICLES:
+        if word.endswith(ending) and len(word) == len(ending) + 1:
             return word[0]
     for ending in KOREAN_ENDINGS:
         if word.endswith(ending) and len(word) - len(ending) >= 2:
