@@ -39,6 +39,19 @@ def test_auxiliary_verbs_and_their_endings_are_grammar() -> None:
     assert _words("노트들이 연결되어 있는지 보는 법") == [("노트", 1.0), ("연결", 1.0)]
 
 
+def test_seeing_and_a_helping_giving_verb_are_grammar() -> None:
+    assert all(is_stop_word(w) for w in ["보고", "보여", "보이는"])  # see, show: as "see"
+    assert not is_stop_word("보기")  # a view (읽기 보기): a word
+    query = parse_query("각주를 한눈에 보여 주는 패널")
+    assert [u.word for u in query.units()] == ["각주", "한눈", "패널"]
+    assert query.left_out() == ("보여", "주는")
+    assert "주는" not in query.match()
+    assert _words("알려 줘 메뉴") == [("알려", 1.0), ("메뉴", 1.0)]  # 줘 helps 알려 (tell)
+    assert _words("노트 주는 메뉴") == [("노트", 1.0), ("주는", 1.0), ("메뉴", 1.0)]
+    assert ("주요", 1.0) in _words("데이터 주요 항목")  # 주요 (main) is no form of 주다
+    assert [u.word for u in parse_query("주는").units()] == ["주는"]  # nothing else: as written
+
+
 def test_a_korean_particle_glued_to_a_latin_word_is_left_out(tmp_path: Path) -> None:
     _note(tmp_path, "스니펫.md", "# CSS 스니펫\n\nCSS 파일을 폴더에 넣어요.\n")
     _note(tmp_path, "테마.md", "# 테마\n\n테마는 커뮤니티에서 받아요.\n")

@@ -21,6 +21,7 @@ from vaultkit.errors import VaultkitError
 from vaultkit.search.grams import bigrams, cjk_runs, is_cjk
 from vaultkit.search.words import (
     cjk_pieces,
+    is_helping_verb,
     is_particle,
     is_stop_word,
     katakana,
@@ -53,6 +54,7 @@ class Term(Record):
     prefix: bool = False
     excluded: bool = False
     literal: bool = False  # every word as written: no stop words left out, no stems
+    helping: bool = False  # an auxiliary verb after the verb it helps (보여 주는): grammar
 
     @property
     def plain(self) -> bool:
@@ -65,6 +67,8 @@ class Term(Record):
             words = self.text.split() if not self.phrase else [self.text]
             return tuple(w.lower() for w in words if w)
         found: list[str] = []
+        if self.helping:
+            return ()
         for piece, cjk in _content_pieces(self.text):
             if cjk:
                 found.extend(korean_stem(p) for p in cjk_pieces(piece))
@@ -152,7 +156,8 @@ class Query(Record):
         for terms in self.groups:
             for term in terms:
                 if term.plain and not term.excluded:
-                    out.extend(w for w in _stop_words(term.text) if w not in out)
+                    words = [term.text] if term.helping else _stop_words(term.text)
+                    out.extend(w for w in words if w not in out)
         return tuple(out)
 
     def heads_imply_match(self, every: bool = False) -> bool:
@@ -230,6 +235,8 @@ def _units(term: Term) -> list[Unit]:
         heads = term_expression(term, HEADS)
         return [Unit(expression, heads or "", 1.0, term.text)] if expression else []
     units: list[Unit] = []
+    if term.helping:
+        return units
     for piece, cjk in _content_pieces(term.text):
         if not cjk:
             core = _core(piece)
@@ -337,6 +344,8 @@ def _has_token(text: str) -> bool:
 
 def term_expression(term: Term, columns: Columns = DOCS) -> str | None:
     """The FTS5 expression of one term (None when it holds nothing searchable)."""
+    if term.helping:
+        return None
     if term.phrase and not any(True for _ in cjk_runs(term.text)):
         return _latin(term.text, term.prefix, columns) if _has_token(term.text) else None
     pieces: list[str] = []
@@ -402,7 +411,11 @@ def parse_query(text: str) -> Query:
         if raw == "OR" and not (quoted or excluded or prefix):
             groups.append([])
             continue
-        groups[-1].append(Term(raw.strip(), phrase=quoted, prefix=prefix, excluded=excluded))
+        last = groups[-1][-1] if groups[-1] else None
+        plain = not (quoted or prefix or excluded)
+        helping = plain and last is not None and last.plain and is_helping_verb(last.text, raw)
+        term = Term(raw.strip(), phrase=quoted, prefix=prefix, excluded=excluded, helping=helping)
+        groups[-1].append(term)
     kept: list[tuple[Term, ...]] = []
     for terms in groups:
         if not any(not t.excluded and term_expression(t) for t in terms):
