@@ -123,6 +123,8 @@ def test_a_korean_word_counts_no_rarer_than_its_first_syllables(tmp_path: Path) 
     for i in range(5):
         _note(tmp_path, f"v{i}.md", f"# 노트 {i}\n\n보관함에 저장하고 링크를 바꾸세요.\n")
     _note(tmp_path, "x.md", "# 기타\n\n보관소에서 링크한 것을 바꾼 다음.\n")
+    assert _words("보관소 태그") == [("보관소", 1.0), ("보관", 0.25), ("관소", 0.25), ("태그", 1.0)]
+    assert _words("빠르게 태그")[1] == ("빠른", 0.5)  # the attributive form: half a word
     units = parse_query("보관소 링크한 바꾸게").units()
     assert [u.word for u in units if u.stem] == [
         "보관소",

@@ -250,7 +250,11 @@ def _units(term: Term) -> list[Unit]:
     return units
 
 
-KOREAN_GRAM = 0.5  # the weight of each bigram of a long Korean word in coverage
+# the weight of each bigram of a long Korean word in coverage: a quarter word, since each
+# counts no rarer than the word's stem, as the whole word does (see Unit.stem), so at half a
+# word a three-syllable word would weigh twice a two-syllable one
+KOREAN_GRAM = 0.25
+KOREAN_FORM = 0.5  # the weight of the attributive form of a Korean verb or adjective stem
 # the weight of one Han or kana character left alone in a Chinese or Japanese run (新 of 新しい,
 # 作 of 作る): it is found wherever a word holds it (更新, 作成), so it says half a word; a
 # one-syllable Korean word (창, 앱) stands between spaces and is a word
@@ -310,7 +314,7 @@ def _attributive(stem: str, ending: str) -> list[Unit]:
     if ending not in VERB_ENDINGS or not 0 <= last < 11172 or last % 28:
         return []
     form = stem[:-1] + chr(0xAC00 + last + 4)  # final 4: ㄴ
-    return [Unit(_cjk(form, DOCS), _cjk(form, HEADS), KOREAN_GRAM, form, True, stem=_head(stem))]
+    return [Unit(_cjk(form, DOCS), _cjk(form, HEADS), KOREAN_FORM, form, True, stem=_head(stem))]
 
 
 def _head(word: str) -> str:
