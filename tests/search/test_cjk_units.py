@@ -27,6 +27,9 @@ def test_a_particle_of_a_final_consonant_leaves_one_syllable() -> None:
     assert korean_stem("앱으로는") == "앱"
     assert korean_stem("방법으로도") == "방법"
     assert korean_stem("나로") == "나로"  # 로 alone would leave one syllable: kept
+    assert korean_stem("앱에서") == "앱"  # 에서 ends no word but as a particle
+    assert korean_stem("탭까지") == "탭"
+    assert korean_stem("앱에") == "앱에"  # 에 alone would leave one syllable: kept
 
 
 def test_auxiliary_verbs_and_their_endings_are_grammar() -> None:
@@ -34,6 +37,19 @@ def test_auxiliary_verbs_and_their_endings_are_grammar() -> None:
     assert not is_stop_word("있")  # nothing after it: not a form of the verb
     assert not is_stop_word("하늘")  # 늘 is no ending
     assert _words("노트들이 연결되어 있는지 보는 법") == [("노트", 1.0), ("연결", 1.0)]
+
+
+def test_seeing_and_a_helping_giving_verb_are_grammar() -> None:
+    assert all(is_stop_word(w) for w in ["보고", "보여", "보이는"])  # see, show: as "see"
+    assert not is_stop_word("보기")  # a view (읽기 보기): a word
+    query = parse_query("각주를 한눈에 보여 주는 패널")
+    assert [u.word for u in query.units()] == ["각주", "한눈", "패널"]
+    assert query.left_out() == ("보여", "주는")
+    assert "주는" not in query.match()
+    assert _words("알려 줘 메뉴") == [("알려", 1.0), ("메뉴", 1.0)]  # 줘 helps 알려 (tell)
+    assert _words("노트 주는 메뉴") == [("노트", 1.0), ("주는", 1.0), ("메뉴", 1.0)]
+    assert ("주요", 1.0) in _words("데이터 주요 항목")  # 주요 (main) is no form of 주다
+    assert [u.word for u in parse_query("주는").units()] == ["주는"]  # nothing else: as written
 
 
 def test_a_korean_particle_glued_to_a_latin_word_is_left_out(tmp_path: Path) -> None:
@@ -114,3 +130,46 @@ def test_a_bigram_before_a_repeated_word_is_judged_at_its_place(tmp_path: Path) 
     assert by_word["接预"] == 0.0
     assert by_word["览链"] == 0.0  # between 预览 and the second 链接, not at the run's end
     assert by_word["链接"] > 0 and by_word["预览"] > 0
+
+
+def test_a_korean_word_counts_no_rarer_than_its_first_syllables(tmp_path: Path) -> None:
+    for i in range(5):
+        _note(tmp_path, f"v{i}.md", f"# 노트 {i}\n\n보관함에 저장하고 링크를 바꾸세요.\n")
+    _note(tmp_path, "x.md", "# 기타\n\n보관소에서 링크한 것을 바꾼 다음.\n")
+    assert _words("보관소 태그") == [("보관소", 1.0), ("보관", 0.25), ("관소", 0.25), ("태그", 1.0)]
+    assert _words("빠르게 태그")[1] == ("빠른", 0.5)  # the attributive form: half a word
+    units = parse_query("보관소 링크한 바꾸게").units()
+    assert [u.word for u in units if u.stem] == [
+        "보관소",
+        "보관",
+        "관소",
+        "링크한",
+        "링크",
+        "크한",
+        "바꾼",
+    ]
+    with opened(vault_corpus(tmp_path), update=True) as (conn, _):
+        rarity = rarities(conn, units)
+    by_word = {u.word: rarity[u.docs] for u in units}
+    assert by_word["보관소"] == by_word["관소"] == by_word["보관"] < by_word["링크한"] + 1
+    assert by_word["링크한"] == by_word["크한"] == by_word["링크"]
+    assert by_word["바꾼"] == by_word["바꾸"]  # the attributive form: as its stem
+    alone = parse_query("보관소").units()  # one word: its stem is counted for it
+    with opened(vault_corpus(tmp_path), update=True) as (conn, _):
+        assert rarities(conn, alone)[alone[0].docs] == by_word["보관"]
+
+
+def test_a_chance_holder_of_a_rare_korean_form_does_not_win(tmp_path: Path) -> None:
+    for i in range(8):
+        text = f"# 노트 {i}\n\n보관함의 노트와 태그를 저장해요. 긴 문장이 여기에 있어요.\n"
+        _note(tmp_path, f"n{i}.md", text)
+    _note(
+        tmp_path, "태그.md", "# 태그 패널\n\n보관함의 모든 태그와 각 태그의 노트 수를 보여 줘요.\n"
+    )
+    _note(
+        tmp_path,
+        "들여오기.md",
+        "# 들여오기\n\n다른 보관소의 노트를 들여와요. 태그도 그대로 와요.\n",
+    )
+    hits = search_folder(tmp_path, "보관소의 모든 태그와 태그 노트 수를 보려면", Filters()).hits
+    assert hits[0].path == "태그.md"  # 보관소 counts as 보관, which both hold

@@ -71,14 +71,20 @@ def documents(conn: sqlite3.Connection) -> int:
 
 
 def rarities(conn: sqlite3.Connection, units: tuple[Unit, ...]) -> dict[str, float]:
-    """Each unit's inverse document frequency (BM25's), by its ``docs`` expression; 0 for a
-    bigram of a Chinese or Japanese piece that is rarer than both its neighbours (see
-    :func:`_valleys`)."""
+    """Each unit's inverse document frequency (BM25's), by its ``docs`` expression; for a
+    unit of a Korean word, no more than its stem's (``Unit.stem``: 보관소 and 링크한 count as
+    보관 and 링크 do); 0 for a bigram of a Chinese or Japanese piece that is rarer than both its
+    neighbours (see :func:`_valleys`)."""
     total = documents(conn)
     found: dict[str, float] = {}
     for unit in units:
         if unit.docs not in found:
             found[unit.docs] = idf(_frequency(conn, "docs", unit.docs), total)
+    for unit in units:  # a unit of a Korean word counts no more than the word's stem
+        if unit.stem:
+            if unit.stem not in found:
+                found[unit.stem] = idf(_frequency(conn, "docs", unit.stem), total)
+            found[unit.docs] = min(found[unit.docs], found[unit.stem])
     # each run's bigrams in order, a repeated one at each of its places (its unit is kept
     # once), all judged by their own rarity before any is dropped
     docs = {u.word: u.docs for u in units}

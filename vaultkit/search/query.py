@@ -21,6 +21,7 @@ from vaultkit.errors import VaultkitError
 from vaultkit.search.grams import bigrams, cjk_runs, is_cjk
 from vaultkit.search.words import (
     cjk_pieces,
+    is_helping_verb,
     is_particle,
     is_stop_word,
     katakana,
@@ -53,6 +54,7 @@ class Term(Record):
     prefix: bool = False
     excluded: bool = False
     literal: bool = False  # every word as written: no stop words left out, no stems
+    helping: bool = False  # an auxiliary verb after the verb it helps (보여 주는): grammar
 
     @property
     def plain(self) -> bool:
@@ -65,6 +67,8 @@ class Term(Record):
             words = self.text.split() if not self.phrase else [self.text]
             return tuple(w.lower() for w in words if w)
         found: list[str] = []
+        if self.helping:
+            return ()
         for piece, cjk in _content_pieces(self.text):
             if cjk:
                 found.extend(korean_stem(p) for p in cjk_pieces(piece))
@@ -84,6 +88,8 @@ class Unit(Record):
     extra: bool = False  # beside the word itself: a bigram of a long Korean word or of a
     # Katakana word, or the attributive form of a Korean verb or adjective stem
     run: str = ""  # for a bigram of a Chinese or Japanese piece (a Katakana word): the piece
+    stem: str = ""  # for a unit of a Korean word: the docs expression of the word's stem, no
+    # rarer than which the unit counts (see loose.rarities)
 
 
 class Query(Record):
@@ -150,7 +156,8 @@ class Query(Record):
         for terms in self.groups:
             for term in terms:
                 if term.plain and not term.excluded:
-                    out.extend(w for w in _stop_words(term.text) if w not in out)
+                    words = [term.text] if term.helping else _stop_words(term.text)
+                    out.extend(w for w in words if w not in out)
         return tuple(out)
 
     def heads_imply_match(self, every: bool = False) -> bool:
@@ -228,6 +235,8 @@ def _units(term: Term) -> list[Unit]:
         heads = term_expression(term, HEADS)
         return [Unit(expression, heads or "", 1.0, term.text)] if expression else []
     units: list[Unit] = []
+    if term.helping:
+        return units
     for piece, cjk in _content_pieces(term.text):
         if not cjk:
             core = _core(piece)
@@ -241,7 +250,11 @@ def _units(term: Term) -> list[Unit]:
     return units
 
 
-KOREAN_GRAM = 0.5  # the weight of each bigram of a long Korean word in coverage
+# the weight of each bigram of a long Korean word in coverage: a quarter word, since each
+# counts no rarer than the word's stem, as the whole word does (see Unit.stem), so at half a
+# word a three-syllable word would weigh twice a two-syllable one
+KOREAN_GRAM = 0.25
+KOREAN_FORM = 0.5  # the weight of the attributive form of a Korean verb or adjective stem
 # the weight of one Han or kana character left alone in a Chinese or Japanese run (新 of 新しい,
 # 作 of 作る): it is found wherever a word holds it (更新, 作成), so it says half a word; a
 # one-syllable Korean word (창, 앱) stands between spaces and is a word
@@ -258,8 +271,12 @@ def _cjk_units(piece: str) -> list[Unit]:
         # a long Korean word is often a compound or keeps an ending the list lacks
         # (슬라이드쇼로 -> 슬라이드쇼, where the note says 슬라이드): its bigrams count too,
         # in a query of several words (see Query.units)
-        whole = Unit(_cjk(stem, DOCS), _cjk(stem, HEADS), 1.0, stem)
-        grams = [Unit(_cjk(g, DOCS), _cjk(g, HEADS), KOREAN_GRAM, g, True) for g in bigrams(stem)]
+        head = _head(stem)
+        whole = Unit(_cjk(stem, DOCS), _cjk(stem, HEADS), 1.0, stem, stem=head)
+        grams = [
+            Unit(_cjk(g, DOCS), _cjk(g, HEADS), KOREAN_GRAM, g, True, stem=head)
+            for g in bigrams(stem)
+        ]
         return [whole, *grams]
     if stem != piece or len(piece) <= 2 or not any(is_cjk(c) for c in piece[:1]):
         weight = LONE_CHAR if len(stem) == 1 and not _syllables(stem) else 1.0
@@ -297,7 +314,15 @@ def _attributive(stem: str, ending: str) -> list[Unit]:
     if ending not in VERB_ENDINGS or not 0 <= last < 11172 or last % 28:
         return []
     form = stem[:-1] + chr(0xAC00 + last + 4)  # final 4: ㄴ
-    return [Unit(_cjk(form, DOCS), _cjk(form, HEADS), KOREAN_GRAM, form, True)]
+    return [Unit(_cjk(form, DOCS), _cjk(form, HEADS), KOREAN_FORM, form, True, stem=_head(stem))]
+
+
+def _head(word: str) -> str:
+    """The docs expression of a Korean word's first two syllables, the part that says what it
+    is: Korean adds to a word's end (endings the list lacks: 링크한, 숨기거; suffixes:
+    보관소 beside 보관함), so a form much rarer than its first syllables is an uncommon form
+    of them, and one note holding it by chance should not weigh as if it named a rare word."""
+    return _cjk(word[:2], DOCS)
 
 
 def _parts(text: str) -> list[tuple[str, bool]]:
@@ -323,6 +348,8 @@ def _has_token(text: str) -> bool:
 
 def term_expression(term: Term, columns: Columns = DOCS) -> str | None:
     """The FTS5 expression of one term (None when it holds nothing searchable)."""
+    if term.helping:
+        return None
     if term.phrase and not any(True for _ in cjk_runs(term.text)):
         return _latin(term.text, term.prefix, columns) if _has_token(term.text) else None
     pieces: list[str] = []
@@ -388,7 +415,11 @@ def parse_query(text: str) -> Query:
         if raw == "OR" and not (quoted or excluded or prefix):
             groups.append([])
             continue
-        groups[-1].append(Term(raw.strip(), phrase=quoted, prefix=prefix, excluded=excluded))
+        last = groups[-1][-1] if groups[-1] else None
+        plain = not (quoted or prefix or excluded)
+        helping = plain and last is not None and last.plain and is_helping_verb(last.text, raw)
+        term = Term(raw.strip(), phrase=quoted, prefix=prefix, excluded=excluded, helping=helping)
+        groups[-1].append(term)
     kept: list[tuple[Term, ...]] = []
     for terms in groups:
         if not any(not t.excluded and term_expression(t) for t in terms):

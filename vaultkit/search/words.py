@@ -44,6 +44,7 @@ KOREAN = frozenset(
     그 이 저것 이것 그것 좀 꼭 더 또 및 등 것 거 건가요 싶어요 싶습니다 주세요 알려줘
     알려주세요 가능한가요 가능할까요 가장 좋은 다른 지금 때 것인가요 여러
     몇 얼마 얼마나 볼 보려면 보는 모든 되고 되면 법
+    보고 보면 보여 보여요 보이는 보이고 보이게 보이면 보이지 보인 보일 봐 봤
     안에 안의 위에 위의 아래에 밖에 앞에 뒤에 옆에 사이에"""
     )
 )
@@ -107,6 +108,21 @@ def _auxiliary(word: str) -> bool:
     return len(word) > 1 and word[0] in _AUXILIARY and word[1:] in _ENDING_SET
 
 
+# The forms of 주다 (give) that follow a verb's connective form as an auxiliary (보여 주는,
+# 알려 줘: show, tell someone): grammar, like 있다 after one.
+_GIVING = frozenset(_split("주는 주고 주면 주세요 주나요 주려면 주어 줄 준 줘 줘요"))
+_CONNECTIVE = frozenset((0, 1, 4, 6, 9, 10, 14))  # the vowels of -아/-어 (ㅏㅐㅓㅕㅘㅙㅝ)
+
+
+def is_helping_verb(previous: str, word: str) -> bool:
+    """True for a form of 주다 right after a word that ends in a verb's connective form (a
+    syllable with the vowel of -아/-어 and no final: 보여, 알려, 바꿔, 해)."""
+    code = ord(previous[-1]) - 0xAC00 if previous else -1
+    if word not in _GIVING or not 0 <= code < 11172 or code % 28:
+        return False
+    return code // 28 % 21 in _CONNECTIVE
+
+
 def is_particle(word: str) -> bool:
     """True for a Korean particle or ending standing alone (``CSS는`` -> ``는``)."""
     return word in _ENDING_SET
@@ -140,12 +156,18 @@ def stem_prefix(word: str) -> str:
 # Particles that start with 으, which follows only a syllable with a final consonant (창으로,
 # 앱으로는; after a vowel the particle is 로): cut even when one syllable is left.
 AFTER_FINAL = ("으로는", "으로도", "으로서", "으로써", "으로")
+# Particles of two syllables that end no word but as a particle (앱에서, 탭까지, 창처럼: in,
+# up to, like): cut even when one syllable, a one-syllable noun, is left.
+ALWAYS_PARTICLES = ("에서는", "에서", "에게", "까지", "부터", "처럼")
 
 
 def korean_stem(word: str) -> str:
     """A Korean word without its particle or ending (``태그를`` -> ``태그``)."""
     for ending in AFTER_FINAL:
         if word.endswith(ending) and len(word) == len(ending) + 1 and _final(word[0]):
+            return word[0]
+    for ending in ALWAYS_PARTICLES:
+        if word.endswith(ending) and len(word) == len(ending) + 1:
             return word[0]
     for ending in KOREAN_ENDINGS:
         if word.endswith(ending) and len(word) - len(ending) >= 2:
