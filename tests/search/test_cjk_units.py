@@ -173,3 +173,13 @@ def test_a_chance_holder_of_a_rare_korean_form_does_not_win(tmp_path: Path) -> N
     )
     hits = search_folder(tmp_path, "보관소의 모든 태그와 태그 노트 수를 보려면", Filters()).hits
     assert hits[0].path == "태그.md"  # 보관소 counts as 보관, which both hold
+
+
+def test_a_conjunction_inside_a_chinese_word_is_not_a_cut(tmp_path: Path) -> None:
+    assert cjk_pieces("参与") == ["参与"]  # participate: 与 is part of the word
+    assert cjk_pieces("涉及项目") == ["涉及项目"]
+    assert cjk_pieces("标题和列表与链接") == ["标题", "列表", "链接"]
+    _note(tmp_path, "a.md", "# 甲\n\n欢迎参与项目。\n")
+    _note(tmp_path, "b.md", "# 乙\n\n参考资料。\n")
+    hits = search_folder(tmp_path, "参与", Filters()).hits
+    assert [h.path for h in hits if h.complete] == ["a.md"]  # the substring guarantee

@@ -233,14 +233,15 @@ def cjk_pieces(run: str) -> list[str]:
 
 
 def _joined(piece: str) -> list[str]:
-    """A Chinese piece cut at its conjunctions (``标题和列表`` -> ``标题``, ``列表``)."""
-    words = [""]
-    for char in piece:
-        if char in _JOINING:
-            words.append("")
-        else:
-            words[-1] += char
-    return words
+    """A Chinese piece cut at its conjunctions where two characters or more stand on each side
+    (``标题和列表`` -> ``标题``, ``列表``); a conjunction character inside a word (参与, 涉及,
+    总和) is left in, so a two-character word is never cut."""
+    words, start = [], 0
+    for at, char in enumerate(piece):
+        if char in _JOINING and at - start >= 2 and len(piece) - at > 2:
+            words.append(piece[start:at])
+            start = at + 1
+    return [*words, piece[start:]]
 
 
 def _trimmed(piece: str) -> str:
