@@ -7,6 +7,7 @@ from pathlib import Path
 
 from vaultkit.search.corpus import vault_corpus
 from vaultkit.search.find import Filters
+from vaultkit.search.grams import glued_words
 from vaultkit.search.index import opened
 from vaultkit.search.loose import rarities
 from vaultkit.search.query import parse_query
@@ -183,3 +184,19 @@ def test_a_conjunction_inside_a_chinese_word_is_not_a_cut(tmp_path: Path) -> Non
     _note(tmp_path, "b.md", "# 乙\n\n参考资料。\n")
     hits = search_folder(tmp_path, "参与", Filters()).hits
     assert [h.path for h in hits if h.complete] == ["a.md"]  # the substring guarantee
+
+
+def test_a_short_latin_word_glued_to_cjk_text_is_found(tmp_path: Path) -> None:
+    assert glued_words("CSS는 스타일, Webビューアー, plain words, 中文abc") == ["CSS", "Web", "abc"]
+    _note(tmp_path, "a.md", "# 가\n\nCSS는 스타일을 바꿔요.\n")
+    _note(tmp_path, "b.md", "# ビューアー\n\nWebビューアーで開く。\n")
+    _note(tmp_path, "c.md", "# 다\n\nThe css of a theme.\n")
+    assert sorted(h.path for h in search_folder(tmp_path, "CSS", Filters()).hits) == [
+        "a.md",
+        "c.md",
+    ]
+    hits = search_folder(tmp_path, "CSS는", Filters()).hits
+    assert sorted(h.path for h in hits if h.complete) == ["a.md", "c.md"]  # the particle: left out
+    web = search_folder(tmp_path, "web", Filters()).hits
+    assert [h.path for h in web] == ["b.md"]
+    assert web[0].snippet == "Webビューアーで開く。"  # the note's own text, as written

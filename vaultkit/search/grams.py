@@ -12,6 +12,7 @@ substring, because the phrase's bigrams must stand next to each other in the tex
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 # Blocks whose characters are written without spaces between words (or, for Hangul, with
@@ -34,6 +35,8 @@ _RANGES = (
     (0x20000, 0x3134F),  # CJK extensions B-H (supplementary planes)
 )
 
+_CJK_CLASS = "".join(f"{chr(low)}-{chr(high)}" for low, high in _RANGES)
+_GLUED = re.compile(f"[A-Za-z0-9]+(?=[{_CJK_CLASS}])|(?<=[{_CJK_CLASS}])[A-Za-z0-9]+")
 
 RUN_BREAK = "x"
 
@@ -76,6 +79,16 @@ def bigram_text(text: str) -> str:
     return f" {RUN_BREAK} ".join(" ".join(bigrams(run)) for run in cjk_runs(text))
 
 
+def glued_words(text: str) -> list[str]:
+    """The Latin words (letters and digits) written against CJK text with no space between
+    (``CSS는``, ``Webビューアー``): the tokenizer keeps each as one token with the CJK run, so
+    the word columns never hold the Latin word alone."""
+    return _GLUED.findall(text)
+
+
 def unigram_text(text: str) -> str:
-    """What the unigram column holds: every CJK character, space-separated."""
-    return " ".join(" ".join(run) for run in cjk_runs(text))
+    """What the unigram column holds: every CJK character, space-separated, then the Latin
+    words glued to CJK text (:func:`glued_words`), so a search for ``CSS`` finds ``CSS는``."""
+    chars = " ".join(" ".join(run) for run in cjk_runs(text))
+    glued = " ".join(glued_words(text))
+    return f"{chars} {glued}" if glued else chars

@@ -32,7 +32,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # read_document is imported when a file is read, not by every search
     from vaultkit.search.document import Document
 
-SCHEMA = "vaultkit-search-4"  # 3: files.author, ctime_ns, inode; 4: aliases, description
+SCHEMA = "vaultkit-search-5"  # 3: files.author, ctime_ns, inode; 4: aliases, description;
+# 5: Latin words glued to CJK text in the unigram columns (CSS는 -> css)
 LOG_NAME = "vaultkit.log"
 _SCHEMA_SQL = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",

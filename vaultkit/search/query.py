@@ -179,7 +179,10 @@ def _quote(text: str) -> str:
 
 
 def _latin(text: str, prefix: bool, columns: Columns) -> str:
-    return f"{columns.words} : {_quote(text)}" + (" *" if prefix else "")
+    """A Latin word in the word columns, or where it is glued to CJK text (``CSS는``: kept
+    in the unigram column, see :func:`vaultkit.search.grams.glued_words`)."""
+    word = _quote(text) + (" *" if prefix else "")
+    return f"({columns.words} : {word} OR {columns.unigrams} : {word})"
 
 
 def _cjk(run: str, columns: Columns) -> str:
