@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 # Blocks whose characters are written without spaces between words (or, for Hangul, with
 # particles glued to the word): Han (CJK unified ideographs and extensions, compatibility
@@ -35,8 +36,14 @@ _RANGES = (
     (0x20000, 0x3134F),  # CJK extensions B-H (supplementary planes)
 )
 
-_CJK_CLASS = "".join(f"{chr(low)}-{chr(high)}" for low, high in _RANGES)
-_GLUED = re.compile(f"[A-Za-z0-9]+(?=[{_CJK_CLASS}])|(?<=[{_CJK_CLASS}])[A-Za-z0-9]+")
+
+@lru_cache(maxsize=1)
+def _glued() -> re.Pattern[str]:
+    """A Latin word touching a CJK character (compiled when files are indexed: a search that
+    only reads the index does not pay for it)."""
+    cjk = "".join(f"{chr(low)}-{chr(high)}" for low, high in _RANGES)
+    return re.compile(f"[A-Za-z0-9]+(?=[{cjk}])|(?<=[{cjk}])[A-Za-z0-9]+")
+
 
 RUN_BREAK = "x"
 
@@ -83,7 +90,7 @@ def glued_words(text: str) -> list[str]:
     """The Latin words (letters and digits) written against CJK text with no space between
     (``CSS는``, ``Webビューアー``): the tokenizer keeps each as one token with the CJK run, so
     the word columns never hold the Latin word alone."""
-    return _GLUED.findall(text)
+    return _glued().findall(text)
 
 
 def unigram_text(text: str) -> str:
