@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from vaultkit.search.blend import about_share, title_share
+from vaultkit.search.blend import about_share, credits, title_share
 from vaultkit.search.corpus import vault_corpus
 from vaultkit.search.find import Filters
 from vaultkit.search.index import opened
@@ -50,7 +50,7 @@ def _shares(folder: Path, query: str) -> dict[str, float]:
     with opened(vault_corpus(folder)) as (conn, _):
         paths = dict(conn.execute("SELECT id, path FROM files"))
         units = parse_query(query).units()
-        share = title_share(conn, units, list(paths), rarities(conn, units))
+        share = title_share(conn, credits(conn, units, rarities(conn, units)), list(paths))
     return {paths[fid]: value for fid, value in share.items()}
 
 
@@ -116,7 +116,9 @@ def _about(folder: Path, query: str) -> dict[str, float]:
         paths = dict(conn.execute("SELECT id, path FROM files"))
         units = parse_query(query).units()
         rarity = rarities(conn, units)
-        share = about_share(conn, units, best_sections(conn, units, list(paths), rarity), rarity)
+        share = about_share(
+            credits(conn, units, rarity), best_sections(conn, units, list(paths), rarity)
+        )
     return {paths[fid]: value for fid, value in share.items()}
 
 

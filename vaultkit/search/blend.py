@@ -64,22 +64,20 @@ def _stem(token: str) -> str:
     return stem_prefix(token)
 
 
-def _wanted(
-    units: tuple[Unit, ...], rarity: dict[str, float], common: float
-) -> list[tuple[str, bool, float, float]]:
+Wanted = list[tuple[str, bool, float, float]]  # what :func:`_wanted` gives
+
+
+def _wanted(units: tuple[Unit, ...], rarity: dict[str, float], common: float) -> Wanted:
     """Each unit as (what a title must hold, whether as a substring rather than a stem, its
     weight, the credit a title naming it earns: its weight, less for a word more common than
     one note in ``COMMON`` (whose idf is ``common``))."""
-    wanted: list[tuple[str, bool, float, float]] = []
+    wanted: Wanted = []
     for unit in units:
         word = unit.word.lower()
         loose = any(is_cjk(c) for c in word) or not word.isalnum()
         credit = unit.weight * min(1.0, rarity.get(unit.docs, common) / common)
         wanted.append((word if loose else stem_prefix(word), loose, unit.weight, credit))
     return wanted
-
-
-Wanted = list[tuple[str, bool, float, float]]  # what :func:`_wanted` gives
 
 
 def _has_stem(text: str, key: str) -> bool:
@@ -100,33 +98,29 @@ def _named(text: str, wanted: Wanted) -> float:
     return sum(c for key, loose, _, c in wanted if (key in text if loose else _has_stem(text, key)))
 
 
-def _wanted_in(
-    conn: sqlite3.Connection, units: tuple[Unit, ...], rarity: dict[str, float]
-) -> tuple[Wanted, float]:
-    """The units as :func:`_wanted` gives them in this index, and their total weight."""
-    wanted = _wanted(units, rarity, idf(documents(conn) / COMMON, documents(conn)))
+Credits = tuple[Wanted, float]  # what :func:`credits` gives
+
+
+def credits(conn: sqlite3.Connection, units: tuple[Unit, ...], rarity: dict[str, float]) -> Credits:
+    """The units as :func:`_wanted` gives them in this index, and their total weight: what
+    :func:`title_share` and :func:`about_share` count a text's naming of the query by."""
+    notes = documents(conn)
+    wanted = _wanted(units, rarity, idf(notes / COMMON, notes))
     return wanted, sum(weight for _, _, weight, _ in wanted) or 1.0
 
 
-def title_share(
-    conn: sqlite3.Connection, units: tuple[Unit, ...], ids: list[int], rarity: dict[str, float]
-) -> dict[int, float]:
+def title_share(conn: sqlite3.Connection, named: Credits, ids: list[int]) -> dict[int, float]:
     """The share of the query's content words (by weight) each file's title or aliases name;
     a word held by more than one note in ``COMMON`` counts less (a title naming *note* in a
     vault of notes says little)."""
-    wanted, total = _wanted_in(conn, units, rarity)
+    wanted, total = named
     return {fid: _named(names, wanted) / total for fid, names in _names(conn, ids).items()}
 
 
-def about_share(
-    conn: sqlite3.Connection,
-    units: tuple[Unit, ...],
-    read: dict[int, Read],
-    rarity: dict[str, float],
-) -> dict[int, float]:
+def about_share(named: Credits, read: dict[int, Read]) -> dict[int, float]:
     """For each file read, the share of the query (as :func:`title_share` counts it) its lead
     field names plus the share its headings name (so at most 2)."""
-    wanted, total = _wanted_in(conn, units, rarity)
+    wanted, total = named
     return {
         fid: (_named(r.lead, wanted) + _named(r.headings, wanted)) / total
         for fid, r in read.items()
@@ -148,14 +142,15 @@ def blend(
         cover.update(coverage(conn, units, id_list(missing), rarity))
     top = max(cover.values(), default=0.0) or 1.0
     best = min(bm25.values(), default=0.0) or -1.0
-    share = title_share(conn, units, ids, rarity)
+    named = credits(conn, units, rarity)
+    share = title_share(conn, named, ids)
     rest = {fid: BM25 * bm25[fid] / best + TITLE * share.get(fid, 0.0) for fid in ids}
     first = {fid: cover.get(fid, 0.0) / top + rest[fid] for fid in ids}
     order = sorted(ids, key=lambda fid: (-round(first[fid], 9), fid))[: max(limit, RERANKED)]
     read = best_sections(conn, units, order, rarity)
     held = {fid: r.held for fid, r in read.items()}
     most = max(held.values(), default=0.0) or 1.0
-    about = about_share(conn, units, read, rarity)
+    about = about_share(named, read)
     score = {
         fid: SECTION * held.get(fid, 0.0) / most + ABOUT * about.get(fid, 0.0) + rest[fid]
         for fid in order

@@ -80,11 +80,12 @@ def rarities(conn: sqlite3.Connection, units: tuple[Unit, ...]) -> dict[str, flo
     for unit in units:
         if unit.docs not in found:
             found[unit.docs] = idf(_frequency(conn, "docs", unit.docs), total)
-    for unit in units:  # a unit of a Korean word counts no more than the word's stem
+    stems: dict[str, float] = {}  # a unit of a Korean word counts no more than its stem
+    for unit in units:
         if unit.stem:
-            if unit.stem not in found:
-                found[unit.stem] = idf(_frequency(conn, "docs", unit.stem), total)
-            found[unit.docs] = min(found[unit.docs], found[unit.stem])
+            if unit.stem not in stems:
+                stems[unit.stem] = idf(_frequency(conn, "docs", unit.stem), total)
+            found[unit.docs] = min(found[unit.docs], stems[unit.stem])
     # each run's bigrams in order, a repeated one at each of its places (its unit is kept
     # once), all judged by their own rarity before any is dropped
     docs = {u.word: u.docs for u in units}
