@@ -21,6 +21,7 @@ from vaultkit.errors import VaultkitError
 from vaultkit.search.grams import bigrams, cjk_runs, is_cjk
 from vaultkit.search.words import (
     cjk_pieces,
+    hangul_code,
     is_helping_verb,
     is_particle,
     is_stop_word,
@@ -313,8 +314,8 @@ def _attributive(stem: str, ending: str) -> list[Unit]:
     """When ``ending`` (cut off a Korean word) follows a verb or adjective and ``stem`` ends
     in an open syllable, the stem's attributive form as an extra unit: 빠르게 is cut to 빠르,
     where a note says 빠른 (the same syllable with the final ㄴ)."""
-    last = ord(stem[-1]) - 0xAC00  # a Hangul syllable: (initial * 21 + vowel) * 28 + final
-    if ending not in VERB_ENDINGS or not 0 <= last < 11172 or last % 28:
+    last = hangul_code(stem[-1])
+    if ending not in VERB_ENDINGS or last is None or last % 28:
         return []
     form = stem[:-1] + chr(0xAC00 + last + 4)  # final 4: ㄴ
     return [Unit(_cjk(form, DOCS), _cjk(form, HEADS), KOREAN_FORM, form, True, stem=_head(stem))]

@@ -117,8 +117,8 @@ _CONNECTIVE = frozenset((0, 1, 4, 6, 9, 10, 14))  # the vowels of -아/-어 (ㅏ
 def is_helping_verb(previous: str, word: str) -> bool:
     """True for a form of 주다 right after a word that ends in a verb's connective form (a
     syllable with the vowel of -아/-어 and no final: 보여, 알려, 바꿔, 해)."""
-    code = ord(previous[-1]) - 0xAC00 if previous else -1
-    if word not in _GIVING or not 0 <= code < 11172 or code % 28:
+    code = hangul_code(previous[-1]) if previous else None
+    if word not in _GIVING or code is None or code % 28:
         return False
     return code // 28 % 21 in _CONNECTIVE
 
@@ -177,8 +177,15 @@ def korean_stem(word: str) -> str:
 
 def _final(syllable: str) -> bool:
     """True for a Hangul syllable that ends in a consonant (its final, batchim)."""
-    code = ord(syllable) - 0xAC00  # (initial * 21 + vowel) * 28 + final
-    return 0 <= code < 11172 and code % 28 != 0
+    code = hangul_code(syllable)
+    return code is not None and code % 28 != 0
+
+
+def hangul_code(char: str) -> int | None:
+    """A Hangul syllable's place in its block, ``(initial * 21 + vowel) * 28 + final`` (final
+    0: none), or None for any other character."""
+    code = ord(char) - 0xAC00
+    return code if 0 <= code < 11172 else None
 
 
 def _hangul(char: str) -> bool:
