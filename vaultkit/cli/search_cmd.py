@@ -59,9 +59,10 @@ def search(
     all_projects: Annotated[bool, _opt("all_projects")] = False,
 ) -> None:
     """Ask in keywords or as a question: common words (how, do, 어떻게, 如何...) are left out,
-    English words match in any form (callouts finds callout). Notes holding every word come
-    first, ranked by BM25 with titles, headings, aliases and tags above body text; then notes
-    holding most of the words ("complete": false in JSON). Chinese, Japanese and Korean are
+    English words match in any form (callouts finds callout). Notes are ranked by BM25 with
+    titles, headings, aliases and tags above body text, and by how much of the query they
+    hold and where (a title, the lead paragraph, one section); a note holding only some of
+    the words says "complete": false in JSON. Chinese, Japanese and Korean are
     found by any part of a word, one character and up. An empty or partial answer says why
     and what to try (on stderr; "advice" in JSON). Exit 1 when nothing matched.
 

@@ -70,7 +70,11 @@ def tool_list(memory: Memory, *, allow_write: bool = False) -> list[Tool]:
     found = [
         Tool(
             "search",
-            "Search the project's memory (wiki notes, handoff summaries, readable transcripts).",
+            "Search the project's memory (wiki notes, handoff summaries, readable transcripts)."
+            " Ask in plain words or as a question, in the language the notes are written in;"
+            " a hit holding only some of the words says complete: false. When no hit answers,"
+            " ask again with the words a note would use (a feature's or a note's name), or"
+            " with alternatives: web viewer OR browser.",
             SEARCH,
             lambda **kw: tools.search(
                 memory,
