@@ -5,14 +5,14 @@ against ``python -c pass``.
 
 Usage: ``.venv/bin/python -m benchmarks.bench_recall [--help-vault PATH] [--langs en,ko,zh,ja]
 [--runs 15] [--basic-memory-python PATH] [--json PATH]
-[--queries all|main|held-out|fresh|fresh2|fresh3]``.
+[--queries all|main|held-out|fresh|fresh2|fresh3|fresh4]``.
 ``--help-vault`` (or ``$VAULTKIT_HELP_VAULT``) is a checkout of ``obsidianmd/obsidian-help``
 (its ``en/``, ``ko/``, ... folders); without it the benchmark clones the repository into
 ``$VAULTKIT_BENCH_DIR``. The vault is never copied into this repository: each language's notes
 are copied into a temporary folder, so no tool writes into the checkout. Queries and right
 notes: ``recall_queries.py``, and the held-out questions no ranking change was tuned on:
 ``recall_heldout.py`` and, each written after the one before it had been read,
-``recall_fresh.py``, ``recall_fresh2.py`` and ``recall_fresh3.py``.
+``recall_fresh.py``, ``recall_fresh2.py``, ``recall_fresh3.py`` and ``recall_fresh4.py``.
 """
 
 from __future__ import annotations
@@ -38,6 +38,8 @@ from benchmarks.recall_fresh2 import FRESH2
 from benchmarks.recall_fresh2 import cases as fresh2_cases
 from benchmarks.recall_fresh3 import FRESH3
 from benchmarks.recall_fresh3 import cases as fresh3_cases
+from benchmarks.recall_fresh4 import FRESH4
+from benchmarks.recall_fresh4 import cases as fresh4_cases
 from benchmarks.recall_heldout import HELDOUT
 from benchmarks.recall_heldout import cases as heldout_cases
 from benchmarks.recall_queries import FORMS, LANGUAGES, Case, cases
@@ -228,7 +230,7 @@ def _stats(samples: list[float]) -> dict[str, float]:
 def in_process(tool: Tool, queries: list[Case], runs: int) -> dict[str, dict[str, float]]:
     """Per form: the time of one query, every query asked ``runs`` times."""
     samples: dict[str, list[float]] = {
-        form: [] for form in (*FORMS, HELDOUT, FRESH, FRESH2, FRESH3)
+        form: [] for form in (*FORMS, HELDOUT, FRESH, FRESH2, FRESH3, FRESH4)
     }
     for _ in range(runs):
         for case in queries:
@@ -293,7 +295,7 @@ def _print_table(table: dict[str, Any], langs: tuple[str, ...]) -> None:
             print(f"| {tool} | - | - | {rows['error'][:120]} | | | |")
             continue
         for lang in (*langs, "all"):
-            for form in (*FORMS, HELDOUT, FRESH, FRESH2, FRESH3):
+            for form in (*FORMS, HELDOUT, FRESH, FRESH2, FRESH3, FRESH4):
                 row = rows.get(f"{lang}/{form}")
                 if row is None:
                     continue
@@ -312,9 +314,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", help="where to write the results (default benchmarks/out/)")
     parser.add_argument(
         "--queries",
-        choices=("all", "main", "held-out", "fresh", "fresh2", "fresh3"),
+        choices=("all", "main", "held-out", "fresh", "fresh2", "fresh3", "fresh4"),
         default="all",
-        help="one set (recall_queries, _heldout, _fresh, _fresh2, _fresh3) or all (default)",
+        help="one set (recall_queries, _heldout, _fresh .. _fresh4) or all (default)",
     )
     args = parser.parse_args(argv)
     langs = tuple(lang for lang in args.langs.split(",") if lang)
@@ -328,6 +330,8 @@ def main(argv: list[str] | None = None) -> int:
         queries += fresh2_cases(langs)
     if args.queries in ("all", "fresh3"):
         queries += fresh3_cases(langs)
+    if args.queries in ("all", "fresh4"):
+        queries += fresh4_cases(langs)
     started = time.time()
     with tempfile.TemporaryDirectory(prefix="vk-recall-") as tmp:
         vaults = {lang: Path(tmp) / lang for lang in langs}

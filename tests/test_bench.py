@@ -193,6 +193,17 @@ def test_the_recall_queries_cover_four_languages_in_both_forms() -> None:
             ("recall_queries", "recall_heldout", "recall_fresh", "recall_fresh2"),
             20,
         ),
+        (
+            "recall_fresh4",
+            (
+                "recall_queries",
+                "recall_heldout",
+                "recall_fresh",
+                "recall_fresh2",
+                "recall_fresh3",
+            ),
+            20,
+        ),
     ],
 )
 def test_a_fresh_recall_set_asks_about_notes_no_earlier_set_names(
